@@ -1,0 +1,59 @@
+# Data Connect for Swift on Linux: the developer's entry points.
+# `make` (or `make help`) lists the targets.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+KIT := Packages/DataConnectKit
+BACKEND ?= Backend/movies
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux
+
+.DEFAULT_GOAL := help
+.PHONY: help bootstrap build release test test-kit test-root demo bench lint fmt clean validate
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+bootstrap: ## Install missing Debian packages (idempotent; needs root)
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "all Debian packages present"; fi
+
+build: ## Build everything (debug)
+	$(SWIFT) build --package-path $(KIT)
+	$(SWIFT) build
+
+release: ## Build the CLI in release mode
+	$(SWIFT) build -c release --product dataconnect
+
+test: test-kit test-root ## Run every test suite
+
+test-kit:
+	$(SWIFT) test --package-path $(KIT)
+
+test-root:
+	$(SWIFT) build --product dataconnect
+	$(SWIFT) test
+
+validate: ## Validate $(BACKEND)
+	$(SWIFT) run dataconnect validate --backend $(BACKEND)
+
+demo: release ## Walk through the product (grows with the emulator); now: validate Backend/movies
+	@echo "== Validating the movies backend (schema + connector operations)"
+	.build/release/dataconnect validate --backend $(BACKEND)
+	@echo "== The generated GraphQL API has $$(.build/release/dataconnect validate --backend $(BACKEND) --print-sdl | grep -c '^type \|^input \|^enum \|^scalar ') types"
+
+bench: ## Run the benchmarks (release) and print the figures for docs/performance.md
+	$(SWIFT) run -c release --package-path $(KIT) kit-bench $(abspath $(BACKEND))
+
+lint: ## Check formatting
+	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests
+
+fmt: ## Format the sources in place
+	$(SWIFT) format --in-place --recursive Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests
+
+clean: ## Remove build products
+	rm -rf .build $(KIT)/.build

@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// DataConnectKit: the foundations shared by the code generator, the emulator and the SDK.
+///
+/// Nothing here carries a Firebase name in its API.
+let package = Package(
+    name: "DataConnectKit",
+    products: [
+        .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
+        .library(name: "DataConnectSchema", targets: ["DataConnectSchema"]),
+        .library(name: "SQLiteKit", targets: ["SQLiteKit"]),
+        .library(name: "DataConnectWire", targets: ["DataConnectWire"]),
+        .executable(name: "kit-bench", targets: ["KitBenchmarks"]),
+    ],
+    targets: [
+        // MARK: C libraries from Debian packages
+
+        // SQLite 3.40 (JSON1, RETURNING, WAL); `import SQLite3` does not exist on Linux.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libyaml; the pkg-config name is `yaml-0.1`, not `yaml`.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+
+        // MARK: GraphQL and the Data Connect schema
+
+        .target(name: "GraphQLLanguage"),
+        .target(name: "DataConnectSchema", dependencies: ["GraphQLLanguage", "CYAML"]),
+
+        // MARK: Storage and wire format
+
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        .target(name: "DataConnectWire"),
+
+        // MARK: Benchmarks (`make bench`)
+
+        .executableTarget(
+            name: "KitBenchmarks",
+            dependencies: ["GraphQLLanguage", "DataConnectSchema", "DataConnectWire", "SQLiteKit"]
+        ),
+
+        // MARK: Tests
+
+        .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
+        .testTarget(name: "DataConnectSchemaTests", dependencies: ["DataConnectSchema", "GraphQLLanguage"]),
+        .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
+        .testTarget(name: "DataConnectWireTests", dependencies: ["DataConnectWire"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
