@@ -256,7 +256,7 @@ struct ValueChecker {
 enum Suggestions {
     /// ` (did you mean "title"?)` when a close name exists, else an empty string.
     static func didYouMean(_ input: String, among options: [String]) -> String {
-        let threshold = max(1, input.count / 3)
+        let threshold = input.count * 4 / 10 + 1
         let close = options
             .map { ($0, distance(input.lowercased(), $0.lowercased())) }
             .filter { $0.1 <= threshold }
@@ -267,7 +267,7 @@ enum Suggestions {
         return " (did you mean \(close.joined(separator: " or "))?)"
     }
 
-    /// The Levenshtein distance.
+    /// The optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars)
         let b = Array(b.unicodeScalars)
@@ -275,11 +275,16 @@ enum Suggestions {
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
+        var beforePrevious = previous
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
+            beforePrevious = previous
             swap(&previous, &current)
         }
         return previous[b.count]

@@ -37,7 +37,10 @@ extension OperationValidator {
     }
 
     /// Rule: fragments do not spread themselves, directly or through others.
-    mutating func checkFragmentCycles() {
+    ///
+    /// - Returns: the fragments that take part in a cycle.
+    @discardableResult
+    mutating func checkFragmentCycles() -> Set<String> {
         var reported: Set<String> = []
         for name in fragments.keys.sorted() {
             var stack: [(String, [String])] = [(name, [name])]
@@ -56,6 +59,7 @@ extension OperationValidator {
                 }
             }
         }
+        return reported
     }
 
     /// Every fragment a selection set spreads, directly or through other fragments.

@@ -88,7 +88,7 @@ public struct OperationValidator {
             checkFragmentDefinition(fragment)
             fragmentErrors[fragment.name.value] = diagnostics[before...].filter { $0.severity == .error }.count
         }
-        checkFragmentCycles()
+        for name in checkFragmentCycles() { fragmentErrors[name, default: 0] += 1 }
         var invalid: Set<String> = []
         var operationNames: [String: NodeLocation] = [:]
         for operation in document.operations {
