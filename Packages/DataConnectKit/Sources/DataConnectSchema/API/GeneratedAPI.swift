@@ -247,6 +247,7 @@ private struct APIBuilder {
             }
             setRole(.relation(table: n, relation: relation), relation.name, on: n)
         }
+        fields.append(Self.field("_metadata", "_Metadata", description: "Extra information about this row in search results."))
         fields.append(Self.field("_id", "ID!", description: "An opaque, stable id of this row, derived from its key."))
         setRole(.entityId(table: n), "_id", on: n)
         fields.append(Self.field("_count", "Int!", description: "The number of rows (an aggregate)."))
@@ -405,7 +406,7 @@ private struct APIBuilder {
         var orderFields: [InputValueDefinition] = []
         var havingFields: [InputValueDefinition] = [
             Self.input("_and", "[\(n)_Having!]"), Self.input("_or", "[\(n)_Having!]"), Self.input("_not", "\(n)_Having"),
-            Self.input("_count", "Int_Filter"),
+            Self.input("_distinct", "Boolean"), Self.input("_count", "Int_Filter"),
         ]
         for column in table.columns where !column.isList {
             if case .scalar(let s) = column.type, s == .any || s == .vector { continue }

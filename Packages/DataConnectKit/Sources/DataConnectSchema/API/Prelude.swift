@@ -386,6 +386,14 @@ public enum Prelude {
         "The unit a relative instant is truncated to."
         enum Timestamp_TruncateUnit { SECOND MINUTE HOUR DAY WEEK MONTH YEAR }
 
+        "Extra information about a row in a search result."
+        type _Metadata {
+          "The distance to the compared vector (vector similarity search)."
+          distance: Float
+          "The relevance to the query (full-text search)."
+          relevance: Float
+        }
+
         "The service's own description."
         type _Service {
           "The schema as SDL."
