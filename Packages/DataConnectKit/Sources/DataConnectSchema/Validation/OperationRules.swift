@@ -21,7 +21,7 @@ extension OperationValidator {
             return
         }
         checkDirectives(operation.directives, at: location)
-        if operation.directives.first(named: "auth") == nil {
+        if mode == .connector && operation.directives.first(named: "auth") == nil {
             warning(
                 "operation \"\(name)\" has no @auth directive, so it defaults to NO_ACCESS and only admin calls may run it; add @auth(level: ...)",
                 at: operation.name?.location ?? operation.location)

@@ -30,7 +30,16 @@ public struct ValidatedConnector: Sendable {
 /// - `updateMany`/`deleteMany` have `where` or `all: true`;
 /// - an operation without `@auth` is warned about: it defaults to `NO_ACCESS`.
 public struct OperationValidator {
+    /// What kind of document is being validated.
+    public enum Mode: Sendable {
+        /// Connector operations: named, each with `@auth` (a missing one is warned about).
+        case connector
+        /// Admin `executeGraphql` documents such as seed files: anonymous operations allowed, `@auth` not needed.
+        case admin
+    }
+
     let api: GeneratedAPI
+    var mode: Mode = .connector
     var system: TypeSystem { api.typeSystem }
     var diagnostics: [Diagnostic] = []
     var fragments: [String: FragmentDefinition] = [:]
@@ -51,7 +60,8 @@ public struct OperationValidator {
     ///   - sources: the connector's `.gql` files.
     ///   - api: the generated API of the service's schema.
     /// - Returns: the validated connector; its `diagnostics` hold every problem found.
-    public static func validate(_ sources: [Source], api: GeneratedAPI) -> ValidatedConnector {
+    ///   - mode: connector operations (the default) or an admin document.
+    public static func validate(_ sources: [Source], api: GeneratedAPI, mode: Mode = .connector) -> ValidatedConnector {
         var definitions: [Definition] = []
         var diagnostics: [Diagnostic] = []
         for source in sources {
@@ -63,6 +73,7 @@ public struct OperationValidator {
         }
         let document = Document(definitions: definitions)
         var validator = OperationValidator(api: api)
+        validator.mode = mode
         validator.diagnostics = diagnostics
         let invalid = validator.run(document)
         return ValidatedConnector(
@@ -94,6 +105,14 @@ public struct OperationValidator {
         for operation in document.operations {
             let before = diagnostics.count
             guard let name = operation.name else {
+                if mode == .admin {
+                    if document.operations.count > 1 {
+                        error("an anonymous operation must be the only operation in its document", at: operation.location)
+                    }
+                    checkOperation(operation)
+                    if diagnostics[before...].contains(where: { $0.severity == .error }) { invalid.insert("") }
+                    continue
+                }
                 error("connector operations must be named: an anonymous \(operation.operation.rawValue) cannot be called", at: operation.location)
                 continue
             }

@@ -138,3 +138,25 @@ import Testing
         #expect(result.operations.count == 2)
     }
 }
+
+@Suite struct AdminDocumentTests {
+    @Test func acceptsAnonymousSeedMutations() {
+        // given
+        let seed = """
+            mutation @transaction {
+              chef_insertMany(data: [{id: "0b6f3c2e-9d8a-4f51-a2c7-e4b1d0f9a8c3", name: "Gusteau"}])
+              recipe_insert(data: {title: "Ratatouille", chefId: "0b6f3c2e9d8a4f51a2c7e4b1d0f9a8c3", tags: ["french"]})
+            }
+            """
+        // when
+        let result = OperationValidator.validate([Source(name: "seed.gql", text: seed)], api: kitchenAPI, mode: .admin)
+        // then
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func rejectsAnonymousOperationsInConnectors() {
+        expectError(
+            "query { chefs { id } }", line: 1, column: 1,
+            message: "connector operations must be named: an anonymous query cannot be called")
+    }
+}
