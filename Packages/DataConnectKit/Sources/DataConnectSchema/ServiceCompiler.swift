@@ -33,9 +33,13 @@ public enum ServiceCompiler {
     /// - Parameter directory: the folder holding `dataconnect.yaml`.
     /// - Returns: the compiled service when the schema compiled (connectors may still have errors), and
     ///   every diagnostic in display order.
-    public static func compile(backendDirectory directory: String) -> (service: CompiledService?, diagnostics: [Diagnostic]) {
+    public static func compile(
+        backendDirectory directory: String
+    ) -> (service: CompiledService?, diagnostics: [Diagnostic]) {
         let (loaded, loadDiagnostics) = ProjectLoader.load(backendDirectory: directory)
-        guard let project = loaded, !loadDiagnostics.containsErrors else { return (nil, loadDiagnostics.sortedForDisplay()) }
+        guard let project = loaded, !loadDiagnostics.containsErrors else {
+            return (nil, loadDiagnostics.sortedForDisplay())
+        }
         var diagnostics = loadDiagnostics
         let (model, schemaDiagnostics) = SchemaCompiler.compile(project.schemaSources)
         diagnostics += schemaDiagnostics

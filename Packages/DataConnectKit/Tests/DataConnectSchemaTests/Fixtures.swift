@@ -40,7 +40,9 @@ func validateOperations(_ text: String, api: GeneratedAPI = kitchenAPI) -> Valid
 func expectValid(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     let result = validateOperations(text)
     let errors = result.diagnostics.filter { $0.severity == .error }
-    #expect(errors.isEmpty, "unexpected errors:\n\(errors.map(\.description).joined(separator: "\n"))", sourceLocation: sourceLocation)
+    #expect(
+        errors.isEmpty, "unexpected errors:\n\(errors.map(\.description).joined(separator: "\n"))",
+        sourceLocation: sourceLocation)
 }
 
 /// Asserts that operations produce exactly this error (among possibly others).
@@ -50,5 +52,7 @@ func expectError(
     let result = validateOperations(text)
     let expected = "ops.gql:\(line):\(column): error: \(message)"
     let all = result.diagnostics.map(\.description)
-    #expect(all.contains(expected), "expected \(expected)\n got:\n\(all.joined(separator: "\n"))", sourceLocation: sourceLocation)
+    #expect(
+        all.contains(expected), "expected \(expected)\n got:\n\(all.joined(separator: "\n"))",
+        sourceLocation: sourceLocation)
 }

@@ -102,7 +102,9 @@ private struct APIBuilder {
 
     static func type(_ text: String) -> TypeReference {
         if text.hasSuffix("!") { return .nonNull(type(String(text.dropLast())), .synthesized) }
-        if text.hasPrefix("[") && text.hasSuffix("]") { return .list(type(String(text.dropFirst().dropLast())), .synthesized) }
+        if text.hasPrefix("[") && text.hasSuffix("]") {
+            return .list(type(String(text.dropFirst().dropLast())), .synthesized)
+        }
         return .named(Name(text))
     }
 
@@ -123,7 +125,8 @@ private struct APIBuilder {
     static func field(
         _ name: String, _ type: String, arguments: [InputValueDefinition] = [], description: String? = nil
     ) -> FieldDefinition {
-        FieldDefinition(description: Self.description(description), name: Name(name), arguments: arguments, type: Self.type(type))
+        FieldDefinition(
+            description: Self.description(description), name: Name(name), arguments: arguments, type: Self.type(type))
     }
 
     static func oneOf(group: String = "", required: Bool = false) -> Directive {
@@ -149,7 +152,10 @@ private struct APIBuilder {
         let service = Self.field("_service", "_Service!", description: "The service's schema.")
         queryFields.append(service)
         setRole(.service, "_service", on: "Query")
-        mutationFields.append(Self.field("query", "Query", description: "Runs a query inside the mutation, e.g. to @check a condition before a write."))
+        mutationFields.append(
+            Self.field(
+                "query", "Query",
+                description: "Runs a query inside the mutation, e.g. to @check a condition before a write."))
         setRole(.mutationQuery, "query", on: "Mutation")
         definitions.append(.type(.object(ObjectTypeDefinition(name: Name("Query"), fields: queryFields))))
         definitions.append(.type(.object(ObjectTypeDefinition(name: Name("Mutation"), fields: mutationFields))))
@@ -231,9 +237,13 @@ private struct APIBuilder {
             case .forward(let referenceName):
                 let reference = table.reference(referenceName)!
                 fields.append(
-                    Self.field(relation.name, reference.isNonNull ? "\(relation.target)!" : relation.target, description: reference.documentation))
+                    Self.field(
+                        relation.name, reference.isNonNull ? "\(relation.target)!" : relation.target,
+                        description: reference.documentation))
             case .reverseOne(let other, let via):
-                fields.append(Self.field(relation.name, other, description: "The \(other) whose `\(via)` is this \(n) (one-to-one)."))
+                fields.append(
+                    Self.field(
+                        relation.name, other, description: "The \(other) whose `\(via)` is this \(n) (one-to-one)."))
             case .reverseMany(let other, let via):
                 fields.append(
                     Self.field(
@@ -243,11 +253,14 @@ private struct APIBuilder {
                 fields.append(
                     Self.field(
                         relation.name, "[\(relation.target)!]!", arguments: Self.listArguments(join),
-                        description: "The \(model.table(relation.target)?.plural ?? relation.target) linked to this \(n) through \(join); `where` and `orderBy` apply to \(join)."))
+                        description:
+                            "The \(model.table(relation.target)?.plural ?? relation.target) linked to this \(n) through \(join); `where` and `orderBy` apply to \(join)."
+                    ))
             }
             setRole(.relation(table: n, relation: relation), relation.name, on: n)
         }
-        fields.append(Self.field("_metadata", "_Metadata", description: "Extra information about this row in search results."))
+        fields.append(
+            Self.field("_metadata", "_Metadata", description: "Extra information about this row in search results."))
         fields.append(Self.field("_id", "ID!", description: "An opaque, stable id of this row, derived from its key."))
         setRole(.entityId(table: n), "_id", on: n)
         fields.append(Self.field("_count", "Int!", description: "The number of rows (an aggregate)."))
@@ -272,9 +285,14 @@ private struct APIBuilder {
                 .object(
                     ObjectTypeDefinition(
                         description: Self.description(table.documentation), name: Name(n),
-                        directives: [Directive(name: Name("table"), arguments: tableArguments(table))], fields: fields))))
+                        directives: [Directive(name: Name("table"), arguments: tableArguments(table))], fields: fields))
+            ))
         definitions.append(
-            .type(.scalar(ScalarTypeDefinition(description: Self.description("The key of a \(n): a JSON object of its key fields."), name: Name("\(n)_KeyOutput")))))
+            .type(
+                .scalar(
+                    ScalarTypeDefinition(
+                        description: Self.description("The key of a \(n): a JSON object of its key fields."),
+                        name: Name("\(n)_KeyOutput")))))
 
         buildRootFields(table)
         buildInputs(table)
@@ -294,7 +312,9 @@ private struct APIBuilder {
         let s = table.singular
         let p = table.plural
         queryFields.append(
-            Self.field(s, n, arguments: Self.selectorArguments(table), description: "Looks up one \(n) by its id, key or first match; null when none matches."))
+            Self.field(
+                s, n, arguments: Self.selectorArguments(table),
+                description: "Looks up one \(n) by its id, key or first match; null when none matches."))
         setRole(.lookup(table: n), s, on: "Query")
         queryFields.append(Self.field(p, "[\(n)!]!", arguments: Self.listArguments(n), description: "Lists \(n) rows."))
         setRole(.list(table: n), p, on: "Query")
@@ -302,19 +322,37 @@ private struct APIBuilder {
         let data = Self.input("data", "\(n)_Data!")
         let mutations: [(String, String, [InputValueDefinition], APIFieldRole, String)] = [
             ("\(s)_insert", "\(n)_KeyOutput!", [data], .insert(table: n), "Inserts one \(n) and returns its key."),
-            ("\(s)_insertMany", "[\(n)_KeyOutput!]!", [Self.input("data", "[\(n)_Data!]!")], .insertMany(table: n), "Inserts \(n) rows and returns their keys."),
-            ("\(s)_upsert", "\(n)_KeyOutput!", [data], .upsert(table: n), "Inserts one \(n), or updates the given fields when its key exists."),
-            ("\(s)_upsertMany", "[\(n)_KeyOutput!]!", [Self.input("data", "[\(n)_Data!]!")], .upsertMany(table: n), "Upserts \(n) rows."),
-            ("\(s)_update", "\(n)_KeyOutput", Self.selectorArguments(table) + [data], .update(table: n), "Updates the given fields of one \(n); null when no row matches."),
+            (
+                "\(s)_insertMany", "[\(n)_KeyOutput!]!", [Self.input("data", "[\(n)_Data!]!")], .insertMany(table: n),
+                "Inserts \(n) rows and returns their keys."
+            ),
+            (
+                "\(s)_upsert", "\(n)_KeyOutput!", [data], .upsert(table: n),
+                "Inserts one \(n), or updates the given fields when its key exists."
+            ),
+            (
+                "\(s)_upsertMany", "[\(n)_KeyOutput!]!", [Self.input("data", "[\(n)_Data!]!")], .upsertMany(table: n),
+                "Upserts \(n) rows."
+            ),
+            (
+                "\(s)_update", "\(n)_KeyOutput", Self.selectorArguments(table) + [data], .update(table: n),
+                "Updates the given fields of one \(n); null when no row matches."
+            ),
             (
                 "\(s)_updateMany", "Int!",
                 [Self.input("where", "\(n)_Filter"), Self.input("all", "Boolean", default: Self.falseValue), data],
-                .updateMany(table: n), "Updates every \(n) matching `where` (or all with `all: true`); returns the count."
+                .updateMany(table: n),
+                "Updates every \(n) matching `where` (or all with `all: true`); returns the count."
             ),
-            ("\(s)_delete", "\(n)_KeyOutput", Self.selectorArguments(table), .delete(table: n), "Deletes one \(n); null when no row matches."),
             (
-                "\(s)_deleteMany", "Int!", [Self.input("where", "\(n)_Filter"), Self.input("all", "Boolean", default: Self.falseValue)],
-                .deleteMany(table: n), "Deletes every \(n) matching `where` (or all with `all: true`); returns the count."
+                "\(s)_delete", "\(n)_KeyOutput", Self.selectorArguments(table), .delete(table: n),
+                "Deletes one \(n); null when no row matches."
+            ),
+            (
+                "\(s)_deleteMany", "Int!",
+                [Self.input("where", "\(n)_Filter"), Self.input("all", "Boolean", default: Self.falseValue)],
+                .deleteMany(table: n),
+                "Deletes every \(n) matching `where` (or all with `all: true`); returns the count."
             ),
         ]
         _ = p
@@ -333,7 +371,10 @@ private struct APIBuilder {
 
     mutating func addInput(_ name: String, _ fields: [InputValueDefinition], description: String) {
         definitions.append(
-            .type(.inputObject(InputObjectTypeDefinition(description: Self.description(description), name: Name(name), fields: fields))))
+            .type(
+                .inputObject(
+                    InputObjectTypeDefinition(
+                        description: Self.description(description), name: Name(name), fields: fields))))
     }
 
     mutating func buildInputs(_ table: Table) {
@@ -348,7 +389,9 @@ private struct APIBuilder {
             let group = Self.oneOf(group: column.name, required: true)
             keyFields.append(Self.input(column.name, column.type.graphQLName, directives: [group]))
             if case .scalar(let s) = column.type, s.hasExpr {
-                keyFields.append(Self.input("\(column.name)_expr", "\(s.rawValue)_Expr", directives: [group, Self.forbiddenInVariables]))
+                keyFields.append(
+                    Self.input(
+                        "\(column.name)_expr", "\(s.rawValue)_Expr", directives: [group, Self.forbiddenInVariables]))
             }
         }
         addInput("\(n)_Key", keyFields, description: "The key of a \(n).")
@@ -358,23 +401,37 @@ private struct APIBuilder {
         for column in table.columns {
             let group = Self.oneOf(group: column.name)
             let element = column.type.graphQLName
-            dataFields.append(Self.input(column.name, column.isList ? "[\(element)!]" : element, directives: [group], description: column.documentation))
+            dataFields.append(
+                Self.input(
+                    column.name, column.isList ? "[\(element)!]" : element, directives: [group],
+                    description: column.documentation))
             guard case .scalar(let s) = column.type else { continue }
             let variant = [group, Self.forbiddenInVariables]
             if !column.isList && s.hasExpr {
                 dataFields.append(Self.input("\(column.name)_expr", "\(s.rawValue)_Expr", directives: variant))
             }
             if column.isList {
-                if s != .vector { dataFields.append(Self.input("\(column.name)_update", "[\(s.rawValue)_ListUpdate!]", directives: variant)) }
+                if s != .vector {
+                    dataFields.append(
+                        Self.input("\(column.name)_update", "[\(s.rawValue)_ListUpdate!]", directives: variant))
+                }
             } else if s.isNumeric || s == .date || s == .timestamp {
                 dataFields.append(Self.input("\(column.name)_update", "[\(s.rawValue)_Update!]", directives: variant))
             }
-            if !column.isList && s == .date { dataFields.append(Self.input("\(column.name)_date", "Date_Relative", directives: variant)) }
-            if !column.isList && s == .timestamp { dataFields.append(Self.input("\(column.name)_time", "Timestamp_Relative", directives: variant)) }
+            if !column.isList && s == .date {
+                dataFields.append(Self.input("\(column.name)_date", "Date_Relative", directives: variant))
+            }
+            if !column.isList && s == .timestamp {
+                dataFields.append(Self.input("\(column.name)_time", "Timestamp_Relative", directives: variant))
+            }
         }
         for reference in table.references {
             dataFields.append(
-                Self.input(reference.name, "\(reference.target)_Key", directives: [Self.forbiddenInVariables], description: "Sets `\(reference.foreignKeyFields.joined(separator: "`, `"))` from the key of a \(reference.target)."))
+                Self.input(
+                    reference.name, "\(reference.target)_Key", directives: [Self.forbiddenInVariables],
+                    description:
+                        "Sets `\(reference.foreignKeyFields.joined(separator: "`, `"))` from the key of a \(reference.target)."
+                ))
         }
         addInput("\(n)_Data", dataFields, description: "The fields of a \(n) to write.")
 
@@ -390,7 +447,8 @@ private struct APIBuilder {
         for relation in model.relations[n] ?? [] {
             switch relation.kind {
             case .forward, .reverseOne: filterFields.append(Self.input(relation.name, "\(relation.target)_Filter"))
-            case .reverseMany, .manyToMany: filterFields.append(Self.input(relation.name, "\(relation.target)_ListFilter"))
+            case .reverseMany, .manyToMany:
+                filterFields.append(Self.input(relation.name, "\(relation.target)_ListFilter"))
             }
         }
         addInput("\(n)_Filter", filterFields, description: "Conditions on a \(n); sibling fields must all hold.")
@@ -405,7 +463,8 @@ private struct APIBuilder {
         // X_Order and X_Having
         var orderFields: [InputValueDefinition] = []
         var havingFields: [InputValueDefinition] = [
-            Self.input("_and", "[\(n)_Having!]"), Self.input("_or", "[\(n)_Having!]"), Self.input("_not", "\(n)_Having"),
+            Self.input("_and", "[\(n)_Having!]"), Self.input("_or", "[\(n)_Having!]"),
+            Self.input("_not", "\(n)_Having"),
             Self.input("_distinct", "Boolean"), Self.input("_count", "Int_Filter"),
         ]
         for column in table.columns where !column.isList {

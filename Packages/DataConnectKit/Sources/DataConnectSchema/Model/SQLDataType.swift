@@ -13,7 +13,10 @@ enum SQLDataType {
     static let compatible: [ScalarType: Set<String>] = [
         .string: ["text", "varchar", "character varying", "char", "character", "citext", "name"],
         .int: ["int", "int4", "integer", "int2", "smallint", "serial", "serial4", "smallserial", "serial2"],
-        .int64: ["int8", "bigint", "bigserial", "serial8", "int", "int4", "integer", "int2", "smallint", "serial", "numeric", "decimal"],
+        .int64: [
+            "int8", "bigint", "bigserial", "serial8", "int", "int4", "integer", "int2", "smallint", "serial", "numeric",
+            "decimal",
+        ],
         .float: ["float8", "double precision", "float4", "real", "numeric", "decimal", "float"],
         .boolean: ["bool", "boolean"],
         .uuid: ["uuid"],

@@ -118,7 +118,9 @@ private struct Compilation {
                     "only @table types and enums may be declared in a schema, found \(kind(of: other)) \"\(other.name.value)\"",
                     at: other.name.location)
             case .typeExtension(let other):
-                error("type extensions are not supported in a schema (\"extend\" \(other.name.value))", at: other.location)
+                error(
+                    "type extensions are not supported in a schema (\"extend\" \(other.name.value))", at: other.location
+                )
             case .directive(let d):
                 error("a schema may not declare directives (\"@\(d.name.value)\")", at: d.location)
             case .schema(let s), .schemaExtension(let s):
@@ -178,7 +180,9 @@ private struct Compilation {
         for field in table.fields {
             checkDirectiveList(field.directives, at: .fieldDefinition)
             if !field.arguments.isEmpty {
-                error("table fields may not have arguments (\"\(table.name.value).\(field.name.value)\")", at: field.location)
+                error(
+                    "table fields may not have arguments (\"\(table.name.value).\(field.name.value)\")",
+                    at: field.location)
             }
         }
     }
@@ -195,7 +199,8 @@ private struct Compilation {
             }
             if !definition.locations.contains(location) {
                 error(
-                    "directive \"@\(directive.name.value)\" may not be used on \(location.rawValue)", at: directive.location)
+                    "directive \"@\(directive.name.value)\" may not be used on \(location.rawValue)",
+                    at: directive.location)
                 continue
             }
             if !definition.isRepeatable && !seen.insert(directive.name.value).inserted {
@@ -249,7 +254,9 @@ private struct Compilation {
             isList = true
             element = inner.nullable
             if case .list = element {
-                error("nested lists are not supported (\"\(table).\(field.name.value): \(field.type)\")", at: field.type.location)
+                error(
+                    "nested lists are not supported (\"\(table).\(field.name.value): \(field.type)\")",
+                    at: field.type.location)
                 return nil
             }
         }
@@ -419,7 +426,9 @@ private struct Compilation {
                 continue
             }
             if fieldName.hasPrefix("_") {
-                error("field names may not start with \"_\" (\"\(name).\(fieldName)\"): they are reserved for generated fields", at: field.name.location)
+                error(
+                    "field names may not start with \"_\" (\"\(name).\(fieldName)\"): they are reserved for generated fields",
+                    at: field.name.location)
                 continue
             }
             guard let kind = classify(field, in: name) else { continue }
@@ -427,7 +436,9 @@ private struct Compilation {
             switch kind {
             case .column(let type, let isList):
                 if field.directives.first(named: "ref") != nil {
-                    error("@ref applies only to fields whose type is a table, not \"\(field.type)\"", at: field.directives.first(named: "ref")!.location)
+                    error(
+                        "@ref applies only to fields whose type is a table, not \"\(field.type)\"",
+                        at: field.directives.first(named: "ref")!.location)
                 }
                 if case .list(let inner, _) = field.type.nullable, !inner.isNonNull {
                     // `[String]` and `[String!]` are the same column: lists never hold nulls.
@@ -454,7 +465,9 @@ private struct Compilation {
             case .reference(let target):
                 for directive in ["col", "default"] {
                     if let d = field.directives.first(named: directive) {
-                        error("@\(directive) does not apply to a reference field; it applies to the foreign-key fields", at: d.location)
+                        error(
+                            "@\(directive) does not apply to a reference field; it applies to the foreign-key fields",
+                            at: d.location)
                     }
                 }
                 guard let fks = foreignKeyFields(of: field, in: name, target: target) else { continue }
@@ -500,7 +513,9 @@ private struct Compilation {
                 error("key field \"\(name).\(keyName)\" must be non-null (\(field.type)!)", at: field.type.location)
             }
         }
-        if table.declaredKey.count == 1, let index = table.references.firstIndex(where: { $0.name == table.declaredKey[0] }) {
+        if table.declaredKey.count == 1,
+            let index = table.references.firstIndex(where: { $0.name == table.declaredKey[0] })
+        {
             table.references[index].isOneToOne = true
         }
 
@@ -509,10 +524,13 @@ private struct Compilation {
     }
 
     func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else {
+        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII
+        else {
             return false
         }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
     }
 
     // MARK: - Stage 5: @col, @default, @unique, @index
@@ -558,7 +576,9 @@ private struct Compilation {
             {
                 error("@default(value:) \"\(n.value)\" is not a value of enum \"\(e)\"", at: value.location)
             } else if case .enumeration = column.type {
-                if case .enum = value {} else if case .null = value {} else {
+                if case .enum = value {
+                } else if case .null = value {
+                } else {
                     error("@default(value:) for an enum field must be one of its values, unquoted", at: value.location)
                 }
             } else {
@@ -580,13 +600,18 @@ private struct Compilation {
                 return
             }
             guard case .scalar(let scalar) = column.type, types.contains(scalar), !column.isList else {
-                error("@default(expr: \"\(expr)\") does not fit field \"\(table).\(column.name)\" of type \(column.graphQLType)", at: directive.location(of: "expr"))
+                error(
+                    "@default(expr: \"\(expr)\") does not fit field \"\(table).\(column.name)\" of type \(column.graphQLType)",
+                    at: directive.location(of: "expr"))
                 return
             }
             column.defaultValue = .expression(expr)
         } else if let sql = directive.string("sql") {
             let normalized = sql.lowercased().filter { !$0.isWhitespace }
-            let supported = ["now()", "current_timestamp", "current_date", "gen_random_uuid()", "uuid_generate_v4()", "true", "false"]
+            let supported = [
+                "now()", "current_timestamp", "current_date", "gen_random_uuid()", "uuid_generate_v4()", "true",
+                "false",
+            ]
             let isNumber = Double(normalized) != nil
             let isQuoted = normalized.count >= 2 && normalized.hasPrefix("'") && normalized.hasSuffix("'")
             guard supported.contains(normalized) || isNumber || isQuoted else {
@@ -602,7 +627,9 @@ private struct Compilation {
     mutating func applyUniqueAndIndexes(_ definition: ObjectTypeDefinition, to table: inout Table) {
         let name = table.name
         /// Resolves field names (columns or references) to column field names.
-        func columnsFor(_ fields: [String], at location: NodeLocation, in table: Table, errors: inout [Diagnostic]) -> [String]? {
+        func columnsFor(
+            _ fields: [String], at location: NodeLocation, in table: Table, errors: inout [Diagnostic]
+        ) -> [String]? {
             var result: [String] = []
             for field in fields {
                 if let reference = table.reference(field) {
@@ -613,7 +640,9 @@ private struct Compilation {
                     errors.append(
                         Diagnostic(
                             file: location.file, location: location.start,
-                            message: "\"\(field)\" is not a field of \"\(name)\"\(Suggestions.didYouMean(field, among: table.columns.map(\.name) + table.references.map(\.name)))"))
+                            message:
+                                "\"\(field)\" is not a field of \"\(name)\"\(Suggestions.didYouMean(field, among: table.columns.map(\.name) + table.references.map(\.name)))"
+                        ))
                     return nil
                 }
             }
@@ -626,19 +655,29 @@ private struct Compilation {
         for field in definition.fields {
             for unique in field.directives.all(named: "unique") {
                 if unique.argument("fields") != nil {
-                    errors.append(Diagnostic(file: unique.location.file, location: unique.location.start, message: "@unique(fields:) is for types; on a field, omit it"))
+                    errors.append(
+                        Diagnostic(
+                            file: unique.location.file, location: unique.location.start,
+                            message: "@unique(fields:) is for types; on a field, omit it"))
                     continue
                 }
-                guard let columns = columnsFor([field.name.value], at: unique.location, in: table, errors: &errors) else { continue }
+                guard let columns = columnsFor([field.name.value], at: unique.location, in: table, errors: &errors)
+                else { continue }
                 table.uniqueConstraints.append(
-                    UniqueConstraint(name: unique.string("indexName") ?? "\(table.sqlName)_\(sqlNames(columns))_uidx", fields: columns))
+                    UniqueConstraint(
+                        name: unique.string("indexName") ?? "\(table.sqlName)_\(sqlNames(columns))_uidx",
+                        fields: columns))
             }
             for index in field.directives.all(named: "index") {
                 if index.argument("fields") != nil {
-                    errors.append(Diagnostic(file: index.location.file, location: index.location.start, message: "@index(fields:) is for types; on a field, omit it"))
+                    errors.append(
+                        Diagnostic(
+                            file: index.location.file, location: index.location.start,
+                            message: "@index(fields:) is for types; on a field, omit it"))
                     continue
                 }
-                guard let columns = columnsFor([field.name.value], at: index.location, in: table, errors: &errors) else { continue }
+                guard let columns = columnsFor([field.name.value], at: index.location, in: table, errors: &errors)
+                else { continue }
                 let type = index.enumValues("type")?.first ?? "BTREE"
                 checkIndexType(type, columns: columns, table: table, at: index.location)
                 let descending = index.enumValues("order")?.map { $0 == "DESC" } ?? []
@@ -650,42 +689,65 @@ private struct Compilation {
         }
         for unique in definition.directives.all(named: "unique") {
             guard let fields = unique.strings("fields"), !fields.isEmpty else {
-                errors.append(Diagnostic(file: unique.location.file, location: unique.location.start, message: "@unique on a type needs fields: [...]"))
+                errors.append(
+                    Diagnostic(
+                        file: unique.location.file, location: unique.location.start,
+                        message: "@unique on a type needs fields: [...]"))
                 continue
             }
-            guard let columns = columnsFor(fields, at: unique.location(of: "fields"), in: table, errors: &errors) else { continue }
+            guard let columns = columnsFor(fields, at: unique.location(of: "fields"), in: table, errors: &errors) else {
+                continue
+            }
             table.uniqueConstraints.append(
-                UniqueConstraint(name: unique.string("indexName") ?? "\(table.sqlName)_\(sqlNames(columns))_uidx", fields: columns))
+                UniqueConstraint(
+                    name: unique.string("indexName") ?? "\(table.sqlName)_\(sqlNames(columns))_uidx", fields: columns))
             if fields.count == 1, let ref = table.references.firstIndex(where: { $0.name == fields[0] }) {
                 table.references[ref].isOneToOne = true
             }
         }
         for index in definition.directives.all(named: "index") {
             guard let fields = index.strings("fields"), !fields.isEmpty else {
-                errors.append(Diagnostic(file: index.location.file, location: index.location.start, message: "@index on a type needs fields: [...]"))
+                errors.append(
+                    Diagnostic(
+                        file: index.location.file, location: index.location.start,
+                        message: "@index on a type needs fields: [...]"))
                 continue
             }
-            guard let columns = columnsFor(fields, at: index.location(of: "fields"), in: table, errors: &errors) else { continue }
+            guard let columns = columnsFor(fields, at: index.location(of: "fields"), in: table, errors: &errors) else {
+                continue
+            }
             let orders = index.enumValues("order") ?? []
             if !orders.isEmpty && orders.count != fields.count {
-                errors.append(Diagnostic(file: index.location.file, location: index.location(of: "order").start, message: "@index(order:) needs one entry per field (\(fields.count))"))
+                errors.append(
+                    Diagnostic(
+                        file: index.location.file, location: index.location(of: "order").start,
+                        message: "@index(order:) needs one entry per field (\(fields.count))"))
                 continue
             }
             let descending = orders.map { $0 == "DESC" }
             let type = index.enumValues("type")?.first ?? "BTREE"
             checkIndexType(type, columns: columns, table: table, at: index.location)
-            let suffix = (orders.isEmpty ? Array(repeating: "a", count: columns.count) : descending.map { $0 ? "d" : "a" }).joined()
+            let suffix =
+                (orders.isEmpty ? Array(repeating: "a", count: columns.count) : descending.map { $0 ? "d" : "a" })
+                .joined()
             table.indexes.append(
                 Index(
-                    name: index.string("name") ?? "\(table.sqlName)_\(sqlNames(columns))_\(suffix)_idx", fields: columns,
+                    name: index.string("name") ?? "\(table.sqlName)_\(sqlNames(columns))_\(suffix)_idx",
+                    fields: columns,
                     descending: columns.indices.map { $0 < descending.count ? descending[$0] : false }, type: type))
         }
         var names: Set<String> = []
         for constraint in table.uniqueConstraints where !names.insert(constraint.name).inserted {
-            errors.append(Diagnostic(file: table.location.file, location: table.location.start, message: "two constraints of \"\(name)\" are both named \"\(constraint.name)\""))
+            errors.append(
+                Diagnostic(
+                    file: table.location.file, location: table.location.start,
+                    message: "two constraints of \"\(name)\" are both named \"\(constraint.name)\""))
         }
         for index in table.indexes where !names.insert(index.name).inserted {
-            errors.append(Diagnostic(file: table.location.file, location: table.location.start, message: "two indexes of \"\(name)\" are both named \"\(index.name)\""))
+            errors.append(
+                Diagnostic(
+                    file: table.location.file, location: table.location.start,
+                    message: "two indexes of \"\(name)\" are both named \"\(index.name)\""))
         }
         diagnostics += errors
     }
@@ -695,7 +757,9 @@ private struct Compilation {
         if isList && type != "GIN" {
             error("an index on a list field must have type: GIN", at: location)
         } else if type != "BTREE" {
-            warning("@index(type: \(type)) is a PostgreSQL index type; the SQLite backend creates a plain index", at: location)
+            warning(
+                "@index(type: \(type)) is a PostgreSQL index type; the SQLite backend creates a plain index",
+                at: location)
         }
     }
 
@@ -730,7 +794,9 @@ private struct Compilation {
         var sqlTables: [String: String] = [:]
         for table in model.tables {
             if let other = sqlTables[table.sqlName.lowercased()] {
-                error("tables \"\(other)\" and \"\(table.name)\" map to the same SQL table \"\(table.sqlName)\"", at: table.location)
+                error(
+                    "tables \"\(other)\" and \"\(table.name)\" map to the same SQL table \"\(table.sqlName)\"",
+                    at: table.location)
             }
             sqlTables[table.sqlName.lowercased()] = table.name
         }
@@ -741,12 +807,16 @@ private struct Compilation {
         for table in model.tables {
             for reference in table.references {
                 relations[table.name, default: []].append(
-                    Relation(name: reference.name, target: reference.target, kind: .forward(reference: reference.name), isList: false))
+                    Relation(
+                        name: reference.name, target: reference.target, kind: .forward(reference: reference.name),
+                        isList: false))
             }
         }
         for table in model.tables {
             for reference in table.references {
-                let name = reference.isOneToOne ? "\(table.singular)_on_\(reference.name)" : "\(table.plural)_on_\(reference.name)"
+                let name =
+                    reference.isOneToOne
+                    ? "\(table.singular)_on_\(reference.name)" : "\(table.plural)_on_\(reference.name)"
                 let kind: RelationKind =
                     reference.isOneToOne
                     ? .reverseOne(table: table.name, reference: reference.name)
@@ -754,7 +824,8 @@ private struct Compilation {
                 relations[reference.target, default: []].append(
                     Relation(name: name, target: table.name, kind: kind, isList: !reference.isOneToOne))
             }
-            if let (a, b) = table.joinReferences, let tableA = model.table(a.target), let tableB = model.table(b.target) {
+            if let (a, b) = table.joinReferences, let tableA = model.table(a.target), let tableB = model.table(b.target)
+            {
                 relations[a.target, default: []].append(
                     Relation(
                         name: "\(tableB.plural)_via_\(table.name)", target: b.target,

@@ -123,7 +123,9 @@ struct ValueChecker {
         switch system.type(named: typeName) {
         case .scalar:
             if let problem = Self.scalarProblem(typeName, value) {
-                error("expected value of type \"\(type)\", found \(GraphQLPrinter.print(value))\(problem)", at: value.location)
+                error(
+                    "expected value of type \"\(type)\", found \(GraphQLPrinter.print(value))\(problem)",
+                    at: value.location)
             } else if typeName == "Any" || typeName == "Vector" {
                 checkNoVariablesInsideConstant(value)
             }
@@ -131,10 +133,14 @@ struct ValueChecker {
             if case .enum(let name) = value {
                 if !e.values.contains(where: { $0.name.value == name.value }) {
                     let suggestion = Suggestions.didYouMean(name.value, among: e.values.map(\.name.value))
-                    error("value \"\(name.value)\" does not exist in \"\(typeName)\" enum\(suggestion)", at: value.location)
+                    error(
+                        "value \"\(name.value)\" does not exist in \"\(typeName)\" enum\(suggestion)",
+                        at: value.location)
                 }
             } else {
-                error("enum \"\(typeName)\" cannot represent non-enum value: \(GraphQLPrinter.print(value))", at: value.location)
+                error(
+                    "enum \"\(typeName)\" cannot represent non-enum value: \(GraphQLPrinter.print(value))",
+                    at: value.location)
             }
         case .inputObject(let input):
             guard case .object(let fields, let location) = value else {
@@ -149,7 +155,9 @@ struct ValueChecker {
                 }
                 guard let definition = input.fields.first(where: { $0.name.value == field.name.value }) else {
                     let suggestion = Suggestions.didYouMean(field.name.value, among: input.fields.map(\.name.value))
-                    error("field \"\(field.name.value)\" is not defined by type \"\(typeName)\"\(suggestion)", at: field.location)
+                    error(
+                        "field \"\(field.name.value)\" is not defined by type \"\(typeName)\"\(suggestion)",
+                        at: field.location)
                     continue
                 }
                 check(field.value, against: definition.type, positionHasDefault: definition.defaultValue != nil)
@@ -224,7 +232,8 @@ struct ValueChecker {
             return ScalarFormats.canonicalDate(s.value) == nil ? " (a Date is written \"YYYY-MM-DD\")" : nil
         case "Timestamp":
             guard case .string(let s) = value else { return "" }
-            return ScalarFormats.isValidTimestamp(s.value) ? nil : " (a Timestamp is RFC 3339, e.g. \"2024-05-01T12:00:00Z\")"
+            return ScalarFormats.isValidTimestamp(s.value)
+                ? nil : " (a Timestamp is RFC 3339, e.g. \"2024-05-01T12:00:00Z\")"
         case "Any":
             return nil
         case "Vector":
@@ -242,7 +251,9 @@ struct ValueChecker {
         case "Void":
             return ""
         default:
-            if scalar.hasSuffix("_Expr") || scalar.hasPrefix("SQL_") || scalar == "Any_SQL" || scalar == "Vector_Embed_Model" {
+            if scalar.hasSuffix("_Expr") || scalar.hasPrefix("SQL_") || scalar == "Any_SQL"
+                || scalar == "Vector_Embed_Model"
+            {
                 if case .string = value { return nil }
                 return " (write the expression as a string literal)"
             }
@@ -257,7 +268,8 @@ enum Suggestions {
     /// ` (did you mean "title"?)` when a close name exists, else an empty string.
     static func didYouMean(_ input: String, among options: [String]) -> String {
         let threshold = input.count * 4 / 10 + 1
-        let close = options
+        let close =
+            options
             .map { ($0, distance(input.lowercased(), $0.lowercased())) }
             .filter { $0.1 <= threshold }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }

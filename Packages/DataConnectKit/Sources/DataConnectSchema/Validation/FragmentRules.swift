@@ -26,7 +26,9 @@ extension OperationValidator {
             return
         }
         guard system.isComposite(typeName) else {
-            error("fragment \"\(fragment.name.value)\" cannot condition on non-composite type \"\(typeName)\"", at: fragment.typeCondition.location)
+            error(
+                "fragment \"\(fragment.name.value)\" cannot condition on non-composite type \"\(typeName)\"",
+                at: fragment.typeCondition.location)
             return
         }
         currentUsages = []
@@ -51,7 +53,8 @@ extension OperationValidator {
                         if reported.insert(name).inserted, let fragment = fragments[name] {
                             let via = path.dropFirst().map { "\"\($0)\"" }
                             let suffix = via.isEmpty ? "" : " via \(via.joined(separator: ", "))"
-                            error("cannot spread fragment \"\(name)\" within itself\(suffix)", at: fragment.name.location)
+                            error(
+                                "cannot spread fragment \"\(name)\" within itself\(suffix)", at: fragment.name.location)
                         }
                     } else if visited.insert(next).inserted {
                         stack.append((next, path + [next]))
@@ -112,7 +115,9 @@ extension OperationValidator {
                         "fields \"\(key)\" conflict because \"\(first.name.value)\" and \"\(other.name.value)\" are different fields; use different aliases",
                         at: other.location)
                 } else if other.arguments.count != first.arguments.count
-                    || !other.arguments.allSatisfy({ arg in first.arguments.contains { $0.name == arg.name && $0.value == arg.value } })
+                    || !other.arguments.allSatisfy({ arg in
+                        first.arguments.contains { $0.name == arg.name && $0.value == arg.value }
+                    })
                 {
                     error(
                         "fields \"\(key)\" conflict because they have differing arguments; use different aliases",
@@ -123,7 +128,9 @@ extension OperationValidator {
     }
 
     /// Gathers the fields of a selection set by response key, looking through fragments.
-    func collectFields(_ selectionSet: SelectionSet, into byKey: inout [String: [Field]], order: inout [String], visited: Set<String>) {
+    func collectFields(
+        _ selectionSet: SelectionSet, into byKey: inout [String: [Field]], order: inout [String], visited: Set<String>
+    ) {
         for selection in selectionSet.selections {
             switch selection {
             case .field(let field):
@@ -132,8 +139,11 @@ extension OperationValidator {
             case .inlineFragment(let inline):
                 collectFields(inline.selectionSet, into: &byKey, order: &order, visited: visited)
             case .fragmentSpread(let spread):
-                guard !visited.contains(spread.name.value), let fragment = fragments[spread.name.value] else { continue }
-                collectFields(fragment.selectionSet, into: &byKey, order: &order, visited: visited.union([spread.name.value]))
+                guard !visited.contains(spread.name.value), let fragment = fragments[spread.name.value] else {
+                    continue
+                }
+                collectFields(
+                    fragment.selectionSet, into: &byKey, order: &order, visited: visited.union([spread.name.value]))
             }
         }
     }

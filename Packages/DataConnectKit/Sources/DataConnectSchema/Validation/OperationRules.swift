@@ -74,7 +74,9 @@ extension OperationValidator {
             return
         }
         guard system.isInputType(typeName) else {
-            error("variable \"$\(variable.name.value)\" cannot be of non-input type \"\(variable.type)\"", at: variable.type.location)
+            error(
+                "variable \"$\(variable.name.value)\" cannot be of non-input type \"\(variable.type)\"",
+                at: variable.type.location)
             return
         }
         if type.directives.first(named: "fdc_forbiddenAsVariableType") != nil {
@@ -140,7 +142,9 @@ extension OperationValidator {
                         at: spread.location)
                     continue
                 }
-                checkApplicable(fragment.typeCondition.value, parentType: parentType, what: "fragment \"\(spread.name.value)\"", at: spread.location)
+                checkApplicable(
+                    fragment.typeCondition.value, parentType: parentType, what: "fragment \"\(spread.name.value)\"",
+                    at: spread.location)
             case .inlineFragment(let inline):
                 checkDirectives(inline.directives, at: .inlineFragment)
                 var typeName = parentType
@@ -150,7 +154,9 @@ extension OperationValidator {
                         continue
                     }
                     guard system.isComposite(condition.value) else {
-                        error("fragment cannot condition on non-composite type \"\(condition.value)\"", at: condition.location)
+                        error(
+                            "fragment cannot condition on non-composite type \"\(condition.value)\"",
+                            at: condition.location)
                         continue
                     }
                     checkApplicable(condition.value, parentType: parentType, what: "fragment", at: inline.location)
@@ -162,19 +168,30 @@ extension OperationValidator {
         checkMergeable(selectionSet, parentType: parentType)
     }
 
-    mutating func checkApplicable(_ typeCondition: String, parentType: String, what: String, at location: NodeLocation) {
+    mutating func checkApplicable(_ typeCondition: String, parentType: String, what: String, at location: NodeLocation)
+    {
         let a = system.possibleTypes(of: typeCondition)
         let b = system.possibleTypes(of: parentType)
         if a.isDisjoint(with: b) {
-            error("\(what) cannot be spread here as objects of type \"\(parentType)\" can never be of type \"\(typeCondition)\"", at: location)
+            error(
+                "\(what) cannot be spread here as objects of type \"\(parentType)\" can never be of type \"\(typeCondition)\"",
+                at: location)
         }
     }
 
     mutating func checkField(_ field: Field, parentType: String, isRoot: Bool) {
         checkDirectives(field.directives, at: .field)
         if field.name.value == "__typename" {
-            if !field.arguments.isEmpty { error("unknown argument \"\(field.arguments[0].name.value)\" on field \"__typename\"", at: field.arguments[0].location) }
-            if let set = field.selectionSet { error("field \"__typename\" must not have a selection set since type \"String!\" has no subfields", at: set.location) }
+            if !field.arguments.isEmpty {
+                error(
+                    "unknown argument \"\(field.arguments[0].name.value)\" on field \"__typename\"",
+                    at: field.arguments[0].location)
+            }
+            if let set = field.selectionSet {
+                error(
+                    "field \"__typename\" must not have a selection set since type \"String!\" has no subfields",
+                    at: set.location)
+            }
             return
         }
         guard let definition = system.field(field.name.value, on: parentType) else {
@@ -186,7 +203,8 @@ extension OperationValidator {
         }
         var checker = ValueChecker(system: system, allowVariables: true)
         checker.checkArguments(
-            field.arguments, definitions: definition.arguments, owner: "field \"\(field.name.value)\"", at: field.location)
+            field.arguments, definitions: definition.arguments, owner: "field \"\(field.name.value)\"",
+            at: field.location)
         diagnostics += checker.diagnostics
         currentUsages += checker.usages
         checkManyMutationGuard(field, parentType: parentType)
@@ -246,19 +264,25 @@ extension OperationValidator {
             let name = directive.name.value
             guard let definition = system.directives[name] else {
                 let known = system.directives.values.filter { $0.locations.contains(location) }.map(\.name.value)
-                error("unknown directive \"@\(name)\"\(Suggestions.didYouMean(name, among: known))", at: directive.location)
+                error(
+                    "unknown directive \"@\(name)\"\(Suggestions.didYouMean(name, among: known))",
+                    at: directive.location)
                 continue
             }
             guard definition.locations.contains(location) else {
                 let allowed = definition.locations.map(\.rawValue).joined(separator: ", ")
-                error("directive \"@\(name)\" may not be used on \(location.rawValue) (allowed on \(allowed))", at: directive.location)
+                error(
+                    "directive \"@\(name)\" may not be used on \(location.rawValue) (allowed on \(allowed))",
+                    at: directive.location)
                 continue
             }
             if !definition.isRepeatable && !seen.insert(name).inserted {
                 error("the directive \"@\(name)\" can only be used once at this location", at: directive.location)
             }
             var checker = ValueChecker(system: system, allowVariables: location != .query && location != .mutation)
-            checker.checkArguments(directive.arguments, definitions: definition.arguments, owner: "directive \"@\(name)\"", at: directive.location)
+            checker.checkArguments(
+                directive.arguments, definitions: definition.arguments, owner: "directive \"@\(name)\"",
+                at: directive.location)
             diagnostics += checker.diagnostics
             currentUsages += checker.usages
         }

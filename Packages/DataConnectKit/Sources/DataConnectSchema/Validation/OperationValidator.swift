@@ -86,7 +86,8 @@ public struct OperationValidator {
     }
 
     mutating func warning(_ message: String, at location: NodeLocation) {
-        diagnostics.append(Diagnostic(file: location.file, location: location.start, severity: .warning, message: message))
+        diagnostics.append(
+            Diagnostic(file: location.file, location: location.start, severity: .warning, message: message))
     }
 
     /// Validates the document and returns the names of the operations with errors.
@@ -107,13 +108,16 @@ public struct OperationValidator {
             guard let name = operation.name else {
                 if mode == .admin {
                     if document.operations.count > 1 {
-                        error("an anonymous operation must be the only operation in its document", at: operation.location)
+                        error(
+                            "an anonymous operation must be the only operation in its document", at: operation.location)
                     }
                     checkOperation(operation)
                     if diagnostics[before...].contains(where: { $0.severity == .error }) { invalid.insert("") }
                     continue
                 }
-                error("connector operations must be named: an anonymous \(operation.operation.rawValue) cannot be called", at: operation.location)
+                error(
+                    "connector operations must be named: an anonymous \(operation.operation.rawValue) cannot be called",
+                    at: operation.location)
                 continue
             }
             if let previous = operationNames[name.value] {
@@ -139,7 +143,10 @@ public struct OperationValidator {
         for definition in document.definitions {
             switch definition {
             case .operation, .fragment: continue
-            default: error("a connector may contain only operations and fragments; type definitions belong in the schema", at: definition.location)
+            default:
+                error(
+                    "a connector may contain only operations and fragments; type definitions belong in the schema",
+                    at: definition.location)
             }
         }
     }

@@ -56,8 +56,12 @@ import Testing
                 "_and", "_or", "_not", "id", "title", "year", "tags", "chefId", "chef", "bookmarks_on_recipe",
                 "cooks_via_Bookmark", "recipeNote_on_recipe",
             ])
-        #expect(system.inputFields(of: "Recipe_Filter").first { $0.name.value == "tags" }?.type.description == "String_ListFilter")
-        #expect(system.inputFields(of: "Recipe_Filter").first { $0.name.value == "cooks_via_Bookmark" }?.type.description == "Cook_ListFilter")
+        #expect(
+            system.inputFields(of: "Recipe_Filter").first { $0.name.value == "tags" }?.type.description
+                == "String_ListFilter")
+        #expect(
+            system.inputFields(of: "Recipe_Filter").first { $0.name.value == "cooks_via_Bookmark" }?.type.description
+                == "Cook_ListFilter")
     }
 
     @Test func typesViaFieldsOnTheJoinTable() {
@@ -77,7 +81,9 @@ import Testing
     @Test func recordsFieldRoles() {
         #expect(kitchenAPI.role(of: "recipes", on: "Query") == .list(table: "Recipe"))
         #expect(kitchenAPI.role(of: "bookmark_upsert", on: "Mutation") == .upsert(table: "Bookmark"))
-        #expect(kitchenAPI.role(of: "year_avg", on: "Recipe") == .aggregate(table: "Recipe", column: "year", function: .avg))
+        #expect(
+            kitchenAPI.role(of: "year_avg", on: "Recipe") == .aggregate(table: "Recipe", column: "year", function: .avg)
+        )
         guard case .relation(_, let relation)? = kitchenAPI.role(of: "recipes_via_Bookmark", on: "Cook") else {
             Issue.record("no relation role")
             return

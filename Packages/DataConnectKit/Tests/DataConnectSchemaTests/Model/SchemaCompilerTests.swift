@@ -64,7 +64,8 @@ import Testing
 
     @Test func honoursTableOverrides() throws {
         let model = try compileSchema(
-            #"type Pin @table(name: "MyPins", singular: "pin_item", plural: "pin_items", key: "slug") { slug: String! }"#)
+            #"type Pin @table(name: "MyPins", singular: "pin_item", plural: "pin_items", key: "slug") { slug: String! }"#
+        )
         let pin = try #require(model.table("Pin"))
         #expect(pin.sqlName == "MyPins")
         #expect(pin.singular == "pin_item")
@@ -90,7 +91,8 @@ import Testing
 
     @Test func keepsEnumsInDeclarationOrder() throws {
         let model = try compileSchema(
-            "enum AspectRatio { ACADEMY WIDESCREEN ANAMORPHIC }\ntype Movie @table { ratio: AspectRatio @default(value: WIDESCREEN) }")
+            "enum AspectRatio { ACADEMY WIDESCREEN ANAMORPHIC }\ntype Movie @table { ratio: AspectRatio @default(value: WIDESCREEN) }"
+        )
         #expect(model.enumType("AspectRatio")?.values == ["ACADEMY", "WIDESCREEN", "ANAMORPHIC"])
         #expect(model.table("Movie")?.column("ratio")?.type == .enumeration("AspectRatio"))
     }
@@ -103,7 +105,8 @@ import Testing
     @Test func rejectsListsOfTables() {
         let errors = schemaErrors("type A @table { x: Int }\ntype B @table { as: [A] }")
         #expect(errors.count == 1)
-        #expect(errors.first?.hasPrefix("schema.gql:2:21: error: field \"B.as\" cannot be a list of table \"A\"") == true)
+        #expect(
+            errors.first?.hasPrefix("schema.gql:2:21: error: field \"B.as\" cannot be a list of table \"A\"") == true)
     }
 
     @Test func rejectsWrongDefaultValues() {

@@ -57,7 +57,9 @@ import Testing
             message: #"expected value of type "UUID", found "nope" (not a UUID)"#)
         expectError(
             "query q @auth(level: PUBLIC) { recipes(limit: 3000000000) { id } }", line: 1, column: 47,
-            message: #"expected value of type "Int", found 3000000000 (Int must fit in 32 bits; use Int64 for larger values)"#)
+            message:
+                #"expected value of type "Int", found 3000000000 (Int must fit in 32 bits; use Int64 for larger values)"#
+        )
     }
 
     @Test func checksVariables() {
@@ -82,7 +84,8 @@ import Testing
     @Test func forbidsExpressionVariableTypes() {
         expectError(
             "query q($e: String_Expr) @auth(level: PUBLIC) { cook(id_expr: $e) { id } }", line: 1, column: 13,
-            message: #"variable "$e" cannot be of type "String_Expr": it may only be written as a literal in the operation"#)
+            message:
+                #"variable "$e" cannot be of type "String_Expr": it may only be written as a literal in the operation"#)
     }
 
     @Test func checksFragmentsAcrossFiles() {
@@ -127,7 +130,8 @@ import Testing
     @Test func requiresWhereOrAllOnManyMutations() {
         expectError(
             "mutation m @auth(level: PUBLIC) { chef_deleteMany }", line: 1, column: 35,
-            message: #""chef_deleteMany" affects rows matching `where`; give `where`, or `all: true` to affect every row"#)
+            message:
+                #""chef_deleteMany" affects rows matching `where`; give `where`, or `all: true` to affect every row"#)
         expectValid("mutation m @auth(level: PUBLIC) { chef_deleteMany(all: true) }")
     }
 
