@@ -440,9 +440,6 @@ private struct Compilation {
                         "@ref applies only to fields whose type is a table, not \"\(field.type)\"",
                         at: field.directives.first(named: "ref")!.location)
                 }
-                if case .list(let inner, _) = field.type.nullable, !inner.isNonNull {
-                    // `[String]` and `[String!]` are the same column: lists never hold nulls.
-                }
                 var column = Column(
                     name: fieldName, sqlName: Naming.snakeCase(fieldName), type: type, isList: isList,
                     isNonNull: field.type.isNonNull, dataType: nil, maxLength: nil, size: nil, defaultValue: nil,
@@ -483,9 +480,7 @@ private struct Compilation {
                         }
                         continue
                     }
-                    if declaredNames.contains(fk.name) {
-                        // Declared later in the type: that declaration replaces this implicit column.
-                    }
+                    // A field declared later under the same name replaces this implicit column.
                     table.columns.append(
                         Column(
                             name: fk.name, sqlName: Naming.snakeCase(fk.name), type: fk.type, isList: false,

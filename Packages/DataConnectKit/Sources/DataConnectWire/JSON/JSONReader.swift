@@ -1,0 +1,668 @@
+/// A strict RFC 8259 JSON parser working directly on UTF-8 bytes.
+///
+/// The reader accepts exactly one JSON value of any kind, surrounded by optional whitespace, and rejects
+/// everything RFC 8259 does not allow: trailing commas, comments, single quotes, leading zeros, `+1`, `.5`,
+/// `1.`, raw control characters in strings, invalid escapes, lone UTF-16 surrogates in `\u` escapes,
+/// ill-formed UTF-8 (overlong forms, encoded surrogates, bytes beyond U+10FFFF), a byte order mark, and
+/// anything after the value. Nesting deeper than ``Options/maxDepth`` throws instead of exhausting the stack.
+///
+/// Strings without escapes are created straight from the input bytes; numbers keep their exact text (see
+/// ``JSONNumber``); objects keep key order, and a repeated key keeps its first position and last value.
+///
+/// ```swift
+/// let reader = JSONReader(options: .init(maxDepth: 64, maxInputSize: 1 << 20))
+/// let value = try reader.parse(#"{"data": {"movie": {"title": "Alien"}}}"#)
+/// value["data"]?["movie"]?["title"]  // "Alien"
+/// ```
+public struct JSONReader: Sendable {
+    /// Limits that keep hostile input from exhausting memory or the stack.
+    public struct Options: Hashable, Sendable {
+        /// The deepest nesting of arrays and objects accepted; deeper input throws
+        /// ``JSONError/Kind/nestingTooDeep``.
+        ///
+        /// The parser recurses once per level, using a few hundred bytes of stack each, so the default of 512
+        /// fits comfortably in any thread's stack.
+        public var maxDepth: Int
+        /// The largest input accepted, in bytes; larger input throws ``JSONError/Kind/inputTooLarge``.
+        public var maxInputSize: Int
+
+        /// Creates options; by default 512 levels of nesting and no size limit.
+        public init(maxDepth: Int = 512, maxInputSize: Int = .max) {
+            self.maxDepth = maxDepth
+            self.maxInputSize = maxInputSize
+        }
+    }
+
+    /// The limits this reader applies.
+    public var options: Options
+
+    /// Creates a reader with the given limits.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Parses one JSON value from UTF-8 bytes.
+    ///
+    /// - Parameter bytes: The whole document.
+    /// - Returns: The value.
+    /// - Throws: ``JSONError`` with the position of the first problem.
+    public func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+        if bytes.count > options.maxInputSize {
+            throw JSONError(
+                kind: .inputTooLarge,
+                reason: "input of \(bytes.count) bytes exceeds the limit of \(options.maxInputSize) bytes",
+                offset: 0, line: 1, column: 1
+            )
+        }
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONError(
+                kind: .unexpectedEndOfInput, reason: "unexpected end of input", offset: 0, line: 1, column: 1
+            )
+        }
+        var parser = JSONParser(
+            base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: options.maxDepth
+        )
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON value from UTF-8 bytes.
+    ///
+    /// - Throws: ``JSONError`` with the position of the first problem.
+    public func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) -> JSONValue in try parse(raw) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON value from any contiguous byte collection, such as `ArraySlice<UInt8>` or `Data`.
+    ///
+    /// Collections without contiguous storage are copied first.
+    ///
+    /// - Throws: ``JSONError`` with the position of the first problem.
+    public func parse<Bytes: Sequence>(_ bytes: Bytes) throws(JSONError) -> JSONValue where Bytes.Element == UInt8 {
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONError) -> JSONValue in try parse(UnsafeRawBufferPointer(buffer)) }
+        }
+        if let contiguous {
+            return try contiguous.get()
+        }
+        return try parse(Array(bytes))
+    }
+
+    /// Parses one JSON value from text.
+    ///
+    /// - Throws: ``JSONError`` with the position of the first problem.
+    public func parse(_ text: String) throws(JSONError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(JSONError) -> JSONValue in try parse(UnsafeRawBufferPointer(buffer)) }
+        }
+        return try result.get()
+    }
+}
+
+/// The recursive-descent parser behind ``JSONReader``; one instance parses one document.
+struct JSONParser {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private let maxDepth: Int
+    private var position = 0
+    private var depth = 0
+    /// Reused buffer for strings with escapes.
+    private var scratch: [UInt8] = []
+    /// Whether the last string parsed contained escapes.
+    private var lastStringHadEscapes = false
+    /// Elements of the arrays being parsed, innermost last; each array takes its elements off the top.
+    private var elementStack: [JSONValue] = []
+    /// Members of the objects being parsed, innermost last; each object takes its members off the top.
+    private var memberStack: [(key: String, value: JSONValue)] = []
+
+    /// The member count from which an object being parsed finds repeated keys through a dictionary.
+    private static let duplicateIndexThreshold = 16
+
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+        self.base = base
+        self.count = count
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Values
+
+    /// document = ws value ws
+    mutating func parseDocument() throws(JSONError) -> JSONValue {
+        let value = try parseValue()
+        skipWhitespace()
+        if position < count {
+            throw unexpectedCharacter(at: position, suffix: " after the top-level value")
+        }
+        return value
+    }
+
+    /// value = object / array / string / number / true / false / null
+    private mutating func parseValue() throws(JSONError) -> JSONValue {
+        skipWhitespace()
+        guard position < count else { throw endOfInput() }
+        switch base[position] {
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "{"):
+            return try parseObject()
+        case UInt8(ascii: "["):
+            return try parseArray()
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        default:
+            throw unexpectedCharacter(at: position)
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < count {
+            let byte = base[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(JSONError) {
+        let bytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for expected in bytes {
+            guard position < count else { throw endOfInput() }
+            guard base[position] == expected else { throw unexpectedCharacter(at: position) }
+            position += 1
+        }
+    }
+
+    /// Enters an array or object opened at `offset`.
+    @inline(__always)
+    private mutating func enterContainer(at offset: Int) throws(JSONError) {
+        depth += 1
+        if depth > maxDepth {
+            throw makeError(.nestingTooDeep, "nesting depth exceeds the limit of \(maxDepth)", at: offset)
+        }
+    }
+
+    /// array = begin-array [ value *( value-separator value ) ] end-array
+    private mutating func parseArray() throws(JSONError) -> JSONValue {
+        try enterContainer(at: position)
+        position += 1
+        skipWhitespace()
+        if position < count && base[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return .array([])
+        }
+        let stackBase = elementStack.count
+        while true {
+            let element = try parseValue()
+            elementStack.append(element)
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            let byte = base[position]
+            if byte == UInt8(ascii: ",") {
+                position += 1
+            } else if byte == UInt8(ascii: "]") {
+                position += 1
+                break
+            } else {
+                throw unexpectedCharacter(at: position)
+            }
+        }
+        let elements = Array(elementStack[stackBase...])
+        elementStack.removeSubrange(stackBase...)
+        depth -= 1
+        return .array(elements)
+    }
+
+    /// object = begin-object [ member *( value-separator member ) ] end-object; member = string name-separator value
+    ///
+    /// Repeated keys are found cheaply: a 64-bit filter of key fingerprints rules most keys out without
+    /// comparing strings, and large objects switch to a dictionary.
+    private mutating func parseObject() throws(JSONError) -> JSONValue {
+        try enterContainer(at: position)
+        position += 1
+        skipWhitespace()
+        if position < count && base[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return .object(JSONObject())
+        }
+        let stackBase = memberStack.count
+        var fingerprints: UInt64 = 0
+        var positions: [String: Int]?
+        while true {
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            guard base[position] == UInt8(ascii: "\"") else { throw unexpectedCharacter(at: position) }
+            let keyBegin = position + 1
+            let key = try parseString()
+            let fingerprint =
+                lastStringHadEscapes
+                ? Self.fingerprint(count: scratch.count, first: scratch.first ?? 0, last: scratch.last ?? 0)
+                : Self.fingerprint(
+                    count: position - 1 - keyBegin, first: base[keyBegin], last: base[max(keyBegin, position - 2)]
+                )
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            guard base[position] == UInt8(ascii: ":") else { throw unexpectedCharacter(at: position) }
+            position += 1
+            let value = try parseValue()
+
+            if let existing = positions?[key] {
+                memberStack[stackBase + existing].value = value
+            } else if positions == nil && fingerprints & fingerprint != 0,
+                let existing = memberStack[stackBase...].firstIndex(where: { $0.key == key })
+            {
+                memberStack[existing].value = value
+            } else {
+                fingerprints |= fingerprint
+                if positions != nil {
+                    positions?[key] = memberStack.count - stackBase
+                }
+                memberStack.append((key, value))
+                if positions == nil && memberStack.count - stackBase == Self.duplicateIndexThreshold {
+                    var index: [String: Int] = [:]
+                    index.reserveCapacity(Self.duplicateIndexThreshold * 2)
+                    for offset in 0..<Self.duplicateIndexThreshold {
+                        index[memberStack[stackBase + offset].key] = offset
+                    }
+                    positions = index
+                }
+            }
+
+            skipWhitespace()
+            guard position < count else { throw endOfInput() }
+            let byte = base[position]
+            if byte == UInt8(ascii: ",") {
+                position += 1
+            } else if byte == UInt8(ascii: "}") {
+                position += 1
+                break
+            } else {
+                throw unexpectedCharacter(at: position)
+            }
+        }
+        let members = Array(memberStack[stackBase...])
+        memberStack.removeSubrange(stackBase...)
+        depth -= 1
+        return .object(JSONObject(uniqueEntries: members, index: positions))
+    }
+
+    /// One bit chosen from a key's decoded UTF-8 length, first and last byte; equal keys get equal bits.
+    @inline(__always)
+    private static func fingerprint(count: Int, first: UInt8, last: UInt8) -> UInt64 {
+        let mixed = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9 ^ UInt64(first) &* 31 ^ UInt64(last) &* 131
+        return 1 << (mixed & 63)
+    }
+
+    // MARK: Numbers
+
+    /// number = [ minus ] int [ frac ] [ exp ]; int = zero / ( digit1-9 *DIGIT )
+    private mutating func parseNumber() throws(JSONError) -> JSONNumber {
+        let begin = position
+        var negative = false
+        if base[position] == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        try expectDigit()
+        let digitsBegin = position
+        var magnitude: UInt64 = 0
+        if base[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < count && base[position] &- 0x30 < 10 {
+                throw makeError(.invalidNumber, "invalid number: leading zeros are not allowed", at: digitsBegin)
+            }
+        } else {
+            while position < count {
+                let digit = base[position] &- 0x30
+                guard digit < 10 else { break }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+                position += 1
+            }
+        }
+        let integerDigits = position - digitsBegin
+        var isPlainInteger = true
+        if position < count && base[position] == UInt8(ascii: ".") {
+            isPlainInteger = false
+            position += 1
+            try expectDigit()
+            skipDigits()
+        }
+        if position < count && base[position] | 0x20 == UInt8(ascii: "e") {
+            isPlainInteger = false
+            position += 1
+            if position < count && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            try expectDigit()
+            skipDigits()
+        }
+        // Up to 19 digits cannot overflow UInt64, so `magnitude` is exact here.
+        if isPlainInteger && integerDigits <= 19 {
+            if negative {
+                if magnitude != 0 && magnitude <= 1 << 63 {
+                    return JSONNumber(storage: .int(magnitude == 1 << 63 ? .min : -Int64(magnitude)))
+                }
+            } else if magnitude <= UInt64(Int64.max) {
+                return JSONNumber(storage: .int(Int64(magnitude)))
+            }
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: base + begin, count: position - begin), as: UTF8.self)
+        return JSONNumber(storage: .literal(text))
+    }
+
+    @inline(__always)
+    private mutating func expectDigit() throws(JSONError) {
+        guard position < count else { throw endOfInput() }
+        guard base[position] &- 0x30 < 10 else {
+            if base[position] < 0x80 {
+                throw makeError(
+                    .invalidNumber, "invalid number: expected a digit, found \(describeCharacter(at: position))",
+                    at: position
+                )
+            }
+            throw unexpectedCharacter(at: position)
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while position < count && base[position] &- 0x30 < 10 {
+            position += 1
+        }
+    }
+
+    // MARK: Strings
+
+    /// string = quotation-mark *char quotation-mark
+    private mutating func parseString() throws(JSONError) -> String {
+        position += 1
+        let contentBegin = position
+        lastStringHadEscapes = false
+        while position < count {
+            // Skip eight plain ASCII bytes at a time: no quote, backslash, control character or high bit.
+            while position + 8 <= count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if Self.needsAttention(word) { break }
+                position += 8
+            }
+            guard position < count else { break }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: base + contentBegin, count: position - contentBegin),
+                    as: UTF8.self
+                )
+                position += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") {
+                return try parseEscapedString(contentBegin: contentBegin)
+            }
+            if byte < 0x20 {
+                throw controlCharacter(at: position)
+            }
+            if byte >= 0x80 {
+                position += try validateUTF8Sequence(at: position)
+            } else {
+                position += 1
+            }
+        }
+        throw endOfInput()
+    }
+
+    /// Whether any byte of `word` is a quote, a backslash, a control character or not ASCII.
+    ///
+    /// Uses the classic "has a zero byte" bit trick; it may report a false positive next to a true one, which
+    /// only sends the caller to its byte-by-byte loop.
+    @inline(__always)
+    private static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = word &- (ones &* 0x20)
+        return (hasQuote | hasBackslash | hasControl | word) & highs != 0
+    }
+
+    /// Continues a string at its first backslash, decoding into `scratch`.
+    private mutating func parseEscapedString(contentBegin: Int) throws(JSONError) -> String {
+        lastStringHadEscapes = true
+        scratch.removeAll(keepingCapacity: true)
+        var runBegin = contentBegin
+        while position < count {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                appendRun(from: runBegin)
+                position += 1
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") {
+                appendRun(from: runBegin)
+                try parseEscape()
+                runBegin = position
+            } else if byte < 0x20 {
+                throw controlCharacter(at: position)
+            } else if byte >= 0x80 {
+                position += try validateUTF8Sequence(at: position)
+            } else {
+                position += 1
+            }
+        }
+        throw endOfInput()
+    }
+
+    @inline(__always)
+    private mutating func appendRun(from runBegin: Int) {
+        if position > runBegin {
+            scratch.append(contentsOf: UnsafeBufferPointer(start: base + runBegin, count: position - runBegin))
+        }
+    }
+
+    /// escape = %x5C ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 / %x75 4HEXDIG )
+    private mutating func parseEscape() throws(JSONError) {
+        let escapeBegin = position
+        position += 1
+        guard position < count else { throw endOfInput() }
+        let byte = base[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+            scratch.append(byte)
+        case UInt8(ascii: "b"):
+            scratch.append(0x08)
+        case UInt8(ascii: "f"):
+            scratch.append(0x0C)
+        case UInt8(ascii: "n"):
+            scratch.append(0x0A)
+        case UInt8(ascii: "r"):
+            scratch.append(0x0D)
+        case UInt8(ascii: "t"):
+            scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            let unit = try parseHex4()
+            var scalar = UInt32(unit)
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard position + 1 < count, base[position] == UInt8(ascii: "\\"),
+                    base[position + 1] == UInt8(ascii: "u")
+                else {
+                    throw loneSurrogate(unit, at: escapeBegin)
+                }
+                position += 2
+                let low = try parseHex4()
+                guard low >= 0xDC00 && low <= 0xDFFF else { throw loneSurrogate(unit, at: escapeBegin) }
+                scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            } else if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw loneSurrogate(unit, at: escapeBegin)
+            }
+            appendUTF8(scalar)
+        default:
+            position -= 1
+            let shown =
+                base[position] >= 0x20 && base[position] < 0x7F
+                ? "\"\\\(Character(Unicode.Scalar(base[position])))\"" : "before \(describeCharacter(at: position))"
+            throw makeError(.invalidEscape, "invalid escape sequence \(shown)", at: escapeBegin)
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONError) -> UInt16 {
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard position < count else { throw endOfInput() }
+            let byte = base[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 0x30
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 0x57
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 0x37
+            default:
+                throw makeError(
+                    .invalidUnicodeEscape,
+                    "invalid \\u escape: expected a hexadecimal digit, found \(describeCharacter(at: position))",
+                    at: position
+                )
+            }
+            value = value << 4 | UInt16(digit)
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Checks the well-formed UTF-8 sequence starting at `offset` (Unicode Table 3-7) and returns its length.
+    private func validateUTF8Sequence(at offset: Int) throws(JSONError) -> Int {
+        guard let length = utf8SequenceLength(at: offset) else {
+            throw makeError(.invalidUTF8, "invalid UTF-8 byte \(hexByte(base[offset]))", at: offset)
+        }
+        return length
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `offset`, or `nil` when the bytes there are ill-formed.
+    private func utf8SequenceLength(at offset: Int) -> Int? {
+        let lead = base[offset]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0x00..<0x80: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: return nil
+        }
+        guard offset + length <= count else { return nil }
+        let second = base[offset + 1]
+        guard second >= lower && second <= upper else { return nil }
+        for index in 2..<length where base[offset + index] & 0xC0 != 0x80 {
+            return nil
+        }
+        return length
+    }
+
+    // MARK: Errors
+
+    @inline(never)
+    private func endOfInput() -> JSONError {
+        makeError(.unexpectedEndOfInput, "unexpected end of input", at: count)
+    }
+
+    @inline(never)
+    private func unexpectedCharacter(at offset: Int, suffix: String = "") -> JSONError {
+        if base[offset] >= 0x80 && utf8SequenceLength(at: offset) == nil {
+            return makeError(.invalidUTF8, "invalid UTF-8 byte \(hexByte(base[offset]))", at: offset)
+        }
+        return makeError(
+            .unexpectedCharacter, "unexpected character \(describeCharacter(at: offset))\(suffix)", at: offset)
+    }
+
+    @inline(never)
+    private func controlCharacter(at offset: Int) -> JSONError {
+        makeError(
+            .controlCharacterInString,
+            "unescaped control character \(describeCharacter(at: offset)) in string", at: offset
+        )
+    }
+
+    @inline(never)
+    private func loneSurrogate(_ unit: UInt16, at offset: Int) -> JSONError {
+        let hex = String(unit, radix: 16, uppercase: true)
+        return makeError(.loneSurrogate, "lone surrogate \\u\(hex) in string", at: offset)
+    }
+
+    /// `"x"` for a printable character, `U+000A` for a control character or one that is not valid UTF-8.
+    private func describeCharacter(at offset: Int) -> String {
+        let byte = base[offset]
+        if byte >= 0x21 && byte < 0x7F {
+            return "\"\(Character(Unicode.Scalar(byte)))\""
+        }
+        if byte >= 0x80, let length = utf8SequenceLength(at: offset) {
+            let text = String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
+            if let scalar = text.unicodeScalars.first, scalar.properties.generalCategory != .format {
+                return "\"\(text)\""
+            }
+            return "U+" + String(text.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
+        }
+        if byte >= 0x80 {
+            return hexByte(byte)
+        }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    private func hexByte(_ byte: UInt8) -> String {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "0x" + (hex.count == 1 ? "0" : "") + hex
+    }
+
+    /// Builds an error, computing the line and column of `offset`.
+    private func makeError(_ kind: JSONError.Kind, _ reason: String, at offset: Int) -> JSONError {
+        var line = 1
+        var column = 1
+        for index in 0..<min(offset, count) {
+            let byte = base[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return JSONError(kind: kind, reason: reason, offset: offset, line: line, column: column)
+    }
+}

@@ -1,0 +1,425 @@
+import CSQLite
+
+/// A connection to an SQLite database: open, run SQL, prepare statements, and group work into transactions.
+///
+/// ```swift
+/// let connection = try Connection(path: "movies.sqlite")
+/// try connection.journalMode(.wal)
+/// try connection.execute("""
+///     CREATE TABLE IF NOT EXISTS movies(id INTEGER PRIMARY KEY, title TEXT NOT NULL, rating REAL);
+///     """)
+/// try connection.transaction(.immediate) {
+///     try connection.execute("INSERT INTO movies(title, rating) VALUES (?, ?)", ["Alien", 8.5])
+/// }
+/// let rows = try connection.query("SELECT title FROM movies WHERE rating > ?", [8.0])
+/// let title: String? = rows.first?["title"]
+/// ```
+///
+/// Defaults: `PRAGMA foreign_keys = ON`, extended result codes on, SQLite's serialized threading mode.
+///
+/// ## Threads
+///
+/// A connection opened in the default ``ThreadingMode/serialized`` mode is guarded by SQLite's own mutex: every
+/// call is safe from any thread, and the connection is `Sendable`. Calls still interleave, though, so use a
+/// connection **from one thread (or task) at a time** for anything that spans calls: a transaction, or a
+/// ``Statement`` being bound and stepped. Statements are not `Sendable`; keep each on the thread that uses it.
+///
+/// ``ThreadingMode/multiThread`` drops SQLite's per-call mutex for speed. The caller must then guarantee
+/// exclusive use, for example by handing connections out of a lock-guarded pool; ``interrupt()`` stays safe
+/// from any thread in both modes.
+///
+/// The database closes when the connection and all its statements are gone.
+public final class Connection: @unchecked Sendable {
+    /// How to open the database file.
+    public enum OpenMode: Hashable, Sendable {
+        /// Read only; the file must exist.
+        case readOnly
+        /// Read and write; the file must exist.
+        case readWrite
+        /// Read and write, creating the file when missing.
+        case readWriteCreate
+    }
+
+    /// Whether SQLite guards the connection with a mutex (see the discussion on ``Connection``).
+    public enum ThreadingMode: Hashable, Sendable {
+        /// `SQLITE_OPEN_FULLMUTEX`: every call holds the connection's mutex.
+        case serialized
+        /// `SQLITE_OPEN_NOMUTEX`: no mutex; the caller guarantees one thread at a time.
+        case multiThread
+    }
+
+    /// The journal mode of the database (`PRAGMA journal_mode`).
+    public enum JournalMode: String, Hashable, Sendable {
+        /// Delete the rollback journal at the end of each transaction (SQLite's default).
+        case delete
+        /// Truncate the rollback journal instead of deleting it.
+        case truncate
+        /// Keep the rollback journal, zeroing its header.
+        case persist
+        /// Keep the rollback journal in memory.
+        case memory
+        /// Write-ahead log: readers do not block the writer nor the writer readers.
+        case wal
+        /// No journal; transactions cannot roll back safely.
+        case off
+    }
+
+    /// How a transaction takes its locks.
+    public enum TransactionKind: String, Hashable, Sendable {
+        /// Take locks on first read or write.
+        case deferred = "DEFERRED"
+        /// Take the write lock at once, so the transaction never fails to upgrade later.
+        case immediate = "IMMEDIATE"
+        /// Take an exclusive lock at once.
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// Options applied when opening.
+    public struct Configuration: Hashable, Sendable {
+        /// How to open the file; by default read-write, creating it.
+        public var mode: OpenMode
+        /// The threading mode; by default serialized.
+        public var threading: ThreadingMode
+        /// Whether to enforce foreign keys (`PRAGMA foreign_keys`); by default on.
+        public var foreignKeys: Bool
+        /// How long to wait for another connection's lock before failing with `SQLITE_BUSY`; by default zero.
+        public var busyTimeout: Duration
+        /// Whether `path` may be a `file:` URI.
+        public var allowsURI: Bool
+
+        /// Creates a configuration.
+        public init(
+            mode: OpenMode = .readWriteCreate, threading: ThreadingMode = .serialized, foreignKeys: Bool = true,
+            busyTimeout: Duration = .zero, allowsURI: Bool = false
+        ) {
+            self.mode = mode
+            self.threading = threading
+            self.foreignKeys = foreignKeys
+            self.busyTimeout = busyTimeout
+            self.allowsURI = allowsURI
+        }
+    }
+
+    /// The path the connection was opened with; `:memory:` for a private in-memory database.
+    public let path: String
+
+    /// The `sqlite3 *` handle.
+    let handle: OpaquePointer
+
+    /// Opens a database.
+    ///
+    /// - Parameters:
+    ///   - path: A file path, `:memory:` (the default) for a private in-memory database, or with
+    ///     ``Configuration/allowsURI`` a `file:` URI.
+    ///   - configuration: Open mode, threading mode, foreign keys and busy timeout.
+    /// - Throws: ``SQLiteError``, e.g. ``ResultCode/cannotOpen`` when the file cannot be opened.
+    public init(path: String = ":memory:", configuration: Configuration = Configuration()) throws(SQLiteError) {
+        var flags: Int32
+        switch configuration.mode {
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .readWrite: flags = SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        switch configuration.threading {
+        case .serialized: flags |= SQLITE_OPEN_FULLMUTEX
+        case .multiThread: flags |= SQLITE_OPEN_NOMUTEX
+        }
+        if configuration.allowsURI {
+            flags |= SQLITE_OPEN_URI
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(connection: handle, code: code, sql: nil)
+            sqlite3_close_v2(handle)
+            throw SQLiteError(
+                extendedCode: error.extendedCode, message: "cannot open \"\(path)\": \(error.message)", sql: nil
+            )
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        if configuration.foreignKeys {
+            try execute("PRAGMA foreign_keys = ON")
+        }
+        if configuration.busyTimeout > .zero {
+            setBusyTimeout(configuration.busyTimeout)
+        }
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Running SQL
+
+    /// Prepares one SQL statement.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one statement; a trailing `;`, whitespace and comments are allowed.
+    ///   - persistent: Whether the statement will be kept and reused many times (`SQLITE_PREPARE_PERSISTENT`).
+    /// - Returns: The statement, ready to bind and step.
+    /// - Throws: ``SQLiteError`` for a syntax error, an unknown table or column, an empty string or more than
+    ///   one statement.
+    public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> Statement {
+        try Statement(connection: self, sql: sql, persistent: persistent)
+    }
+
+    /// Runs one or more SQL statements separated by `;`, binding `bindings` positionally across them.
+    ///
+    /// Each statement takes as many bindings as it has parameters, in order; rows it returns are ignored.
+    ///
+    /// ```swift
+    /// try connection.execute("""
+    ///     CREATE TABLE genres(name TEXT PRIMARY KEY);
+    ///     INSERT INTO genres VALUES (?), (?);
+    ///     """, ["drama", "sci-fi"])
+    /// ```
+    ///
+    /// - Throws: ``SQLiteError`` from the first statement that fails (earlier ones stay applied unless a
+    ///   transaction surrounds the call), or ``ResultCode/range`` when the number of bindings does not match.
+    public func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) {
+        var consumed = 0
+        try forEachStatement(in: sql) { statement throws(SQLiteError) in
+            let parameterCount = statement.parameterCount
+            guard consumed + parameterCount <= bindings.count else {
+                throw SQLiteError(
+                    extendedCode: .range,
+                    message: "the SQL has more parameters than the \(bindings.count) bindings given",
+                    sql: statement.sql
+                )
+            }
+            for index in 0..<parameterCount {
+                try statement.bind(bindings[consumed + index], at: index + 1)
+            }
+            consumed += parameterCount
+            while try statement.step() {}
+        }
+        guard consumed == bindings.count else {
+            throw SQLiteError(
+                extendedCode: .range,
+                message: "\(bindings.count) bindings given but the SQL has \(consumed) parameters", sql: sql
+            )
+        }
+    }
+
+    /// Runs one statement with named bindings, e.g. `[":id": 1]` or `["id": 1]`.
+    ///
+    /// - Throws: ``SQLiteError``, e.g. ``ResultCode/range`` for a name the statement does not have.
+    public func execute(_ sql: String, named bindings: [String: SQLiteValue]) throws(SQLiteError) {
+        let statement = try prepare(sql)
+        try statement.bind(named: bindings)
+        while try statement.step() {}
+    }
+
+    /// Runs one statement and returns all its rows.
+    ///
+    /// ```swift
+    /// for row in try connection.query("SELECT id, title FROM movies WHERE rating >= ?", [8.0]) {
+    ///     let id: Int64? = row["id"]
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SQLiteError``.
+    public func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        return try statement.rows()
+    }
+
+    /// Runs one statement with named bindings and returns all its rows.
+    ///
+    /// - Throws: ``SQLiteError``.
+    public func query(_ sql: String, named bindings: [String: SQLiteValue]) throws(SQLiteError) -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(named: bindings)
+        return try statement.rows()
+    }
+
+    /// Prepares each statement of `sql` in turn and passes it to `body`.
+    private func forEachStatement(
+        in sql: String, _ body: (Statement) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) {
+        let result = sql.withCString { start in
+            Result { () throws(SQLiteError) in
+                var current = start
+                while current.pointee != 0 {
+                    var tail: UnsafePointer<CChar>?
+                    guard let statement = try Statement(connection: self, start: current, tail: &tail, flags: 0) else {
+                        return  // Only whitespace or comments remain.
+                    }
+                    try body(statement)
+                    guard let tail else { return }
+                    current = tail
+                }
+            }
+        }
+        try result.get()
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    ///
+    /// ```swift
+    /// let id = try connection.transaction(.immediate) {
+    ///     try connection.execute("INSERT INTO movies(title) VALUES (?)", ["Alien"])
+    ///     return connection.lastInsertRowID
+    /// }
+    /// ```
+    ///
+    /// A failed `COMMIT` (for example a deferred foreign key violation, or `SQLITE_BUSY`) also rolls back.
+    /// Transactions do not nest: use ``savepoint(_:_:)`` inside one.
+    ///
+    /// - Parameters:
+    ///   - kind: When the transaction takes its locks; `.immediate` for transactions that write.
+    ///   - body: The work; its result is returned.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``SQLiteError`` from `BEGIN` or `COMMIT`.
+    @discardableResult
+    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        do {
+            let result = try body()
+            try execute("COMMIT TRANSACTION")
+            return result
+        } catch {
+            if isInTransaction {
+                try? execute("ROLLBACK TRANSACTION")
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint: releases it when `body` returns, rolls back to it when `body` throws.
+    ///
+    /// Savepoints nest, inside or outside a transaction; an outermost savepoint behaves like a deferred
+    /// transaction.
+    ///
+    /// ```swift
+    /// try connection.transaction {
+    ///     try connection.execute("INSERT INTO log VALUES ('kept')")
+    ///     try? connection.savepoint("attempt") {
+    ///         try connection.execute("INSERT INTO log VALUES ('undone')")
+    ///         throw CancellationError()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The savepoint's name; nested savepoints may share one.
+    ///   - body: The work; its result is returned.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``SQLiteError`` from `SAVEPOINT` or `RELEASE`.
+    @discardableResult
+    public func savepoint<T>(_ name: String = "savepoint", _ body: () throws -> T) throws -> T {
+        let quoted = Self.quoteIdentifier(name)
+        try execute("SAVEPOINT \(quoted)")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(quoted)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT \(quoted)")
+            try? execute("RELEASE SAVEPOINT \(quoted)")
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
+    // MARK: State
+
+    /// The rowid of the most recent successful `INSERT` on this connection.
+    public var lastInsertRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    /// The number of rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
+    public var changes: Int {
+        Int(sqlite3_changes64(handle))
+    }
+
+    /// The number of rows changed since the connection opened.
+    public var totalChanges: Int {
+        Int(sqlite3_total_changes64(handle))
+    }
+
+    /// Whether the main database is read-only.
+    public var isReadOnly: Bool {
+        sqlite3_db_readonly(handle, "main") == 1
+    }
+
+    /// Makes the running statement fail with ``ResultCode/interrupt`` at its next opportunity.
+    ///
+    /// Safe to call from any thread, which is its purpose: cancelling a long query run elsewhere.
+    public func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
+    /// Sets how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    ///
+    /// Zero turns waiting off. The timeout is rounded to milliseconds.
+    public func setBusyTimeout(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        let total = milliseconds.overflow ? Int64.max : milliseconds.partialValue &+ attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: max(0, total)))
+    }
+
+    /// Sets the journal mode and returns the mode in effect afterwards.
+    ///
+    /// SQLite may refuse a change: an in-memory database stays in ``JournalMode/memory``, so check the result
+    /// when it matters.
+    ///
+    /// - Throws: ``SQLiteError``, e.g. ``ResultCode/busy`` when another connection holds a lock.
+    @discardableResult
+    public func journalMode(_ mode: JournalMode) throws(SQLiteError) -> JournalMode {
+        let rows = try query("PRAGMA journal_mode = \(mode.rawValue)")
+        return Self.journalMode(from: rows)
+    }
+
+    /// The current journal mode.
+    ///
+    /// - Throws: ``SQLiteError``.
+    public func journalMode() throws(SQLiteError) -> JournalMode {
+        Self.journalMode(from: try query("PRAGMA journal_mode"))
+    }
+
+    private static func journalMode(from rows: [Row]) -> JournalMode {
+        let name: String? = rows.first?[0].textValue
+        return name.flatMap { JournalMode(rawValue: $0.lowercased()) } ?? .delete
+    }
+
+    /// The schema version number the application keeps in the database header (`PRAGMA user_version`).
+    ///
+    /// - Throws: ``SQLiteError``.
+    public func userVersion() throws(SQLiteError) -> Int {
+        let rows = try query("PRAGMA user_version")
+        guard case .integer(let version) = rows.first?[0] else { return 0 }
+        return Int(version)
+    }
+
+    /// Sets `PRAGMA user_version`.
+    ///
+    /// - Throws: ``SQLiteError``.
+    public func setUserVersion(_ version: Int) throws(SQLiteError) {
+        try execute("PRAGMA user_version = \(Int32(clamping: version))")
+    }
+
+    /// Quotes an identifier for SQL: `movie "cut"` becomes `"movie ""cut"""`.
+    public static func quoteIdentifier(_ name: String) -> String {
+        "\"" + name.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension SQLiteValue {
+    /// The text, when the value is text.
+    var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+}
