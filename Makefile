@@ -41,10 +41,16 @@ test-root:
 validate: ## Validate $(BACKEND)
 	$(SWIFT) run dataconnect validate --backend $(BACKEND)
 
-demo: release ## Walk through the product (grows with the emulator); now: validate Backend/movies
-	@echo "== Validating the movies backend (schema + connector operations)"
+demo: bootstrap release ## Walk through the product (grows with the emulator); now: validate Backend/movies
+	@echo "== 1. Compile the movies schema and type-check every connector operation"
 	.build/release/dataconnect validate --backend $(BACKEND)
-	@echo "== The generated GraphQL API has $$(.build/release/dataconnect validate --backend $(BACKEND) --print-sdl | grep -c '^type \|^input \|^enum \|^scalar ') types"
+	@echo "== 2. The GraphQL API generated from the schema (first lines of --print-sdl)"
+	@.build/release/dataconnect validate --backend $(BACKEND) --print-sdl --quiet | grep -A12 '^type Query' | head -20
+	@echo "   ... $$(.build/release/dataconnect validate --backend $(BACKEND) --print-sdl --quiet | grep -c '^type \|^input \|^enum \|^scalar ') generated types in all"
+	@echo "== 3. A mistake is reported like a compiler error"
+	@tmp=$$(mktemp -d) && cp -r $(BACKEND)/. $$tmp && \
+	  sed -i 's/^    title$$/    titel/' $$tmp/connector/queries.gql && \
+	  (.build/release/dataconnect validate --backend $$tmp --quiet 2>&1 | head -3 | sed "s|$$tmp|$(BACKEND)|"; true) && rm -rf $$tmp
 
 bench: ## Run the benchmarks (release) and print the figures for docs/performance.md
 	$(SWIFT) run -c release --package-path $(KIT) kit-bench $(abspath $(BACKEND))
