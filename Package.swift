@@ -34,7 +34,9 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
             ],
-            path: "Tests/DataConnectCLITests"
+            path: "Tests/DataConnectCLITests",
+            // Corpus/*.case are inputs the tests read from disk, not sources.
+            exclude: ["Corpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

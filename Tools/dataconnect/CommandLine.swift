@@ -26,6 +26,9 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var description: String { message }
 }
 
+/// The commands `dataconnect help` knows about.
+let helpTopics = ["validate"]
+
 /// Parses the arguments after the program name into a ``Command``.
 ///
 /// A pure function so it can be tested without starting a process.
@@ -36,6 +39,9 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
     let rest = Array(arguments.dropFirst())
     switch first {
     case "-h", "--help", "help":
+        if let topic = rest.first, !helpTopics.contains(topic) {
+            throw UsageError(message: "no help for \"\(topic)\"; commands: \(helpTopics.joined(separator: ", "))")
+        }
         return .help(topic: rest.first)
     case "--version", "version":
         return .version

@@ -40,7 +40,7 @@ public enum SchemaCompiler {
         compilation.diagnostics = previous
         compilation.run(definitions)
         let model = compilation.diagnostics.containsErrors ? nil : compilation.model
-        return (model, compilation.diagnostics)
+        return (model, compilation.diagnostics.uniqued())
     }
 }
 
@@ -65,12 +65,15 @@ private struct Compilation {
 
     /// Declared table types by name, in order.
     var tableDefinitions: [ObjectTypeDefinition] = []
+    var tableDefinitionsByName: [String: ObjectTypeDefinition] = [:]
     var tableNames: Set<String> = []
     var enumNames: Set<String> = []
 
     /// Resolved key columns per table: (field name, type) of each primary-key column.
     var keyColumnCache: [String: [(String, ColumnType)]] = [:]
     var resolvingKeys: Set<String> = []
+    /// Tables whose key could not be resolved (cycles, unknown fields); reported once.
+    var failedKeys: Set<String> = []
 
     init(prelude: TypeSystem) {
         self.prelude = prelude
@@ -107,6 +110,7 @@ private struct Compilation {
                         at: object.name.location)
                 } else {
                     tableDefinitions.append(object)
+                    tableDefinitionsByName[object.name.value] = object
                     tableNames.insert(object.name.value)
                 }
             case .type(.enum(let e)):
@@ -119,7 +123,8 @@ private struct Compilation {
                     at: other.name.location)
             case .typeExtension(let other):
                 error(
-                    "type extensions are not supported in a schema (\"extend\" \(other.name.value))", at: other.location
+                    "type extensions are not supported in a schema (extend \(kind(of: other)) \"\(other.name.value)\")",
+                    at: other.location
                 )
             case .directive(let d):
                 error("a schema may not declare directives (\"@\(d.name.value)\")", at: d.location)
@@ -135,6 +140,9 @@ private struct Compilation {
         }
         for e in enumDefinitions { compileEnum(e) }
         for table in tableDefinitions { checkDirectives(table) }
+        checkTypeNamesAgainstGeneratedNames(enumDefinitions)
+        if diagnostics.containsErrors { return }
+        resolveKeysInDependencyOrder()
         if diagnostics.containsErrors { return }
         for table in tableDefinitions { compileTable(table) }
         if diagnostics.containsErrors { return }
@@ -191,9 +199,11 @@ private struct Compilation {
         var seen: Set<String> = []
         for directive in directives {
             guard let definition = prelude.directives[directive.name.value] else {
-                let known = prelude.directives.values.filter { $0.locations.contains(location) }.map(\.name.value)
+                let known = prelude.directives.values.filter { $0.locations.contains(location) }.map {
+                    "@" + $0.name.value
+                }
                 error(
-                    "unknown directive \"@\(directive.name.value)\"\(Suggestions.didYouMean(directive.name.value, among: known))",
+                    "unknown directive \"@\(directive.name.value)\"\(Suggestions.didYouMean("@" + directive.name.value, among: known))",
                     at: directive.location)
                 continue
             }
@@ -282,7 +292,7 @@ private struct Compilation {
     }
 
     func definition(of table: String) -> ObjectTypeDefinition? {
-        tableDefinitions.first { $0.name.value == table }
+        tableDefinitionsByName[table]
     }
 
     /// The declared key of a table: `@table(key:)`, else `["id"]`.
@@ -290,18 +300,72 @@ private struct Compilation {
         table.directives.first(named: "table")?.strings("key") ?? ["id"]
     }
 
+    /// The tables a table's key refers to through references (its key's dependencies).
+    func keyDependencies(of table: ObjectTypeDefinition) -> [String] {
+        declaredKey(of: table).compactMap { entry in
+            guard let field = table.fields.first(where: { $0.name.value == entry }) else { return nil }
+            let name = field.type.nullable.namedType.value
+            return tableNames.contains(name) ? name : nil
+        }
+    }
+
+    /// Resolves every table's key columns so that each table's key dependencies come first, without
+    /// recursion (a chain of thousands of tables keyed by references must not exhaust the stack), and
+    /// reports each key cycle once.
+    mutating func resolveKeysInDependencyOrder() {
+        var state: [String: Int] = [:]  // 1: on the current path, 2: done
+        for root in tableDefinitions {
+            guard state[root.name.value] == nil else { continue }
+            var stack: [(name: String, next: Int)] = [(root.name.value, 0)]
+            state[root.name.value] = 1
+            while let top = stack.last {
+                let dependencies = definition(of: top.name).map(keyDependencies) ?? []
+                if top.next < dependencies.count {
+                    stack[stack.count - 1].next += 1
+                    let dependency = dependencies[top.next]
+                    switch state[dependency] {
+                    case nil:
+                        state[dependency] = 1
+                        stack.append((dependency, 0))
+                    case 1:
+                        let cycle = stack.map(\.name).drop { $0 != dependency }
+                        for member in cycle { failedKeys.insert(member) }
+                        if let table = definition(of: dependency) {
+                            let via = cycle.dropFirst().map { "\"\($0)\"" }.joined(separator: ", ")
+                            error(
+                                "the key of \"\(dependency)\" refers to itself through references\(via.isEmpty ? "" : " (via \(via))")",
+                                at: table.name.location)
+                        }
+                    default:
+                        break
+                    }
+                } else {
+                    stack.removeLast()
+                    state[top.name] = 2
+                    if !failedKeys.contains(top.name) { _ = keyColumns(of: top.name) }
+                }
+            }
+        }
+    }
+
     /// The primary-key columns of a table as (field name, type), following references in the key.
+    ///
+    /// Call after ``resolveKeysInDependencyOrder()``, which fills the cache bottom-up.
     mutating func keyColumns(of tableName: String) -> [(String, ColumnType)]? {
         if let cached = keyColumnCache[tableName] { return cached }
-        guard let table = definition(of: tableName) else { return nil }
-        guard resolvingKeys.insert(tableName).inserted else {
-            error("the key of \"\(tableName)\" refers to itself through references", at: table.name.location)
-            return nil
-        }
+        guard let table = definition(of: tableName), !failedKeys.contains(tableName) else { return nil }
+        guard resolvingKeys.insert(tableName).inserted else { return nil }
         defer { resolvingKeys.remove(tableName) }
         var result: [(String, ColumnType)] = []
         let key = declaredKey(of: table)
         let hasExplicitKey = table.directives.first(named: "table")?.argument("key") != nil
+        if key.isEmpty {
+            failedKeys.insert(tableName)
+            error(
+                "@table(key:) must name at least one field",
+                at: table.directives.first(named: "table")!.location(of: "key"))
+            return nil
+        }
         for entry in key {
             guard let field = table.fields.first(where: { $0.name.value == entry }) else {
                 if entry == "id" && !hasExplicitKey {
@@ -836,7 +900,7 @@ private struct Compilation {
             }
         }
         for table in model.tables {
-            var names = Set(table.columns.map(\.name))
+            var names = Set(table.columns.map(\.name)).union(table.references.map(\.name))
             for relation in relations[table.name] ?? [] {
                 if case .forward = relation.kind { continue }
                 if !names.insert(relation.name).inserted {
@@ -847,5 +911,58 @@ private struct Compilation {
             }
         }
         model.relations = relations
+        for table in model.tables { checkGeneratedFieldNames(table) }
+    }
+
+    /// Rule: a declared field does not take the name of a field the API generates for another one
+    /// (`year_count` beside `year`, `title_expr` beside `title`).
+    mutating func checkGeneratedFieldNames(_ table: Table) {
+        var generated: [String: (origin: String, kind: String)] = [
+            "_id": ("", "entity id"), "_count": ("", "aggregate"), "_metadata": ("", "metadata"),
+        ]
+        for column in table.columns {
+            var aggregates = ["count"]
+            if case .scalar(let scalar) = column.type, !column.isList {
+                if scalar.isNumeric { aggregates += ["sum", "avg"] }
+                if scalar.isOrderedForAggregates { aggregates += ["min", "max"] }
+            }
+            for function in aggregates { generated["\(column.name)_\(function)"] = (column.name, "aggregate") }
+            for variant in ["expr", "update", "date", "time"] {
+                generated["\(column.name)_\(variant)"] = (column.name, "input")
+            }
+        }
+        for column in table.columns where column.origin == .declared {
+            guard let (origin, kind) = generated[column.name], !origin.isEmpty else { continue }
+            error(
+                "field \"\(table.name).\(column.name)\" collides with the generated \(kind) field \"\(column.name)\" of \"\(table.name).\(origin)\"; rename it",
+                at: column.location)
+        }
+    }
+
+    /// Rule: a declared type name is not one the API generates for a table or enum (`Movie_Data`).
+    mutating func checkTypeNamesAgainstGeneratedNames(_ enums: [EnumTypeDefinition]) {
+        var reserved: [String: String] = [:]
+        for table in tableDefinitions {
+            for suffix in ["_KeyOutput", "_Key", "_Data", "_Filter", "_ListFilter", "_Order", "_Having", "_FirstRow"] {
+                reserved[table.name.value + suffix] = "table \"\(table.name.value)\""
+            }
+        }
+        for e in enums {
+            for suffix in ["_Filter", "_ListFilter"] { reserved[e.name.value + suffix] = "enum \"\(e.name.value)\"" }
+        }
+        let declared: [Name] = tableDefinitions.map(\.name) + enums.map(\.name)
+        for name in declared {
+            if let owner = reserved[name.value] {
+                error("type name \"\(name.value)\" is reserved for a type generated for \(owner)", at: name.location)
+            }
+        }
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// The diagnostics without repeats, in their first order.
+    func uniqued() -> [Diagnostic] {
+        var seen: Set<Diagnostic> = []
+        return filter { seen.insert($0).inserted }
     }
 }

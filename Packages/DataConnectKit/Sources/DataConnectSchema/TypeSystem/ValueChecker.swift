@@ -23,6 +23,8 @@ struct ValueChecker {
     let allowVariables: Bool
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var usages: [VariableUsage] = []
+    /// Variables written where only constants are allowed (reported as errors).
+    private(set) var disallowedVariables: Set<String> = []
 
     init(system: TypeSystem, allowVariables: Bool) {
         self.system = system
@@ -101,6 +103,7 @@ struct ValueChecker {
                         name: name.value, expectedType: type, positionHasDefault: positionHasDefault,
                         location: name.location))
             } else {
+                disallowedVariables.insert(name.value)
                 error("unexpected variable \"$\(name.value)\" in a constant value", at: name.location)
             }
             return
@@ -138,8 +141,12 @@ struct ValueChecker {
                         at: value.location)
                 }
             } else {
+                var hint = ""
+                if case .string(let text) = value, e.values.contains(where: { $0.name.value == text.value }) {
+                    hint = " (did you mean the enum value \(text.value)?)"
+                }
                 error(
-                    "enum \"\(typeName)\" cannot represent non-enum value: \(GraphQLPrinter.print(value))",
+                    "enum \"\(typeName)\" cannot represent non-enum value: \(GraphQLPrinter.print(value))\(hint)",
                     at: value.location)
             }
         case .inputObject(let input):
@@ -187,6 +194,7 @@ struct ValueChecker {
                         name: name.value,
                         expectedType: .named(Name("Any")), positionHasDefault: false, location: name.location))
             } else {
+                disallowedVariables.insert(name.value)
                 error("unexpected variable \"$\(name.value)\" in a constant value", at: name.location)
             }
         default: break

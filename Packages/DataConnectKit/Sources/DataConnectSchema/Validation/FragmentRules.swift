@@ -6,7 +6,7 @@ extension OperationValidator {
         for fragment in document.fragments {
             if let previous = fragments[fragment.name.value] {
                 error(
-                    "there can be only one fragment named \"\(fragment.name.value)\" (also declared at \(previous.location.file):\(previous.location.start))",
+                    "there can be only one fragment named \"\(fragment.name.value)\" (also declared at \(previous.name.location.file):\(previous.name.location.start))",
                     at: fragment.name.location)
                 continue
             }
@@ -40,29 +40,75 @@ extension OperationValidator {
 
     /// Rule: fragments do not spread themselves, directly or through others.
     ///
+    /// Finds the strongly connected components of the spread graph (Tarjan's algorithm, iteratively, so
+    /// long chains cannot exhaust the stack) and reports each cycle once, at its first fragment in
+    /// document order.
+    ///
     /// - Returns: the fragments that take part in a cycle.
     @discardableResult
     mutating func checkFragmentCycles() -> Set<String> {
-        var reported: Set<String> = []
-        for name in fragments.keys.sorted() {
-            var stack: [(String, [String])] = [(name, [name])]
-            var visited: Set<String> = []
-            while let (current, path) = stack.popLast() {
-                for next in (fragmentSpreads[current] ?? []).sorted() {
-                    if next == name {
-                        if reported.insert(name).inserted, let fragment = fragments[name] {
-                            let via = path.dropFirst().map { "\"\($0)\"" }
-                            let suffix = via.isEmpty ? "" : " via \(via.joined(separator: ", "))"
-                            error(
-                                "cannot spread fragment \"\(name)\" within itself\(suffix)", at: fragment.name.location)
-                        }
-                    } else if visited.insert(next).inserted {
-                        stack.append((next, path + [next]))
+        let names = fragments.keys.sorted()
+        var index: [String: Int] = [:]
+        var lowLink: [String: Int] = [:]
+        var onStack: Set<String> = []
+        var stack: [String] = []
+        var nextIndex = 0
+        var cyclic: Set<String> = []
+        var components: [[String]] = []
+        let spreadGraph = fragmentSpreads
+        let known = Set(fragments.keys)
+        let successors: (String) -> [String] = { name in
+            (spreadGraph[name] ?? []).filter { known.contains($0) }.sorted()
+        }
+        for root in names where index[root] == nil {
+            var work: [(name: String, successors: [String], position: Int)] = []
+            func open(_ name: String) {
+                index[name] = nextIndex
+                lowLink[name] = nextIndex
+                nextIndex += 1
+                stack.append(name)
+                onStack.insert(name)
+                work.append((name, successors(name), 0))
+            }
+            open(root)
+            while let top = work.last {
+                if top.position < top.successors.count {
+                    work[work.count - 1].position += 1
+                    let next = top.successors[top.position]
+                    if index[next] == nil {
+                        open(next)
+                    } else if onStack.contains(next) {
+                        lowLink[top.name] = min(lowLink[top.name]!, index[next]!)
                     }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last {
+                    lowLink[parent.name] = min(lowLink[parent.name]!, lowLink[top.name]!)
+                }
+                if lowLink[top.name] == index[top.name] {
+                    var component: [String] = []
+                    while let member = stack.popLast() {
+                        onStack.remove(member)
+                        component.append(member)
+                        if member == top.name { break }
+                    }
+                    let selfLoop = component.count == 1 && (fragmentSpreads[top.name]?.contains(top.name) ?? false)
+                    if component.count > 1 || selfLoop { components.append(component) }
                 }
             }
         }
-        return reported
+        for component in components {
+            cyclic.formUnion(component)
+            let ordered = component.compactMap { fragments[$0] }.sorted {
+                ($0.location.file, $0.location.start) < ($1.location.file, $1.location.start)
+            }
+            guard let first = ordered.first else { continue }
+            let others = ordered.dropFirst().map { "\"\($0.name.value)\"" }
+            let via = others.isEmpty ? "" : " via \(others.joined(separator: ", "))"
+            error("cannot spread fragment \"\(first.name.value)\" within itself\(via)", at: first.name.location)
+        }
+        return cyclic
     }
 
     /// Every fragment a selection set spreads, directly or through other fragments.
@@ -78,11 +124,14 @@ extension OperationValidator {
 
     static func spreads(in selectionSet: SelectionSet) -> Set<String> {
         var result: Set<String> = []
-        for selection in selectionSet.selections {
-            switch selection {
-            case .field(let field): if let set = field.selectionSet { result.formUnion(spreads(in: set)) }
-            case .fragmentSpread(let spread): result.insert(spread.name.value)
-            case .inlineFragment(let inline): result.formUnion(spreads(in: inline.selectionSet))
+        var pending = [selectionSet]
+        while let set = pending.popLast() {
+            for selection in set.selections {
+                switch selection {
+                case .field(let field): if let inner = field.selectionSet { pending.append(inner) }
+                case .fragmentSpread(let spread): result.insert(spread.name.value)
+                case .inlineFragment(let inline): pending.append(inline.selectionSet)
+                }
             }
         }
         return result
@@ -101,10 +150,13 @@ extension OperationValidator {
 
     /// Rule: fields that share a response key in one selection set select the same field with the same
     /// arguments, so the response has one meaning per key (§5.3.2).
-    mutating func checkMergeable(_ selectionSet: SelectionSet, parentType: String) {
+    ///
+    /// Fields reached through fragment spreads count when `throughSpreads` is set (selection sets of
+    /// operations); a fragment's own body is checked without its spreads, which its users check.
+    mutating func checkMergeable(_ selectionSet: SelectionSet, throughSpreads: Bool) {
         var byKey: [String: [Field]] = [:]
         var order: [String] = []
-        collectFields(selectionSet, into: &byKey, order: &order, visited: [])
+        collectFields(selectionSet, into: &byKey, order: &order, throughSpreads: throughSpreads)
         for key in order {
             let fields = byKey[key]!
             guard fields.count > 1 else { continue }
@@ -127,23 +179,30 @@ extension OperationValidator {
         }
     }
 
-    /// Gathers the fields of a selection set by response key, looking through fragments.
+    /// Gathers the fields of a selection set by response key, looking through inline fragments and, when
+    /// asked, through fragment spreads (each fragment once).
     func collectFields(
-        _ selectionSet: SelectionSet, into byKey: inout [String: [Field]], order: inout [String], visited: Set<String>
+        _ selectionSet: SelectionSet, into byKey: inout [String: [Field]], order: inout [String], throughSpreads: Bool
     ) {
-        for selection in selectionSet.selections {
-            switch selection {
-            case .field(let field):
-                if byKey[field.responseKey] == nil { order.append(field.responseKey) }
-                byKey[field.responseKey, default: []].append(field)
-            case .inlineFragment(let inline):
-                collectFields(inline.selectionSet, into: &byKey, order: &order, visited: visited)
-            case .fragmentSpread(let spread):
-                guard !visited.contains(spread.name.value), let fragment = fragments[spread.name.value] else {
-                    continue
+        var visited: Set<String> = []
+        var pending = [selectionSet]
+        var position = 0
+        while position < pending.count {
+            let set = pending[position]
+            position += 1
+            for selection in set.selections {
+                switch selection {
+                case .field(let field):
+                    if byKey[field.responseKey] == nil { order.append(field.responseKey) }
+                    byKey[field.responseKey, default: []].append(field)
+                case .inlineFragment(let inline):
+                    pending.append(inline.selectionSet)
+                case .fragmentSpread(let spread):
+                    guard throughSpreads, visited.insert(spread.name.value).inserted,
+                        let fragment = fragments[spread.name.value]
+                    else { continue }
+                    pending.append(fragment.selectionSet)
                 }
-                collectFields(
-                    fragment.selectionSet, into: &byKey, order: &order, visited: visited.union([spread.name.value]))
             }
         }
     }

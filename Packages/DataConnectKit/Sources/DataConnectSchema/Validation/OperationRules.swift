@@ -28,18 +28,22 @@ extension OperationValidator {
         }
         // Variables.
         var defined: [String: VariableDefinition] = [:]
+        var badlyTyped: Set<String> = []
         for variable in operation.variables {
             if defined[variable.name.value] != nil {
                 error("there can be only one variable named \"$\(variable.name.value)\"", at: variable.location)
                 continue
             }
             defined[variable.name.value] = variable
-            checkVariableDefinition(variable)
+            if !checkVariableDefinition(variable) { badlyTyped.insert(variable.name.value) }
         }
         // Selections.
         currentUsages = []
         currentSpreads = []
+        walkingOperation = true
         checkSelectionSet(operation.selectionSet, parentType: rootType, isRoot: true)
+        walkingOperation = false
+        checkChecksNeedTransaction(operation)
         var usages = currentUsages
         for fragment in transitiveFragments(of: operation.selectionSet) {
             usages += fragmentUsages[fragment] ?? []
@@ -51,45 +55,54 @@ extension OperationValidator {
                 error("variable \"$\(usage.name)\" is not defined by operation \"\(name)\"", at: usage.location)
                 continue
             }
-            if !isCompatible(variable: variable, usage: usage) {
+            if !badlyTyped.contains(usage.name) && !isCompatible(variable: variable, usage: usage) {
                 error(
                     "variable \"$\(usage.name)\" of type \"\(variable.type)\" used in position expecting type \"\(usage.expectedType)\"",
                     at: usage.location)
             }
         }
+        used.formUnion(mentionedInConstants)
+        mentionedInConstants = []
         for variable in operation.variables where !used.contains(variable.name.value) {
             error("variable \"$\(variable.name.value)\" is never used in operation \"\(name)\"", at: variable.location)
         }
     }
 
     /// Rule: a variable's type is a known input type that may be used for variables, and its default fits it.
-    mutating func checkVariableDefinition(_ variable: VariableDefinition) {
+    ///
+    /// - Returns: whether the type is usable (its usages are then checked against it).
+    @discardableResult
+    mutating func checkVariableDefinition(_ variable: VariableDefinition) -> Bool {
         checkDirectives(variable.directives, at: .variableDefinition)
         let typeName = variable.type.namedType.value
         guard let type = system.type(named: typeName) else {
-            let candidates = system.typeOrder.filter { system.isInputType($0) }
+            let candidates = system.typeOrder.filter {
+                system.isInputType($0)
+                    && system.type(named: $0)?.directives.first(named: "fdc_forbiddenAsVariableType") == nil
+            }
             error(
                 "unknown type \"\(typeName)\"\(Suggestions.didYouMean(typeName, among: candidates))",
                 at: variable.type.namedType.location)
-            return
+            return false
         }
         guard system.isInputType(typeName) else {
             error(
                 "variable \"$\(variable.name.value)\" cannot be of non-input type \"\(variable.type)\"",
                 at: variable.type.location)
-            return
+            return false
         }
         if type.directives.first(named: "fdc_forbiddenAsVariableType") != nil {
             error(
                 "variable \"$\(variable.name.value)\" cannot be of type \"\(typeName)\": it may only be written as a literal in the operation",
                 at: variable.type.location)
-            return
+            return false
         }
         if let defaultValue = variable.defaultValue {
             var checker = ValueChecker(system: system, allowVariables: false)
             checker.check(defaultValue, against: variable.type)
             diagnostics += checker.diagnostics
         }
+        return true
     }
 
     /// The spec's `AreTypesCompatible` with the allowance for defaults (§5.8.5).
@@ -142,9 +155,11 @@ extension OperationValidator {
                         at: spread.location)
                     continue
                 }
-                checkApplicable(
-                    fragment.typeCondition.value, parentType: parentType, what: "fragment \"\(spread.name.value)\"",
-                    at: spread.location)
+                if system.type(named: fragment.typeCondition.value) != nil {
+                    checkApplicable(
+                        fragment.typeCondition.value, parentType: parentType,
+                        what: "fragment \"\(spread.name.value)\"", at: spread.location)
+                }
             case .inlineFragment(let inline):
                 checkDirectives(inline.directives, at: .inlineFragment)
                 var typeName = parentType
@@ -165,7 +180,7 @@ extension OperationValidator {
                 checkSelectionSet(inline.selectionSet, parentType: typeName, isRoot: isRoot)
             }
         }
-        checkMergeable(selectionSet, parentType: parentType)
+        checkMergeable(selectionSet, throughSpreads: walkingOperation)
     }
 
     mutating func checkApplicable(_ typeCondition: String, parentType: String, what: String, at location: NodeLocation)
@@ -263,9 +278,11 @@ extension OperationValidator {
         for directive in directives {
             let name = directive.name.value
             guard let definition = system.directives[name] else {
-                let known = system.directives.values.filter { $0.locations.contains(location) }.map(\.name.value)
+                let known = system.directives.values.filter { $0.locations.contains(location) }.map {
+                    "@" + $0.name.value
+                }
                 error(
-                    "unknown directive \"@\(name)\"\(Suggestions.didYouMean(name, among: known))",
+                    "unknown directive \"@\(name)\"\(Suggestions.didYouMean("@" + name, among: known))",
                     at: directive.location)
                 continue
             }
@@ -285,6 +302,20 @@ extension OperationValidator {
                 at: directive.location)
             diagnostics += checker.diagnostics
             currentUsages += checker.usages
+            mentionedInConstants.formUnion(checker.disallowedVariables)
+        }
+    }
+
+    /// Rule: a `@check` on a root field that writes needs `@transaction` on the mutation, so that a failed
+    /// check can roll the write back.
+    mutating func checkChecksNeedTransaction(_ operation: OperationDefinition) {
+        guard operation.operation == .mutation, operation.directives.first(named: "transaction") == nil else { return }
+        for case .field(let field) in operation.selectionSet.selections {
+            guard let check = field.directives.first(named: "check") else { continue }
+            if api.role(of: field.name.value, on: system.mutationType) == .mutationQuery { continue }
+            error(
+                "@check on \"\(field.responseKey)\" needs @transaction on the mutation, so a failed check can roll the write back",
+                at: check.location)
         }
     }
 }

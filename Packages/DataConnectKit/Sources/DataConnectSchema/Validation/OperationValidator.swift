@@ -48,6 +48,10 @@ public struct OperationValidator {
     var fragmentSpreads: [String: Set<String>] = [:]
     /// The diagnostics' owner while walking: the operation or fragment being checked.
     var currentUsages: [VariableUsage] = []
+    /// Variables written where only constants are allowed (already reported; they count as used).
+    var mentionedInConstants: Set<String> = []
+    /// Whether the walk is inside an operation (merging then looks through fragment spreads).
+    var walkingOperation = false
     var currentSpreads: Set<String> = []
 
     init(api: GeneratedAPI) {
@@ -78,7 +82,7 @@ public struct OperationValidator {
         let invalid = validator.run(document)
         return ValidatedConnector(
             document: document, operations: document.operations, fragments: validator.fragments,
-            diagnostics: validator.diagnostics.sortedForDisplay(), invalidOperations: invalid)
+            diagnostics: validator.diagnostics.uniqued().sortedForDisplay(), invalidOperations: invalid)
     }
 
     mutating func error(_ message: String, at location: NodeLocation) {
