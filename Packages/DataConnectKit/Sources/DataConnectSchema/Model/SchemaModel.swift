@@ -84,6 +84,26 @@ public struct Column: Sendable, Hashable {
     /// Where the field was declared (the reference field for implicit foreign keys).
     public var location: NodeLocation
 
+    /// Creates a column.
+    public init(
+        name: String, sqlName: String, type: ColumnType, isList: Bool, isNonNull: Bool, dataType: String? = nil,
+        maxLength: Int? = nil, size: Int? = nil, defaultValue: ColumnDefault? = nil, origin: ColumnOrigin = .declared,
+        documentation: String? = nil, location: NodeLocation = .synthesized
+    ) {
+        self.name = name
+        self.sqlName = sqlName
+        self.type = type
+        self.isList = isList
+        self.isNonNull = isNonNull
+        self.dataType = dataType
+        self.maxLength = maxLength
+        self.size = size
+        self.defaultValue = defaultValue
+        self.origin = origin
+        self.documentation = documentation
+        self.location = location
+    }
+
     /// The GraphQL type of the field: `String!`, `[String]`, `[String!]` (lists hold non-null elements).
     public var graphQLType: String {
         let element = isList ? "[\(type.graphQLName)!]" : type.graphQLName

@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// The Data Connect emulator: the service over HTTP, executing connector operations as SQL on SQLite.
+let package = Package(
+    name: "DataConnectEmulator",
+    products: [
+        .library(name: "EmulatorHTTP", targets: ["EmulatorHTTP"]),
+        .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
+        .library(name: "DataConnectEmulator", targets: ["DataConnectEmulator"]),
+        .library(name: "DataConnectTesting", targets: ["DataConnectTesting"]),
+    ],
+    dependencies: [
+        .package(path: "../DataConnectKit")
+    ],
+    targets: [
+        // MARK: HTTP
+
+        // libmicrohttpd: HTTP/1.1 parsing, limits, an epoll thread pool, suspend/resume.
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "EmulatorHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // MARK: Engine: schema to SQL, operations to prepared statements, auth, execution
+
+        .target(
+            name: "DataConnectEngine",
+            dependencies: [
+                .product(name: "DataConnectSchema", package: "DataConnectKit"),
+                .product(name: "GraphQLLanguage", package: "DataConnectKit"),
+                .product(name: "SQLiteKit", package: "DataConnectKit"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+
+        // MARK: The service and its testing harness
+
+        .target(
+            name: "DataConnectEmulator",
+            dependencies: [
+                "EmulatorHTTP", "DataConnectEngine",
+                .product(name: "DataConnectSchema", package: "DataConnectKit"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+        .target(name: "DataConnectTesting", dependencies: ["DataConnectEmulator"]),
+
+        // MARK: Tests
+
+        .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
+        .testTarget(
+            name: "DataConnectEngineTests",
+            dependencies: [
+                "DataConnectEngine",
+                .product(name: "DataConnectSchema", package: "DataConnectKit"),
+                .product(name: "SQLiteKit", package: "DataConnectKit"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+        .testTarget(
+            name: "DataConnectEmulatorTests",
+            dependencies: ["DataConnectEmulator", "DataConnectTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,200 @@
+import DataConnectEngine
+import DataConnectSchema
+import DataConnectWire
+import EmulatorHTTP
+import Synchronization
+
+/// Routes the emulator's HTTP surface to the engine.
+///
+/// - `POST /v1/projects/{p}/locations/{l}/services/{s}/connectors/{c}:executeQuery` and `:executeMutation`
+///   (also under `v1beta`), `:impersonateQuery` and `:impersonateMutation`;
+/// - `POST /v1/projects/{p}/locations/{l}/services/{s}:executeGraphql` and `:executeGraphqlRead`;
+/// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`.
+///
+/// Project and location segments are ignored, as upstream does.
+public final class EmulatorResponder: HTTPResponder {
+    /// The engine currently served; replaced on reload.
+    let current: Mutex<Engine>
+    /// Administrative actions the responder cannot do itself (clearing and exporting data).
+    let maintenance: @Sendable (MaintenanceRequest) -> Result<String, RequestError>
+    /// The emulator's version string.
+    let version: String
+
+    /// A maintenance action requested over HTTP.
+    public enum MaintenanceRequest: Sendable {
+        case clear
+        case export(path: String)
+    }
+
+    /// Creates a responder serving `engine`.
+    public init(
+        engine: Engine, version: String,
+        maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
+    ) {
+        self.current = Mutex(engine)
+        self.version = version
+        self.maintenance = maintenance
+    }
+
+    /// Serves a new engine from now on (requests in flight finish on the old one).
+    public func replace(_ engine: Engine) {
+        current.withLock { $0 = engine }
+    }
+
+    /// The engine being served.
+    public var engine: Engine { current.withLock { $0 } }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let path = request.path
+        if path == "/emulator/info" { return info() }
+        if path == "/emulator/clear" {
+            guard request.method == .post else { return Self.error(.invalidArgument, "use POST /emulator/clear") }
+            switch maintenance(.clear) {
+            case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
+            case .failure(let error): return Self.error(error)
+            }
+        }
+        if path == "/emulator/export" {
+            guard request.method == .post else { return Self.error(.invalidArgument, "use POST /emulator/export") }
+            let body = try? JSONValue(parsing: request.body)
+            guard let target = body?["path"]?.stringValue else {
+                return Self.error(.invalidArgument, "POST /emulator/export needs {\"path\": \"<directory>\"}")
+            }
+            switch maintenance(.export(path: target)) {
+            case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
+            case .failure(let error): return Self.error(error)
+            }
+        }
+        guard let route = Route(path: path) else {
+            return Self.error(.notFound, "no such endpoint: \(request.method) \(path)")
+        }
+        guard request.method == .post else {
+            return Self.error(.invalidArgument, "\(route.method) takes POST, not \(request.method)")
+        }
+        if let contentType = request.headers["content-type"], !contentType.lowercased().hasPrefix("application/json") {
+            return Self.error(.invalidArgument, "Content-Type must be application/json, got \"\(contentType)\"")
+        }
+        let engine = self.engine
+        guard route.service == engine.service.project.config.serviceId else {
+            return Self.error(.notFound, "No schema found for service \"\(route.service)\"; this emulator serves \"\(engine.service.project.config.serviceId)\"")
+        }
+        let body: JSONObject
+        do {
+            let value = try JSONValue(parsing: request.body)
+            guard case .object(let object) = value else {
+                return Self.error(.invalidArgument, "the request body must be a JSON object")
+            }
+            body = object
+        } catch {
+            return Self.error(.invalidArgument, "invalid JSON in the request body: \(error.message)")
+        }
+        var variables = JSONObject()
+        if let value = body["variables"] {
+            switch value {
+            case .object(let object): variables = object
+            case .null: break
+            default: return Self.error(.invalidArgument, "\"variables\" must be a JSON object")
+            }
+        }
+        // Callers: a Firebase ID token (decoded, not verified), or impersonation on admin endpoints.
+        var auth: AuthContext?
+        if let token = request.headers["x-firebase-auth-token"], !token.isEmpty {
+            do {
+                auth = try AuthContext.decode(token: token)
+            } catch {
+                return Self.error(.unauthenticated, "invalid X-Firebase-Auth-Token: \(error.message)")
+            }
+        }
+        var impersonated = false
+        if case .object(let impersonate)? = body["extensions"]?["impersonate"] {
+            impersonated = true
+            if case .object(let claims)? = impersonate["authClaims"] {
+                auth = AuthContext(claims: claims)
+            } else {
+                auth = nil
+            }
+        }
+        let engineRequest: EngineRequest
+        switch route.method {
+        case "executeQuery", "executeMutation", "impersonateQuery", "impersonateMutation":
+            guard let connector = route.connector else {
+                return Self.error(.notFound, "\(route.method) needs a connector in the path")
+            }
+            guard let operationName = body["operationName"]?.stringValue, !operationName.isEmpty else {
+                return Self.error(.invalidArgument, "\"operationName\" is required")
+            }
+            if route.method.hasPrefix("execute") {
+                guard body["name"]?.stringValue != nil else {
+                    return Self.error(.invalidArgument, "\"name\" is required (projects/…/connectors/\(connector))")
+                }
+                guard body["variables"] != nil else {
+                    return Self.error(.invalidArgument, "\"variables\" is required (send {} when there are none)")
+                }
+            }
+            let isImpersonation = route.method.hasPrefix("impersonate")
+            engineRequest = EngineRequest(
+                kind: .connector(connector: connector, operationName: operationName, mutation: route.method.hasSuffix("Mutation")),
+                variables: variables, auth: auth, enforceAuth: true)
+            _ = isImpersonation
+        case "executeGraphql", "executeGraphqlRead":
+            guard route.connector == nil else { return Self.error(.notFound, "\(route.method) is a service method") }
+            guard let query = body["query"]?.stringValue else {
+                return Self.error(.invalidArgument, "\"query\" is required")
+            }
+            engineRequest = EngineRequest(
+                kind: .admin(query: query, operationName: body["operationName"]?.stringValue, readOnly: route.method == "executeGraphqlRead"),
+                variables: variables, auth: auth, enforceAuth: impersonated)
+        default:
+            return Self.error(.notFound, "unknown method \":\(route.method)\"")
+        }
+        let response = engine.execute(engineRequest)
+        return .json(response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
+    }
+
+    func info() -> HTTPResponse {
+        let engine = self.engine
+        let body: JSONValue = [
+            "version": .string(version),
+            "services": .array([
+                .object([
+                    "serviceId": .string(engine.service.project.config.serviceId),
+                    "connectionString": "sqlite",
+                    "connectors": .array(engine.connectorIDs.map(JSONValue.string)),
+                ])
+            ]),
+        ]
+        return .json(body.jsonString())
+    }
+
+    static func error(_ status: StatusCode, _ message: String) -> HTTPResponse {
+        error(RequestError(status: status, message: message))
+    }
+
+    static func error(_ error: RequestError) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 256)
+        error.write(to: &writer)
+        return .json(writer.bytes, status: HTTPStatus(code: error.httpStatus))
+    }
+}
+
+/// A parsed API path: `/v1[beta]/projects/{p}/locations/{l}/services/{s}[/connectors/{c}]:{method}`.
+struct Route {
+    var service: String
+    var connector: String?
+    var method: String
+
+    init?(path: String) {
+        guard let colon = path.lastIndex(of: ":") else { return nil }
+        method = String(path[path.index(after: colon)...])
+        let parts = path[..<colon].split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count >= 7, parts[0] == "v1" || parts[0] == "v1beta" || parts[0] == "v1alpha",
+            parts[1] == "projects", parts[3] == "locations", parts[5] == "services"
+        else { return nil }
+        service = parts[6]
+        if parts.count == 9 && parts[7] == "connectors" {
+            connector = parts[8]
+        } else if parts.count != 7 {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,260 @@
+/// A CEL `google.protobuf.Timestamp`: seconds and nanoseconds since 1970-01-01T00:00:00Z, in years 1 to 9999.
+struct CELTimestamp: Hashable, Comparable, Sendable {
+    /// Whole seconds since the Unix epoch (floor).
+    var seconds: Int64
+    /// Nanoseconds within the second, 0 to 999,999,999.
+    var nanos: Int32
+
+    /// 0001-01-01T00:00:00Z.
+    static let minSeconds: Int64 = -62_135_596_800
+    /// 9999-12-31T23:59:59Z.
+    static let maxSeconds: Int64 = 253_402_300_799
+
+    /// Creates a timestamp, or `nil` when it falls outside years 1 to 9999.
+    init?(seconds: Int64, nanos: Int32 = 0) {
+        guard (Self.minSeconds...Self.maxSeconds).contains(seconds), (0..<1_000_000_000).contains(nanos) else {
+            return nil
+        }
+        self.seconds = seconds
+        self.nanos = nanos
+    }
+
+    /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, 1 to 9 fraction digits, `t` and `z` accepted.
+    init?(rfc3339 text: String) {
+        let b = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= b.count else { return nil }
+            var value: Int64 = 0
+            for byte in b[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] | 0x20 == UInt8(ascii: "t"),
+            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), day >= 1, day <= CELCalendar.daysInMonth(year: year, month: month),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        var nanos: Int64 = 0
+        if b[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < b.count, b[index] >= UInt8(ascii: "0"), b[index] <= UInt8(ascii: "9") {
+                guard digits < 9 else { return nil }
+                nanos = nanos * 10 + Int64(b[index] - UInt8(ascii: "0"))
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<9 { nanos *= 10 }
+        }
+        guard index < b.count else { return nil }
+        var offsetSeconds: Int64 = 0
+        if b[index] | 0x20 == UInt8(ascii: "z") {
+            guard index + 1 == b.count else { return nil }
+        } else {
+            guard b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-"), b.count == index + 6,
+                b[index + 3] == UInt8(ascii: ":"),
+                let offsetHours = number((index + 1)..<(index + 3)),
+                let offsetMinutes = number((index + 4)..<(index + 6)),
+                offsetHours < 24, offsetMinutes < 60
+            else { return nil }
+            offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
+        }
+        let days = CELCalendar.daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
+        self.init(seconds: seconds, nanos: Int32(nanos))
+    }
+
+    /// The timestamp in UTC as RFC 3339, with 0, 3, 6 or 9 fraction digits: `2024-05-01T12:00:00.250Z`.
+    var rfc3339: String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CELCalendar.civilFromDays(days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        if nanos != 0 {
+            if nanos % 1_000_000 == 0 {
+                text += "." + pad(Int64(nanos / 1_000_000), 3)
+            } else if nanos % 1000 == 0 {
+                text += "." + pad(Int64(nanos / 1000), 6)
+            } else {
+                text += "." + pad(Int64(nanos), 9)
+            }
+        }
+        return text + "Z"
+    }
+
+    /// The timestamp moved by `duration`, or `nil` when the result falls outside years 1 to 9999.
+    func adding(_ duration: CELDuration) -> CELTimestamp? {
+        let (wholeSeconds, remainder) = duration.nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        var seconds = seconds.addingReportingOverflow(wholeSeconds)
+        guard !seconds.overflow else { return nil }
+        var nanos = Int64(self.nanos) + remainder
+        if nanos < 0 {
+            nanos += 1_000_000_000
+            seconds.partialValue -= 1
+        } else if nanos >= 1_000_000_000 {
+            nanos -= 1_000_000_000
+            seconds.partialValue += 1
+        }
+        return CELTimestamp(seconds: seconds.partialValue, nanos: Int32(nanos))
+    }
+
+    /// The duration from `other` to `self`, or `nil` when it does not fit.
+    func difference(from other: CELTimestamp) -> CELDuration? {
+        let seconds = self.seconds.subtractingReportingOverflow(other.seconds)
+        guard !seconds.overflow else { return nil }
+        let scaled = seconds.partialValue.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !scaled.overflow else { return nil }
+        let total = scaled.partialValue.addingReportingOverflow(Int64(nanos) - Int64(other.nanos))
+        guard !total.overflow else { return nil }
+        return CELDuration(nanoseconds: total.partialValue)
+    }
+
+    static func < (lhs: CELTimestamp, rhs: CELTimestamp) -> Bool {
+        (lhs.seconds, lhs.nanos) < (rhs.seconds, rhs.nanos)
+    }
+}
+
+/// A CEL `google.protobuf.Duration`, kept as nanoseconds (about ±292 years).
+struct CELDuration: Hashable, Comparable, Sendable {
+    /// The signed length in nanoseconds.
+    var nanoseconds: Int64
+
+    /// Parses a Go-style duration: an optional sign, then number-unit pairs such as `1h30m`, `1.5s`, `-250ms`.
+    ///
+    /// Units are `h`, `m`, `s`, `ms`, `us` (or `µs`) and `ns`; `0` alone is also accepted.
+    init?(parsing text: String) {
+        var scalars = Array(text.unicodeScalars)
+        var negative = false
+        if let sign = scalars.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            scalars.removeFirst()
+        }
+        if scalars == ["0"] {
+            nanoseconds = 0
+            return
+        }
+        guard !scalars.isEmpty else { return nil }
+        var total: Int64 = 0
+        var index = 0
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar >= "0" && scalar <= "9" }
+        while index < scalars.count {
+            var whole: Int64 = 0
+            var fraction: Int64 = 0
+            var fractionScale: Int64 = 1
+            var sawDigit = false
+            while index < scalars.count, isDigit(scalars[index]) {
+                let digit = Int64(scalars[index].value - 48)
+                let next = whole.multipliedReportingOverflow(by: 10)
+                guard !next.overflow else { return nil }
+                whole = next.partialValue + digit
+                sawDigit = true
+                index += 1
+            }
+            if index < scalars.count, scalars[index] == "." {
+                index += 1
+                while index < scalars.count, isDigit(scalars[index]) {
+                    if fractionScale < 1_000_000_000_000_000 {
+                        fraction = fraction * 10 + Int64(scalars[index].value - 48)
+                        fractionScale *= 10
+                    }
+                    sawDigit = true
+                    index += 1
+                }
+            }
+            guard sawDigit else { return nil }
+            var unit = ""
+            while index < scalars.count, !isDigit(scalars[index]), scalars[index] != "." {
+                unit.unicodeScalars.append(scalars[index])
+                index += 1
+            }
+            let unitNanoseconds: Int64
+            switch unit {
+            case "h": unitNanoseconds = 3_600_000_000_000
+            case "m": unitNanoseconds = 60_000_000_000
+            case "s": unitNanoseconds = 1_000_000_000
+            case "ms": unitNanoseconds = 1_000_000
+            case "us", "µs", "μs": unitNanoseconds = 1000
+            case "ns": unitNanoseconds = 1
+            default: return nil
+            }
+            let wholePart = whole.multipliedReportingOverflow(by: unitNanoseconds)
+            guard !wholePart.overflow else { return nil }
+            let fractionPart = Int64((Double(fraction) / Double(fractionScale) * Double(unitNanoseconds)).rounded())
+            let sum = total.addingReportingOverflow(wholePart.partialValue)
+            guard !sum.overflow else { return nil }
+            let sum2 = sum.partialValue.addingReportingOverflow(fractionPart)
+            guard !sum2.overflow else { return nil }
+            total = sum2.partialValue
+        }
+        nanoseconds = negative ? -total : total
+    }
+
+    init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The duration as CEL prints it: seconds with up to nine fraction digits, `5400s`, `1.5s`, `-0.001s`.
+    var text: String {
+        let magnitude = nanoseconds.magnitude
+        let seconds = magnitude / 1_000_000_000
+        let nanos = magnitude % 1_000_000_000
+        var text = (nanoseconds < 0 ? "-" : "") + String(seconds)
+        if nanos != 0 {
+            var fraction = String(nanos)
+            fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text + "s"
+    }
+
+    static func < (lhs: CELDuration, rhs: CELDuration) -> Bool {
+        lhs.nanoseconds < rhs.nanoseconds
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic (Howard Hinnant's `days_from_civil` and `civil_from_days`).
+enum CELCalendar {
+    /// Days since 1970-01-01 of a civil date.
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The civil date of a day count since 1970-01-01.
+    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The number of days in a month of the proleptic Gregorian calendar.
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import DataConnectSchema
+import DataConnectWire
+import GraphQLLanguage
+
+/// An argument value with the request's variables bound.
+///
+/// Values that come from variables become ``leaf(_:)`` indexes into ``Resolution/leaves`` (their
+/// structure is recorded in the shape key), so a compiled statement can be reused for every request
+/// whose arguments have the same shape.
+indirect enum Resolved: Sendable {
+    /// A value that varies per request: an index into the resolution's leaves.
+    case leaf(Int)
+    /// A value fixed by the operation text (a literal, a default, an enum or Boolean from a variable
+    /// recorded in the shape key).
+    case constant(JSONValue)
+    /// A list.
+    case list([Resolved])
+    /// An input object, in the order written; absent fields are left out.
+    case object([(key: String, value: Resolved)])
+
+    /// The field of an object value.
+    subscript(key: String) -> Resolved? {
+        if case .object(let fields) = self { return fields.first { $0.key == key }?.value }
+        return nil
+    }
+
+    /// Whether the value is a literal or variable `null`.
+    var isNullConstant: Bool {
+        if case .constant(.null) = self { return true }
+        return false
+    }
+}
+
+/// The variables of one request bound into an operation's argument trees.
+struct Resolution: Sendable {
+    /// Arguments per field node id, absent ones dropped and defaults applied.
+    var arguments: [Int: Resolved] = [:]
+    /// The per-request values, in the order they were met.
+    var leaves: [JSONValue] = []
+    /// The structure of everything that came from variables: equal shapes compile to equal SQL.
+    var shape: String = ""
+    /// Nodes removed by `@skip`/`@include`.
+    var skipped: Set<Int> = []
+
+    /// The JSON value of a resolved value, leaves substituted.
+    func json(_ value: Resolved) -> JSONValue {
+        switch value {
+        case .leaf(let index): return leaves[index]
+        case .constant(let json): return json
+        case .list(let items): return .array(items.map(json))
+        case .object(let fields): return .object(JSONObject(fields.map { ($0.key, json($0.value)) }))
+        }
+    }
+}
+
+/// Binds coerced variables into a field tree's arguments.
+struct ArgumentResolver {
+    let system: TypeSystem
+    let variables: JSONObject
+    var resolution = Resolution()
+
+    init(system: TypeSystem, variables: JSONObject) {
+        self.system = system
+        self.variables = variables
+    }
+
+    /// Resolves the arguments of every node of the trees, and `@skip`/`@include`.
+    mutating func resolve(_ nodes: [FieldNode]) {
+        for root in nodes {
+            for node in root.subtree {
+                if isSkipped(node) {
+                    resolution.skipped.insert(node.id)
+                    resolution.shape += "S\(node.id);"
+                    continue
+                }
+                var fields: [(key: String, value: Resolved)] = []
+                for definition in node.argumentDefinitions {
+                    let name = definition.name.value
+                    if let argument = node.arguments.first(where: { $0.name.value == name }),
+                        let value = resolve(argument.value, type: definition.type)
+                    {
+                        fields.append((name, value))
+                    } else if let defaultValue = definition.defaultValue,
+                        let value = resolve(defaultValue, type: definition.type)
+                    {
+                        fields.append((name, value))
+                    }
+                }
+                resolution.arguments[node.id] = .object(fields)
+            }
+        }
+    }
+
+    private mutating func isSkipped(_ node: FieldNode) -> Bool {
+        for (include, value) in node.conditions {
+            var flag = false
+            switch value {
+            case .boolean(let b, _): flag = b
+            case .variable(let name): flag = variables[name.value]?.boolValue ?? false
+            default: break
+            }
+            if include != flag { return true }
+        }
+        return false
+    }
+
+    /// Resolves a value of a type; `nil` when it is an absent variable (the clause is dropped).
+    mutating func resolve(_ value: Value, type: TypeReference) -> Resolved? {
+        switch value {
+        case .variable(let name):
+            guard let json = variables[name.value] else {
+                resolution.shape += "-;"
+                return nil
+            }
+            return fromVariable(json, type: type)
+        case .null:
+            return .constant(.null)
+        case .list(let items, _):
+            let element = Self.elementType(type)
+            return .list(items.compactMap { resolve($0, type: element) })
+        case .object(let fields, _):
+            let typeName = type.namedType.value
+            let definitions = system.inputFields(of: typeName)
+            var resolved: [(key: String, value: Resolved)] = []
+            for field in fields {
+                guard let definition = definitions.first(where: { $0.name.value == field.name.value }),
+                    let value = resolve(field.value, type: definition.type)
+                else { continue }
+                resolved.append((field.name.value, value))
+            }
+            applyDefaults(definitions, to: &resolved)
+            return .object(resolved)
+        default:
+            return .constant(Self.literal(value))
+        }
+    }
+
+    private mutating func applyDefaults(_ definitions: [InputValueDefinition], to fields: inout [(key: String, value: Resolved)]) {
+        for definition in definitions where definition.defaultValue != nil {
+            guard !fields.contains(where: { $0.key == definition.name.value }),
+                let value = resolve(definition.defaultValue!, type: definition.type)
+            else { continue }
+            fields.append((definition.name.value, value))
+        }
+    }
+
+    /// A variable's JSON as a resolved value: structure in the shape, scalars as leaves (enums and
+    /// Booleans are structural: they change the SQL).
+    mutating func fromVariable(_ json: JSONValue, type: TypeReference) -> Resolved {
+        if case .null = json {
+            resolution.shape += "n;"
+            return .constant(.null)
+        }
+        let typeName = type.namedType.value
+        switch system.type(named: typeName) {
+        case .inputObject(let input):
+            if case .list(let element, _) = type.nullable, case .array(let items) = json {
+                resolution.shape += "[\(items.count);"
+                return .list(items.map { fromVariable($0, type: element) })
+            }
+            guard case .object(let object) = json else { return .constant(json) }
+            resolution.shape += "{"
+            var fields: [(key: String, value: Resolved)] = []
+            for definition in input.fields {
+                guard let value = object[definition.name.value] else { continue }
+                resolution.shape += definition.name.value + ":"
+                fields.append((definition.name.value, fromVariable(value, type: definition.type)))
+            }
+            resolution.shape += "}"
+            var defaulted = fields
+            applyDefaults(input.fields, to: &defaulted)
+            return .object(defaulted)
+        case .enum:
+            if case .array(let items) = json, type.isList {
+                resolution.shape += "e\(items.count);"
+            } else {
+                resolution.shape += "e\(json.stringValue ?? "");"
+                return .constant(json)
+            }
+            return leaf(json)
+        default:
+            if typeName == "Boolean", case .bool(let b) = json, !type.isList {
+                resolution.shape += b ? "t;" : "f;"
+                return .constant(json)
+            }
+            resolution.shape += "?;"
+            return leaf(json)
+        }
+    }
+
+    private mutating func leaf(_ json: JSONValue) -> Resolved {
+        resolution.leaves.append(json)
+        return .leaf(resolution.leaves.count - 1)
+    }
+
+    static func elementType(_ type: TypeReference) -> TypeReference {
+        if case .list(let element, _) = type.nullable { return element }
+        return type
+    }
+
+    /// A literal's JSON value (enums as strings).
+    static func literal(_ value: Value) -> JSONValue {
+        switch value {
+        case .int(let text, _), .float(let text, _):
+            return JSONNumber(literal: text).map(JSONValue.number) ?? .null
+        case .string(let s): return .string(s.value)
+        case .boolean(let b, _): return .bool(b)
+        case .null, .variable: return .null
+        case .enum(let name): return .string(name.value)
+        case .list(let items, _): return .array(items.map(literal))
+        case .object(let fields, _): return .object(JSONObject(fields.map { ($0.name.value, literal($0.value)) }))
+        }
+    }
+}

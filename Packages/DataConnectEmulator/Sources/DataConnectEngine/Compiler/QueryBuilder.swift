@@ -1,0 +1,367 @@
+import DataConnectSchema
+import DataConnectWire
+
+/// Writes the SQL of read fields: one statement per root field that returns the field's JSON, built by
+/// SQLite itself.
+///
+/// A list is three layers: the innermost applies `where`, `orderBy`, `limit` and `offset` to the rows
+/// (so nested subqueries run only for returned rows), the middle renders each row as a JSON object in
+/// order, and the outer aggregates them into an array. Relations are correlated subqueries of the same
+/// shape; aggregates group by the plain fields selected beside them.
+struct QueryBuilder {
+    let api: GeneratedAPI
+    let dialect: any SQLDialect
+    let resolution: Resolution
+    private(set) var parameters: [ParameterSource] = []
+    private var aliasCounter = 0
+    /// Whether each row object carries its entity id under ``entityIDKey`` (removed before the response).
+    var includeEntityIDs = false
+
+    /// The hidden key that carries entity ids out of SQL.
+    static let entityIDKey = "_dc_eid"
+
+    init(api: GeneratedAPI, dialect: any SQLDialect, resolution: Resolution) {
+        self.api = api
+        self.dialect = dialect
+        self.resolution = resolution
+    }
+
+    var model: SchemaModel { api.model }
+
+    /// Placeholders are numbered (`?N`), so parameters may be created in any order relative to the text.
+    var parameterOffset = 0
+
+    mutating func parameter(_ source: ParameterSource) -> String {
+        parameters.append(source)
+        return "?\(parameterOffset + parameters.count)"
+    }
+
+    mutating func newAlias(_ prefix: String = "t") -> String {
+        aliasCounter += 1
+        return "\(prefix)\(aliasCounter)"
+    }
+
+    func table(_ name: String) throws(PlanError) -> Table {
+        guard let table = model.table(name) else { throw PlanError(message: "unknown table \"\(name)\"", location: nil) }
+        return table
+    }
+
+    func column(_ alias: String, _ column: Column) -> String {
+        "\(alias).\(dialect.quote(column.sqlName))"
+    }
+
+    func arguments(_ node: FieldNode) -> Resolved {
+        resolution.arguments[node.id] ?? .object([])
+    }
+
+    // MARK: - Root fields
+
+    /// The statement of a root read field: `SELECT <json>`.
+    mutating func rootStatement(_ node: FieldNode) throws(PlanError) -> SQLStatementPlan {
+        let expression = try fieldValue(node, parentAlias: nil, parentTable: nil)
+        return SQLStatementPlan(sql: "SELECT \(expression)", parameters: parameters)
+    }
+
+    /// A field's JSON value as an SQL expression, inside the object of `parentAlias` (nil at the root).
+    mutating func fieldValue(_ node: FieldNode, parentAlias: String?, parentTable: Table?) throws(PlanError) -> String {
+        guard let role = node.role else {
+            return dialect.stringLiteral(node.parentType)  // __typename
+        }
+        switch role {
+        case .lookup(let name):
+            let target = try table(name)
+            let alias = newAlias()
+            let conditions = try selectorConditions(arguments(node), table: target, alias: alias)
+            return try singleRow(node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)", conditions: conditions.conditions, orderBy: conditions.orderBy)
+        case .list(let name):
+            let target = try table(name)
+            return try list(node, table: target, correlation: nil)
+        case .column(_, let columnName):
+            guard let parentAlias, let parentTable, let column = parentTable.column(columnName) else { return "NULL" }
+            return dialect.jsonValue(self.column(parentAlias, column), of: column)
+        case .entityId:
+            guard let parentAlias, let parentTable else { return "NULL" }
+            return entityID(parentTable, alias: parentAlias)
+        case .relation(_, let relation):
+            guard let parentAlias, let parentTable else { return "NULL" }
+            return try relationValue(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
+        case .rowCount, .aggregate:
+            throw PlanError(message: "aggregate field \"\(node.name)\" must be selected inside a list", location: node.location)
+        default:
+            if node.name == "_metadata" { return "NULL" }
+            throw PlanError(message: "field \"\(node.name)\" cannot be read here", location: node.location)
+        }
+    }
+
+    /// The opaque entity id: `Type/<key>[/<key>...]`, `%` and `/` escaped in text keys.
+    func entityID(_ table: Table, alias: String) -> String {
+        var parts = [dialect.stringLiteral(table.name)]
+        for column in table.keyColumns {
+            let value = "CAST(\(self.column(alias, column)) AS TEXT)"
+            if column.type == .scalar(.string) {
+                parts.append("replace(replace(\(value), '%', '%25'), '/', '%2F')")
+            } else {
+                parts.append(value)
+            }
+        }
+        return parts.joined(separator: " || '/' || ")
+    }
+
+    // MARK: - Objects
+
+    /// `json_object(...)` of the selected fields of a row.
+    mutating func object(_ children: [FieldNode], table: Table, alias: String) throws(PlanError) -> String {
+        var pairs: [(key: String, value: String)] = []
+        for child in children where !resolution.skipped.contains(child.id) {
+            pairs.append((child.responseKey, try fieldValue(child, parentAlias: alias, parentTable: table)))
+        }
+        if includeEntityIDs { pairs.append((Self.entityIDKey, entityID(table, alias: alias))) }
+        return dialect.jsonObject(pairs)
+    }
+
+    /// One row as JSON (or SQL NULL): lookups, forward and one-to-one relations.
+    mutating func singleRow(
+        _ node: FieldNode, table: Table, alias: String, from: String, conditions: [String], orderBy: [String] = []
+    ) throws(PlanError) -> String {
+        let object = try object(node.children, table: table, alias: alias)
+        var sql = "SELECT \(object) FROM \(from)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !orderBy.isEmpty { sql += " ORDER BY " + orderBy.joined(separator: ", ") }
+        return dialect.embedJSON("(\(sql) LIMIT 1)")
+    }
+
+    /// How a nested list is tied to its parent row.
+    struct Correlation {
+        /// The FROM clause (table or join), with the alias of the rows returned.
+        var from: String
+        /// Conditions tying the rows to the parent.
+        var conditions: [String]
+        /// The alias `where`/`orderBy` apply to (the join table for `_via_` fields).
+        var filterAlias: String
+        /// The table `where`/`orderBy` are typed on.
+        var filterTable: Table
+    }
+
+    /// A list of rows as a JSON array.
+    mutating func list(_ node: FieldNode, table: Table, correlation: ((String) -> Correlation)?) throws(PlanError) -> String {
+        let args = arguments(node)
+        let alias = newAlias()
+        let link =
+            correlation?(alias)
+            ?? Correlation(
+                from: "\(dialect.quote(table.sqlName)) AS \(alias)", conditions: [], filterAlias: alias, filterTable: table)
+        var conditions = link.conditions
+        if let whereValue = args["where"], let condition = try filter(whereValue, table: link.filterTable, alias: link.filterAlias) {
+            conditions.append(condition)
+        }
+        let visible = node.children.filter { !resolution.skipped.contains($0.id) }
+        let isAggregate = visible.contains {
+            switch $0.role {
+            case .rowCount?, .aggregate?: return true
+            default: return false
+            }
+        }
+        if isAggregate {
+            return try aggregateList(node, visible: visible, table: table, alias: alias, link: link, conditions: conditions)
+        }
+        var orderKeys = try orderTerms(args["orderBy"], table: link.filterTable, alias: link.filterAlias, aggregates: false)
+        if orderKeys.isEmpty {
+            orderKeys = table.keyColumns.map { (column(alias, $0), "ASC") }
+        }
+        var inner = "SELECT \(alias).*"
+        for (index, key) in orderKeys.enumerated() { inner += ", \(key.expression) AS _o\(index)" }
+        inner += " FROM \(link.from)"
+        if !conditions.isEmpty { inner += " WHERE " + conditions.joined(separator: " AND ") }
+        inner += " ORDER BY " + orderKeys.enumerated().map { "_o\($0.offset) \(Self.direction($0.element.direction))" }.joined(separator: ", ")
+        inner += " LIMIT " + limitParameter(args["limit"], name: "limit")
+        if let offset = args["offset"], !offset.isNullConstant {
+            inner += " OFFSET " + parameter(.value(offset, .count("offset")))
+        }
+        let object = try object(node.children, table: table, alias: alias)
+        var distinct = ""
+        if case .constant(.bool(true))? = args["distinct"] { distinct = "DISTINCT " }
+        let ordering = orderKeys.indices.map { "_o\($0) \(Self.direction(orderKeys[$0].direction))" }.joined(separator: ", ")
+        let middle: String
+        if distinct.isEmpty {
+            middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias) ORDER BY \(ordering)"
+        } else {
+            middle = "SELECT DISTINCT \(object) AS j FROM (\(inner)) AS \(alias)"
+        }
+        return "(SELECT coalesce(\(dialect.jsonArrayAggregate(dialect.embedJSON("j"))), '[]') FROM (\(middle)))"
+    }
+
+    mutating func limitParameter(_ value: Resolved?, name: String) -> String {
+        guard let value, !value.isNullConstant else { return "-1" }
+        return parameter(.value(value, .count(name)))
+    }
+
+    static func direction(_ direction: String) -> String {
+        direction == "DESC" ? "DESC NULLS FIRST" : "ASC NULLS LAST"
+    }
+
+    /// A list whose selection has aggregates: grouped by the plain fields selected beside them.
+    mutating func aggregateList(
+        _ node: FieldNode, visible: [FieldNode], table: Table, alias: String, link: Correlation, conditions: [String]
+    ) throws(PlanError) -> String {
+        let args = arguments(node)
+        var pairs: [(key: String, value: String)] = []
+        var groupBy: [String] = []
+        for child in visible {
+            switch child.role {
+            case .column(_, let name)?:
+                guard let column = table.column(name) else { continue }
+                groupBy.append(self.column(alias, column))
+                pairs.append((child.responseKey, dialect.jsonValue(self.column(alias, column), of: column)))
+            case .rowCount?:
+                pairs.append((child.responseKey, "COUNT(*)"))
+            case .aggregate(_, let name, let function)?:
+                guard let column = table.column(name) else { continue }
+                var distinct = false
+                if case .constant(.bool(true))? = arguments(child)["distinct"] { distinct = true }
+                pairs.append((child.responseKey, aggregate(function, column: column, alias: alias, distinct: distinct)))
+            case nil:
+                pairs.append((child.responseKey, dialect.stringLiteral(table.name)))
+            default:
+                throw PlanError(
+                    message: "\"\(child.responseKey)\" cannot be selected next to aggregates; select plain fields to group by",
+                    location: child.location)
+            }
+        }
+        var sql = "SELECT \(dialect.jsonObject(pairs)) AS j FROM \(link.from)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
+        if let having = args["having"], let condition = try havingCondition(having, table: table, alias: alias) {
+            sql += " HAVING " + condition
+        }
+        let orderKeys = try orderTerms(args["orderBy"], table: table, alias: alias, aggregates: true)
+        if !orderKeys.isEmpty {
+            sql += " ORDER BY " + orderKeys.map { "\($0.expression) \(Self.direction($0.direction))" }.joined(separator: ", ")
+        }
+        sql += " LIMIT " + limitParameter(args["limit"], name: "limit")
+        if let offset = args["offset"], !offset.isNullConstant {
+            sql += " OFFSET " + parameter(.value(offset, .count("offset")))
+        }
+        return "(SELECT coalesce(\(dialect.jsonArrayAggregate(dialect.embedJSON("j"))), '[]') FROM (\(sql)))"
+    }
+
+    /// An aggregate's SQL, rendered in the column's wire form.
+    func aggregate(_ function: AggregateFunction, column: Column, alias: String, distinct: Bool) -> String {
+        let argument = (distinct ? "DISTINCT " : "") + self.column(alias, column)
+        switch function {
+        case .count: return "COUNT(\(argument))"
+        case .avg: return "AVG(\(argument))"
+        case .sum:
+            if column.type == .scalar(.int64) { return "CAST(SUM(\(argument)) AS TEXT)" }
+            if column.type == .scalar(.float) { return "TOTAL(\(argument))" }
+            return "SUM(\(argument))"
+        case .min, .max:
+            return dialect.jsonValue("\(function.rawValue.uppercased())(\(argument))", of: column)
+        }
+    }
+
+    // MARK: - Relations
+
+    /// The join condition of a reference: `a.fk = b.key` for each key column.
+    func join(_ reference: Reference, from owner: Table, ownerAlias: String, to target: Table, targetAlias: String) -> [String] {
+        zip(reference.foreignKeyFields, reference.targetFields).compactMap { fk, key in
+            guard let fkColumn = owner.column(fk), let keyColumn = target.column(key) else { return nil }
+            return "\(column(targetAlias, keyColumn)) = \(column(ownerAlias, fkColumn))"
+        }
+    }
+
+    mutating func relationValue(
+        _ node: FieldNode, relation: Relation, parentAlias: String, parentTable: Table
+    ) throws(PlanError) -> String {
+        let target = try table(relation.target)
+        switch relation.kind {
+        case .forward(let referenceName):
+            guard let reference = parentTable.reference(referenceName) else { return "NULL" }
+            let alias = newAlias()
+            let conditions = join(reference, from: parentTable, ownerAlias: parentAlias, to: target, targetAlias: alias)
+            return try singleRow(node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)", conditions: conditions)
+        case .reverseOne(let owner, let referenceName):
+            let ownerTable = try table(owner)
+            guard let reference = ownerTable.reference(referenceName) else { return "NULL" }
+            let alias = newAlias()
+            let conditions = join(reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias)
+            return try singleRow(node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)", conditions: conditions)
+        case .reverseMany(let owner, let referenceName):
+            let ownerTable = try table(owner)
+            guard let reference = ownerTable.reference(referenceName) else { return "NULL" }
+            let dialect = self.dialect
+            let builder = self
+            return try list(node, table: ownerTable) { alias in
+                Correlation(
+                    from: "\(dialect.quote(ownerTable.sqlName)) AS \(alias)",
+                    conditions: builder.join(reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias),
+                    filterAlias: alias, filterTable: ownerTable)
+            }
+        case .manyToMany(let joinName, let near, let far):
+            let joinTable = try table(joinName)
+            guard let nearReference = joinTable.reference(near), let farReference = joinTable.reference(far) else {
+                return "NULL"
+            }
+            let joinAlias = newAlias("j")
+            let nearConditions = join(nearReference, from: joinTable, ownerAlias: joinAlias, to: parentTable, targetAlias: parentAlias)
+            let dialect = self.dialect
+            let builder = self
+            return try list(node, table: target) { alias in
+                let farConditions = builder.join(farReference, from: joinTable, ownerAlias: joinAlias, to: target, targetAlias: alias)
+                return Correlation(
+                    from: "\(dialect.quote(joinTable.sqlName)) AS \(joinAlias) JOIN \(dialect.quote(target.sqlName)) AS \(alias) ON "
+                        + farConditions.joined(separator: " AND "),
+                    conditions: nearConditions, filterAlias: joinAlias, filterTable: joinTable)
+            }
+        }
+    }
+
+    // MARK: - Selectors
+
+    /// The conditions of `id`, `id_expr`, `key` or `first`.
+    mutating func selectorConditions(
+        _ args: Resolved, table: Table, alias: String
+    ) throws(PlanError) -> (conditions: [String], orderBy: [String]) {
+        if let id = args["id"], let column = table.column("id") {
+            return (["\(self.column(alias, column)) = " + parameter(.value(id, .column(column)))], [])
+        }
+        if case .constant(.string(let source))? = args["id_expr"], let column = table.column("id") {
+            return (["\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column)))], [])
+        }
+        if let key = args["key"] {
+            return (try keyConditions(key, table: table, alias: alias), [])
+        }
+        if let first = args["first"] {
+            var conditions: [String] = []
+            if let whereValue = first["where"], let condition = try filter(whereValue, table: table, alias: alias) {
+                conditions.append(condition)
+            }
+            let order = try orderTerms(first["orderBy"], table: table, alias: alias, aggregates: false)
+            let terms = (order.isEmpty ? table.keyColumns.map { (column(alias, $0), "ASC") } : order)
+            return (conditions, terms.map { "\($0.expression) \(Self.direction($0.direction))" })
+        }
+        throw PlanError(message: "give one of id, key or first", location: nil)
+    }
+
+    /// `key: {a: ..., b_expr: "..."}` as equality conditions on every key column.
+    mutating func keyConditions(_ key: Resolved, table: Table, alias: String) throws(PlanError) -> [String] {
+        var conditions: [String] = []
+        for column in table.keyColumns {
+            if let value = key[column.name] {
+                conditions.append("\(self.column(alias, column)) = " + parameter(.value(value, .column(column))))
+            } else if case .constant(.string(let source))? = key["\(column.name)_expr"] {
+                conditions.append("\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column))))
+            } else {
+                throw PlanError(message: "the key of \(table.name) needs \"\(column.name)\"", location: nil)
+            }
+        }
+        return conditions
+    }
+
+    static func cel(_ source: String) throws(PlanError) -> CELExpression {
+        do {
+            return try CELExpression(parsing: source)
+        } catch {
+            throw PlanError(message: "invalid expression \"\(source)\": \(error)", location: nil)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import DataConnectSchema
+import DataConnectWire
+import GraphQLLanguage
+
+/// A variable value that does not fit its declared type: a 400 INVALID_ARGUMENT naming the variable.
+struct VariableError: Error, Sendable {
+    let message: String
+}
+
+/// Coerces a request's variables to an operation's declared types (GraphQL §6.1.2, plus Data Connect's
+/// scalar formats): defaults applied, required ones checked, UUIDs and timestamps canonicalized.
+struct VariableCoercer: Sendable {
+    let system: TypeSystem
+    let definitions: [VariableDefinition]
+
+    /// The coerced variables; absent optional variables stay absent.
+    func coerce(_ provided: JSONObject) throws(VariableError) -> JSONObject {
+        var result = JSONObject()
+        for definition in definitions {
+            let name = definition.name.value
+            if let value = provided[name] {
+                result[name] = try coerce(value, to: definition.type, path: "$\(name)")
+            } else if let defaultValue = definition.defaultValue {
+                result[name] = try coerce(ArgumentResolver.literal(defaultValue), to: definition.type, path: "$\(name)")
+            } else if definition.type.isNonNull {
+                throw VariableError(
+                    message: "variable \"$\(name)\" of required type \"\(definition.type)\" was not provided")
+            }
+        }
+        return result
+    }
+
+    func coerce(_ value: JSONValue, to type: TypeReference, path: String) throws(VariableError) -> JSONValue {
+        if case .null = value {
+            if type.isNonNull {
+                throw VariableError(message: "variable \"\(path)\" of non-null type \"\(type)\" must not be null")
+            }
+            return .null
+        }
+        if case .list(let element, _) = type.nullable {
+            if case .array(let items) = value {
+                var coerced: [JSONValue] = []
+                coerced.reserveCapacity(items.count)
+                for (index, item) in items.enumerated() {
+                    coerced.append(try coerce(item, to: element, path: "\(path)[\(index)]"))
+                }
+                return .array(coerced)
+            }
+            return .array([try coerce(value, to: element, path: path)])
+        }
+        let typeName = type.namedType.value
+        switch system.type(named: typeName) {
+        case .enum(let e):
+            do {
+                return try ScalarCodec.coerce(value, to: typeName, enumValues: e.values.map(\.name.value))
+            } catch {
+                throw VariableError(message: "variable \"\(path)\": \(error.message)")
+            }
+        case .inputObject(let input):
+            guard case .object(let object) = value else {
+                throw VariableError(
+                    message: "variable \"\(path)\": expected an object of type \"\(typeName)\", found \(value.jsonString())")
+            }
+            var result = JSONObject()
+            for (key, fieldValue) in object {
+                guard let field = input.fields.first(where: { $0.name.value == key }) else {
+                    throw VariableError(message: "variable \"\(path)\": field \"\(key)\" is not defined by type \"\(typeName)\"")
+                }
+                if field.directives.first(named: "fdc_forbiddenInVariables") != nil {
+                    throw VariableError(
+                        message:
+                            "variable \"\(path)\": field \"\(key)\" of \"\(typeName)\" may only be written in the operation, not in variables")
+                }
+                result[key] = try coerce(fieldValue, to: field.type, path: "\(path).\(key)")
+            }
+            for field in input.fields where field.type.isNonNull && field.defaultValue == nil {
+                if result[field.name.value] == nil {
+                    throw VariableError(
+                        message: "variable \"\(path)\": field \"\(field.name.value)\" of required type \"\(field.type)\" was not provided")
+                }
+            }
+            return .object(result)
+        case .scalar:
+            do {
+                return try ScalarCodec.coerce(value, to: typeName)
+            } catch {
+                throw VariableError(message: "variable \"\(path)\": \(error.message)")
+            }
+        default:
+            throw VariableError(message: "variable \"\(path)\" has the non-input type \"\(typeName)\"")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import DataConnectSchema
+import DataConnectWire
+import GraphQLLanguage
+import Synchronization
+
+/// Who may run an operation (`@auth`).
+enum AuthRequirement: Sendable {
+    case level(AccessLevel)
+    case expression(CELExpression)
+}
+
+/// A connector operation compiled at load time: its variables' coercion, its auth rule and its
+/// planned field tree. Statements are compiled per argument shape on first use and cached.
+final class CompiledOperation: Sendable {
+    /// The operation's name.
+    let name: String
+    /// Query or mutation.
+    let kind: OperationType
+    /// `@auth`; `nil` means NO_ACCESS.
+    let auth: AuthRequirement?
+    /// Whether `@transaction` is set.
+    let isTransaction: Bool
+    /// The variables' coercion.
+    let coercer: VariableCoercer
+    /// The root fields.
+    let roots: [FieldNode]
+    /// Whether any expression reads `response.*` (then results of earlier root fields are kept).
+    let readsResponse: Bool
+    /// Statements by root field id and argument shape.
+    let statements = Mutex<[String: SQLStatementPlan]>([:])
+
+    init(
+        name: String, kind: OperationType, auth: AuthRequirement?, isTransaction: Bool, coercer: VariableCoercer,
+        roots: [FieldNode], readsResponse: Bool
+    ) {
+        self.name = name
+        self.kind = kind
+        self.auth = auth
+        self.isTransaction = isTransaction
+        self.coercer = coercer
+        self.roots = roots
+        self.readsResponse = readsResponse
+    }
+
+    /// Compiles an operation definition against the API.
+    static func compile(
+        _ operation: OperationDefinition, name: String, api: GeneratedAPI, fragments: [String: FragmentDefinition]
+    ) throws(PlanError) -> CompiledOperation {
+        var auth: AuthRequirement?
+        if let directive = operation.directives.first(named: "auth") {
+            if case .enum(let level)? = directive.argument("level")?.value, let access = AccessLevel(rawValue: level.value) {
+                auth = .level(access)
+            } else if case .string(let source)? = directive.argument("expr")?.value {
+                auth = .expression(try QueryBuilder.cel(source.value))
+            }
+        }
+        var planner = SelectionPlanner(api: api, fragments: fragments)
+        let rootType = operation.operation == .mutation ? api.typeSystem.mutationType : api.typeSystem.queryType
+        let roots = try planner.plan(operation.selectionSet, on: rootType)
+        let printed = GraphQLPrinter.print(Definition.operation(operation))
+        return CompiledOperation(
+            name: name, kind: operation.operation, auth: auth,
+            isTransaction: operation.directives.first(named: "transaction") != nil,
+            coercer: VariableCoercer(system: api.typeSystem, definitions: operation.variables), roots: roots,
+            readsResponse: printed.contains("response."))
+    }
+}

@@ -1,0 +1,72 @@
+import SQLiteKit
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension PooledConnection: StatementSource {
+    /// The pooled connection's cached statement for `sql`.
+    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        try cachedStatement(sql)
+    }
+}
+
+/// Prepares each connection once for the engine's SQL: case-sensitive `LIKE` (GraphQL string filters are
+/// case-sensitive) and the `dataconnect_regexp(pattern, text, flags)` function behind `pattern.regex`.
+enum ConnectionSetup {
+    static let prepared = Mutex<Set<ObjectIdentifier>>([])
+
+    static func prepare(_ connection: Connection) throws {
+        let id = ObjectIdentifier(connection)
+        guard prepared.withLock({ $0.insert(id).inserted }) else { return }
+        try connection.execute("PRAGMA case_sensitive_like = ON")
+        try connection.createFunction("dataconnect_regexp", argumentCount: 3) { arguments in
+            guard case .text(let pattern) = arguments[0], case .text(let subject) = arguments[1] else { return .null }
+            var flags: String = ""
+            if case .text(let f) = arguments[2] { flags = f }
+            return .integer(try POSIXRegex.matches(pattern, subject, ignoreCase: flags.contains("i")) ? 1 : 0)
+        }
+    }
+}
+
+/// POSIX extended regular expressions (`regcomp`), as upstream's `pattern.regex` promises.
+enum POSIXRegex {
+    struct InvalidPattern: Error, CustomStringConvertible {
+        let pattern: String
+        var description: String { "invalid regular expression \"\(pattern)\"" }
+    }
+
+    static func matches(_ pattern: String, _ subject: String, ignoreCase: Bool) throws -> Bool {
+        var regex = regex_t()
+        let flags = REG_EXTENDED | REG_NOSUB | (ignoreCase ? REG_ICASE : 0)
+        guard regcomp(&regex, pattern, flags) == 0 else { throw InvalidPattern(pattern: pattern) }
+        defer { regfree(&regex) }
+        return regexec(&regex, subject, 0, nil, 0) == 0
+    }
+}
+
+/// The engine's access to a ``DatabasePool``.
+public struct PoolAccess: DatabaseAccess {
+    /// The pool.
+    public let pool: DatabasePool
+
+    /// Wraps a pool.
+    public init(_ pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    public func read<T>(_ body: (any StatementSource) throws -> T) throws -> T {
+        try pool.read { connection in
+            try ConnectionSetup.prepare(connection.connection)
+            return try body(connection)
+        }
+    }
+
+    public func write<T>(_ body: (any StatementSource) throws -> T) throws -> T {
+        try pool.write { connection in
+            try ConnectionSetup.prepare(connection.connection)
+            return try body(connection)
+        }
+    }
+}

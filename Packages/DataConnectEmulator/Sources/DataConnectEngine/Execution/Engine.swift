@@ -1,0 +1,213 @@
+import DataConnectSchema
+import DataConnectWire
+import GraphQLLanguage
+import SQLiteKit
+import Synchronization
+
+/// Database access as the engine needs it: concurrent reads, serialized writes.
+public protocol DatabaseAccess: Sendable {
+    /// Runs `body` with a reader connection (a consistent snapshot for its duration).
+    func read<T>(_ body: (any StatementSource) throws -> T) throws -> T
+    /// Runs `body` with the single writer connection; writes are serialized.
+    func write<T>(_ body: (any StatementSource) throws -> T) throws -> T
+}
+
+/// One request to the engine.
+public struct EngineRequest: Sendable {
+    /// The kind of call.
+    public enum Kind: Sendable {
+        /// `:executeQuery` / `:executeMutation` of a deployed connector operation.
+        case connector(connector: String, operationName: String, mutation: Bool)
+        /// `:executeGraphql` (`readOnly: false`) or `:executeGraphqlRead` (`readOnly: true`): any GraphQL
+        /// against the generated API.
+        case admin(query: String, operationName: String?, readOnly: Bool)
+    }
+
+    /// What to run.
+    public var kind: Kind
+    /// The request's variables, as sent.
+    public var variables: JSONObject
+    /// The caller: a decoded token, impersonated claims, or `nil` when unauthenticated.
+    public var auth: AuthContext?
+    /// Whether `@auth` is enforced (connector calls, and admin calls that impersonate).
+    public var enforceAuth: Bool
+
+    /// Creates a request.
+    public init(kind: Kind, variables: JSONObject = [:], auth: AuthContext? = nil, enforceAuth: Bool = true) {
+        self.kind = kind
+        self.variables = variables
+        self.auth = auth
+        self.enforceAuth = enforceAuth
+    }
+}
+
+/// The engine's answer: a request-level status (OK means HTTP 200) and the JSON body.
+public struct EngineResponse: Sendable {
+    /// `ok` for a GraphQL response (which may still carry errors); otherwise a request-level failure.
+    public var status: StatusCode
+    /// The response body: a GraphQL response, or a request-level error body.
+    public var body: [UInt8]
+}
+
+/// The Data Connect engine: connector operations compiled once into SQL and executed against a database.
+///
+/// A request validates and binds variables, checks `@auth`, steps prepared statements and writes the
+/// response bytes: SQLite renders each root field's JSON, so no per-row Swift objects are built.
+public final class Engine: Sendable {
+    /// The compiled service this engine serves.
+    public let service: CompiledService
+    let database: any DatabaseAccess
+    let dialect: any SQLDialect
+    /// Operations per connector id, then per name.
+    let operations: [String: [String: CompiledOperation]]
+    /// Connectors whose responses carry entity ids (`clientCache` in `connector.yaml`).
+    let entityIDConnectors: Set<String>
+    /// Problems found while compiling operations (invalid operations answer with them).
+    public let issues: [String: [String: String]]
+    /// Admin documents compiled once per text.
+    let adminCache = Mutex<[String: CompiledOperation]>([:])
+
+    /// Compiles every valid operation of every connector.
+    public init(service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect()) {
+        self.service = service
+        self.database = database
+        self.dialect = dialect
+        var operations: [String: [String: CompiledOperation]] = [:]
+        var issues: [String: [String: String]] = [:]
+        var entityIDs: Set<String> = []
+        for connector in service.connectors {
+            let id = connector.sources.manifest.connectorId
+            if connector.sources.manifest.emitsEntityIds { entityIDs.insert(id) }
+            var compiled: [String: CompiledOperation] = [:]
+            for operation in connector.validated.operations {
+                guard let name = operation.name?.value else { continue }
+                if connector.validated.invalidOperations.contains(name) {
+                    let messages = connector.validated.diagnostics.filter { $0.severity == .error }.map(\.description)
+                    issues[id, default: [:]][name] = messages.joined(separator: "; ")
+                    continue
+                }
+                do {
+                    compiled[name] = try CompiledOperation.compile(
+                        operation, name: name, api: service.api, fragments: connector.validated.fragments)
+                } catch {
+                    issues[id, default: [:]][name] = error.message
+                }
+            }
+            operations[id] = compiled
+        }
+        self.operations = operations
+        self.issues = issues
+        self.entityIDConnectors = entityIDs
+    }
+
+    /// The connector ids this engine serves.
+    public var connectorIDs: [String] { service.connectors.map(\.sources.manifest.connectorId) }
+
+    /// Executes one request.
+    public func execute(_ request: EngineRequest) -> EngineResponse {
+        let operation: CompiledOperation
+        var entityIDs = false
+        switch request.kind {
+        case .connector(let connector, let name, let mutation):
+            guard let connectorOperations = operations[connector] else {
+                return Self.failure(.notFound, "connector \"\(connector)\" not found in service \"\(service.project.config.serviceId)\"")
+            }
+            guard let found = connectorOperations[name] else {
+                if let issue = issues[connector]?[name] {
+                    return Self.failure(.failedPrecondition, "operation \"\(name)\" is invalid: \(issue)")
+                }
+                return Self.failure(.notFound, "operation \"\(name)\" not found")
+            }
+            if (found.kind == .mutation) != mutation {
+                let expected = found.kind == .mutation ? "executeMutation" : "executeQuery"
+                return Self.failure(.invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)")
+            }
+            operation = found
+            entityIDs = entityIDConnectors.contains(connector)
+        case .admin(let query, let operationName, let readOnly):
+            switch adminOperation(query, operationName: operationName) {
+            case .success(let compiled): operation = compiled
+            case .failure(let failure): return failure.response
+            }
+            if readOnly && operation.kind == .mutation {
+                return Self.failure(.permissionDenied, "executeGraphqlRead cannot run a mutation")
+            }
+        }
+        if request.enforceAuth, let failure = authorize(operation, request: request) {
+            return failure
+        }
+        let variables: JSONObject
+        do {
+            variables = try operation.coercer.coerce(request.variables)
+        } catch {
+            return Self.failure(.invalidArgument, error.message)
+        }
+        var execution = Execution(
+            engine: self, operation: operation, variables: variables, auth: request.auth, entityIDs: entityIDs)
+        return execution.run()
+    }
+
+    struct Failure: Error {
+        let response: EngineResponse
+    }
+
+    /// Parses, validates and compiles an admin document (cached by text).
+    func adminOperation(_ query: String, operationName: String?) -> Result<CompiledOperation, Failure> {
+        let cacheKey = (operationName ?? "") + "\u{0}" + query
+        if let cached = adminCache.withLock({ $0[cacheKey] }) { return .success(cached) }
+        let validated = OperationValidator.validate([Source(name: "request", text: query)], api: service.api, mode: .admin)
+        let errors = validated.diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            return .failure(Failure(response: Self.failure(.invalidArgument, errors.map(\.description).joined(separator: "\n"))))
+        }
+        let candidates = validated.operations.filter { operationName == nil || $0.name?.value == operationName }
+        guard let definition = candidates.first else {
+            return .failure(Failure(response: Self.failure(.notFound, "operation \"\(operationName ?? "")\" not found")))
+        }
+        if operationName == nil && validated.operations.count > 1 {
+            return .failure(Failure(response: Self.failure(.invalidArgument, "the document has several operations; operationName is required")))
+        }
+        do {
+            let compiled = try CompiledOperation.compile(
+                definition, name: definition.name?.value ?? "", api: service.api, fragments: validated.fragments)
+            adminCache.withLock {
+                if $0.count > 500 { $0.removeAll() }
+                $0[cacheKey] = compiled
+            }
+            return .success(compiled)
+        } catch {
+            return .failure(Failure(response: Self.failure(.invalidArgument, error.message)))
+        }
+    }
+
+    /// `@auth`: the level table, or the expression; no `@auth` means NO_ACCESS.
+    func authorize(_ operation: CompiledOperation, request: EngineRequest) -> EngineResponse? {
+        switch operation.auth {
+        case nil:
+            return Self.failure(.permissionDenied, "operation \"\(operation.name)\" has no @auth directive, so only admin calls may run it (NO_ACCESS)")
+        case .level(let level)?:
+            switch DataConnectEngine.authorize(level: level, auth: request.auth) {
+            case .allowed: return nil
+            case .unauthenticated(let message): return Self.failure(.unauthenticated, message)
+            case .permissionDenied(let message): return Self.failure(.permissionDenied, message)
+            }
+        case .expression(let expression)?:
+            let bindings = CELBindings(
+                auth: request.auth?.celValue ?? .null, vars: request.variables, requestTime: Instant.now.storageText)
+            do {
+                if try expression.evaluateCondition(in: bindings) { return nil }
+                return Self.failure(.permissionDenied, "@auth(expr:) denied the request")
+            } catch {
+                if case .unauthenticated = error { return Self.failure(.unauthenticated, "this operation needs a signed-in user") }
+                return Self.failure(.permissionDenied, "@auth(expr:) failed: \(error.message)")
+            }
+        }
+    }
+
+    /// A request-level error body with its status.
+    static func failure(_ status: StatusCode, _ message: String) -> EngineResponse {
+        var writer = JSONWriter(capacity: 256)
+        RequestError(status: status, message: message).write(to: &writer)
+        return EngineResponse(status: status, body: writer.bytes)
+    }
+}

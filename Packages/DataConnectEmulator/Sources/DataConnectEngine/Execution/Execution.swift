@@ -1,0 +1,349 @@
+import DataConnectSchema
+import DataConnectWire
+import GraphQLLanguage
+import SQLiteKit
+
+/// One root field's outcome, ready to be written.
+enum FieldOutput {
+    /// JSON text rendered by SQLite (written as is).
+    case raw([UInt8])
+    /// A value built in Swift.
+    case value(JSONValue)
+}
+
+/// The run of one operation for one request.
+struct Execution {
+    let engine: Engine
+    let operation: CompiledOperation
+    let variables: JSONObject
+    let auth: AuthContext?
+    let entityIDs: Bool
+
+    var outputs: [(key: String, output: FieldOutput)] = []
+    var errors: [GraphQLError] = []
+    var properties: [DataConnectProperties] = []
+    var bindings: CELBindings
+    let requestTime = Instant.now
+    var resolution = Resolution()
+
+    init(engine: Engine, operation: CompiledOperation, variables: JSONObject, auth: AuthContext?, entityIDs: Bool) {
+        self.engine = engine
+        self.operation = operation
+        self.variables = variables
+        self.auth = auth
+        self.entityIDs = entityIDs
+        self.bindings = CELBindings(auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)
+    }
+
+    var binder: ParameterBinder {
+        ParameterBinder(resolution: resolution, bindings: bindings, requestTime: requestTime)
+    }
+
+    mutating func run() -> EngineResponse {
+        var resolver = ArgumentResolver(system: engine.service.api.typeSystem, variables: variables)
+        resolver.resolve(operation.roots)
+        resolution = resolver.resolution
+        var failure: ExecutionError?
+        do {
+            if operation.kind == .mutation {
+                try engine.database.write { (source: any StatementSource) -> Void in self.runMutation(source) }
+            } else {
+                try engine.database.read { (source: any StatementSource) -> Void in
+                    do throws(ExecutionError) {
+                        try self.runQuery(source)
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+        } catch {
+            failure = ExecutionError(code: .internal, message: "internal error: \(error)")
+        }
+        if let failure {
+            // A query cannot fail partially: data is null and the error says why.
+            outputs = []
+            errors = [GraphQLError(message: failure.message, path: [], code: failure.code)]
+            return write(dataIsNull: true)
+        }
+        return write(dataIsNull: false)
+    }
+
+    // MARK: - Queries
+
+    /// The compiled statement of a root read field for this request's argument shape.
+    func plan(for root: FieldNode) throws(ExecutionError) -> SQLStatementPlan {
+        let key = "\(root.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
+        if let cached = operation.statements.withLock({ $0[key] }) { return cached }
+        var builder = QueryBuilder(api: engine.service.api, dialect: engine.dialect, resolution: resolution)
+        builder.includeEntityIDs = entityIDs
+        let plan: SQLStatementPlan
+        do {
+            plan = try builder.rootStatement(root)
+        } catch {
+            throw .invalid(error.message)
+        }
+        operation.statements.withLock {
+            if $0.count > 1_000 { $0.removeAll() }
+            $0[key] = plan
+        }
+        return plan
+    }
+
+    /// Runs a root read field; returns its JSON text (`null` when SQL returns NULL).
+    func read(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> [UInt8] {
+        let plan = try plan(for: root)
+        let values = try binder.values(for: plan)
+        do {
+            let statement = try source.statement(plan.sql)
+            defer { statement.reset() }
+            try statement.bind(values)
+            guard try statement.step() else { return Array("null".utf8) }
+            guard let text = statement.unsafeText(at: 0) else { return Array("null".utf8) }
+            return Array(text)
+        } catch {
+            throw ExecutionError(code: .internal, message: "internal error: \(error.message)")
+        }
+    }
+
+    mutating func runQuery(_ source: any StatementSource) throws(ExecutionError) {
+        for root in operation.roots where !resolution.skipped.contains(root.id) {
+            let bytes = try read(root, on: source)
+            try emit(root, bytes: bytes, failFast: true)
+        }
+    }
+
+    /// Writes a read field's result, running checks, redactions and entity-id extraction when needed.
+    mutating func emit(_ root: FieldNode, bytes: [UInt8], failFast: Bool) throws(ExecutionError) {
+        guard root.needsPostProcessing || entityIDs || operation.readsResponse else {
+            outputs.append((root.responseKey, .raw(bytes)))
+            return
+        }
+        var value: JSONValue
+        do {
+            value = try JSONValue(parsing: bytes)
+        } catch {
+            throw ExecutionError(code: .internal, message: "internal error: unreadable result: \(error)")
+        }
+        if entityIDs {
+            var found: [DataConnectProperties] = []
+            value = Self.extractEntityIDs(value, path: [.field(root.responseKey)], into: &found)
+            properties += found
+        }
+        try check(root, value: value, reached: true)
+        bindings.response[root.responseKey] = value
+        if root.isRedacted { return }
+        outputs.append((root.responseKey, .value(Self.redact(value, node: root))))
+    }
+
+    /// Removes the hidden `_dc_eid` keys, recording entity ids per path (lists as `entityIds`).
+    static func extractEntityIDs(_ value: JSONValue, path: [PathSegment], into found: inout [DataConnectProperties]) -> JSONValue {
+        switch value {
+        case .object(var object):
+            if let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue {
+                found.append(DataConnectProperties(path: path, entityId: id, action: .get))
+            }
+            var result = JSONObject()
+            for (key, child) in object {
+                result[key] = extractEntityIDs(child, path: path + [.field(key)], into: &found)
+            }
+            return .object(result)
+        case .array(let items):
+            var ids: [String] = []
+            var nested: [DataConnectProperties] = []
+            var result: [JSONValue] = []
+            for (index, item) in items.enumerated() {
+                if case .object(var object) = item, let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue {
+                    ids.append(id)
+                    var inner: [DataConnectProperties] = []
+                    var cleaned = JSONObject()
+                    for (key, child) in object {
+                        cleaned[key] = extractEntityIDs(child, path: path + [.index(index), .field(key)], into: &inner)
+                    }
+                    nested += inner
+                    result.append(.object(cleaned))
+                } else {
+                    result.append(extractEntityIDs(item, path: path + [.index(index)], into: &nested))
+                }
+            }
+            if !ids.isEmpty && ids.count == items.count {
+                found.append(DataConnectProperties(path: path, entityIds: ids, action: .list))
+            }
+            found += nested
+            return .array(result)
+        default:
+            return value
+        }
+    }
+
+    /// Runs `@check` on a node and its descendants: per element under lists; a check whose field is
+    /// never reached fails unless optional.
+    func check(_ node: FieldNode, value: JSONValue?, reached: Bool) throws(ExecutionError) {
+        if !node.checks.isEmpty {
+            for check in node.checks {
+                if !reached {
+                    if check.optional { continue }
+                    throw ExecutionError(code: .permissionDenied, message: check.message)
+                }
+                var scoped = bindings
+                scoped.this = value ?? .null
+                let passed: Bool
+                do {
+                    passed = try check.expression.evaluateCondition(in: scoped)
+                } catch {
+                    throw ParameterBinder.celError(error)
+                }
+                if !passed { throw ExecutionError(code: .permissionDenied, message: check.message) }
+            }
+        }
+        guard node.children.contains(where: { $0.needsPostProcessing }) else { return }
+        let elements: [JSONValue]
+        switch value {
+        case .array(let items)?: elements = items
+        case .object?: elements = [value!]
+        default: elements = []
+        }
+        for child in node.children where child.needsPostProcessing && !resolution.skipped.contains(child.id) {
+            if elements.isEmpty {
+                try check(child, value: nil, reached: false)
+            }
+            for element in elements {
+                try check(child, value: element[child.responseKey], reached: true)
+            }
+        }
+    }
+
+    /// Removes `@redact` fields below a node.
+    static func redact(_ value: JSONValue, node: FieldNode) -> JSONValue {
+        guard node.children.contains(where: { $0.needsPostProcessing }) else { return value }
+        switch value {
+        case .array(let items): return .array(items.map { redact($0, node: node) })
+        case .object(var object):
+            for child in node.children {
+                if child.isRedacted {
+                    _ = object.removeValue(forKey: child.responseKey)
+                } else if let inner = object[child.responseKey], child.needsPostProcessing {
+                    object[child.responseKey] = redact(inner, node: child)
+                }
+            }
+            return .object(object)
+        default: return value
+        }
+    }
+
+    // MARK: - Mutations
+
+    mutating func runMutation(_ source: any StatementSource) {
+        let connection = source.connection
+        let transactional = operation.isTransaction
+        if transactional { try? connection.execute("BEGIN IMMEDIATE") }
+        var succeeded: [String] = []
+        var failed = false
+        for (index, root) in operation.roots.enumerated() where !resolution.skipped.contains(root.id) {
+            if failed {
+                outputs.append((root.responseKey, .value(.null)))
+                errors.append(GraphQLError(message: "(aborted)", path: [.field(root.responseKey)], code: .aborted))
+                continue
+            }
+            if !transactional { try? connection.execute("SAVEPOINT field") }
+            do {
+                try runMutationField(root, source: source)
+                if !transactional { try? connection.execute("RELEASE field") }
+                succeeded.append(root.responseKey)
+            } catch {
+                let isCheck = error.code == .permissionDenied && !root.checks.isEmpty
+                if transactional {
+                    try? connection.execute("ROLLBACK")
+                    outputs = outputs.map { entry in
+                        (entry.key, .value(.null))
+                    }
+                    for key in succeeded {
+                        errors.append(GraphQLError(message: "(rolled back)", path: [.field(key)], code: .aborted))
+                    }
+                    properties = []
+                    failed = true
+                } else {
+                    try? connection.execute("ROLLBACK TO field")
+                    try? connection.execute("RELEASE field")
+                    if isCheck { failed = true }
+                }
+                outputs.append((root.responseKey, .value(.null)))
+                errors.append(GraphQLError(message: error.message, path: [.field(root.responseKey)], code: error.code))
+                _ = index
+            }
+        }
+        if transactional && !failed {
+            do {
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                outputs = outputs.map { ($0.key, .value(.null)) }
+                errors = [GraphQLError(message: "commit failed: \(error.message)", path: [], code: .aborted)]
+            }
+        }
+    }
+
+    mutating func runMutationField(_ root: FieldNode, source: any StatementSource) throws(ExecutionError) {
+        guard let role = root.role else {
+            outputs.append((root.responseKey, .value(.string("Mutation"))))
+            return
+        }
+        if role == .mutationQuery {
+            var nested = root.children.filter { !resolution.skipped.contains($0.id) }
+            var object = JSONObject()
+            nested = nested.filter { _ in true }
+            for child in nested {
+                let bytes = try read(child, on: source)
+                let value: JSONValue
+                do {
+                    value = try JSONValue(parsing: bytes)
+                } catch {
+                    throw ExecutionError(code: .internal, message: "internal error: unreadable result")
+                }
+                try check(child, value: value, reached: true)
+                if !child.isRedacted { object[child.responseKey] = Self.redact(value, node: child) }
+                bindings.response[child.responseKey] = value
+            }
+            try check(root, value: .object(object), reached: true)
+            bindings.response[root.responseKey] = .object(object)
+            if !root.isRedacted { outputs.append((root.responseKey, .value(.object(object)))) }
+            return
+        }
+        let runner = MutationRunner(
+            api: engine.service.api, dialect: engine.dialect, source: source, binder: binder, auth: auth)
+        let result = try runner.run(root, role: role, arguments: resolution.arguments[root.id] ?? .object([]))
+        try check(root, value: result.json, reached: true)
+        bindings.response[root.responseKey] = result.json
+        if result.entityIDs.count == 1, case .object = result.json {
+            properties.append(DataConnectProperties(path: [.field(root.responseKey)], entityId: result.entityIDs[0], action: result.action))
+        } else if !result.entityIDs.isEmpty {
+            properties.append(DataConnectProperties(path: [.field(root.responseKey)], entityIds: result.entityIDs, action: result.action))
+        } else if let action = result.action, case .number = result.json {
+            properties.append(DataConnectProperties(path: [.field(root.responseKey)], action: action))
+        }
+        if !root.isRedacted { outputs.append((root.responseKey, .value(result.json))) }
+    }
+
+    // MARK: - Response
+
+    func write(dataIsNull: Bool) -> EngineResponse {
+        var writer = JSONWriter(capacity: 1024)
+        let outputs = self.outputs
+        GraphQLResponse.write(to: &writer, errors: errors, dataConnect: properties) { writer in
+            writer.key("data")
+            if dataIsNull {
+                writer.null()
+                return
+            }
+            writer.beginObject()
+            for (key, output) in outputs {
+                writer.key(key)
+                switch output {
+                case .raw(let bytes): writer.raw(bytes)
+                case .value(let value): writer.write(value)
+                }
+            }
+            writer.endObject()
+        }
+        return EngineResponse(status: .ok, body: writer.bytes)
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import SQLiteKit
+
+/// Where the emulator keeps its data.
+public enum DatabaseLocation: Hashable, Sendable {
+    /// An in-memory database private to one ``DatabasePool``, shared by its connections; gone with the pool.
+    case memory
+    /// A database file, created (with its folder) when missing.
+    case file(String)
+
+    /// The file under an emulator data directory: `<directory>/dataconnect.sqlite`.
+    public static func dataDirectory(_ directory: String) -> DatabaseLocation {
+        .file(directory.hasSuffix("/") ? directory + DatabasePool.fileName : directory + "/" + DatabasePool.fileName)
+    }
+}
+
+/// One writer connection and a few reader connections to the same database, lent out one request at a time.
+///
+/// Mutations are serialized: ``write(_:)`` runs its body on the single writer connection behind a lock. Queries
+/// run concurrently: ``read(_:)`` borrows a free reader connection, waiting when all are lent out. Readers are
+/// `PRAGMA query_only`.
+///
+/// ```swift
+/// let pool = try DatabasePool(location: .dataDirectory(".dataconnect/data"), readers: 3)
+/// try pool.write { db in
+///     try db.connection.transaction(.immediate) {
+///         try db.cachedStatement("INSERT INTO genre (name) VALUES (?)").execute(["drama"])
+///     }
+/// }
+/// let count = try pool.read { db in try db.cachedStatement("SELECT count(*) FROM genre").query()[0][0] }
+/// ```
+///
+/// **Files** are opened in WAL mode with `synchronous = NORMAL`: readers never block the writer nor the writer
+/// readers, and a reader sees the last transaction committed when its own read began. A committed transaction
+/// survives the process being killed (`kill -9`); only an operating-system crash or power loss may lose the
+/// last few commits, never corrupt the file.
+///
+/// **Memory** databases use SQLite's `memdb` VFS under a unique name (`file:/dataconnect-<random>?vfs=memdb`),
+/// which lets the pool's connections share one database (a shared-cache `:memory:` database would fail reads
+/// with `SQLITE_LOCKED` instead of waiting). `memdb` has no WAL and locks the whole database: while a write
+/// transaction is open, new reads wait for its commit (up to the busy timeout, then `SQLITE_BUSY`), and the
+/// commit waits for running reads to finish. Reads still run concurrently with each other.
+///
+/// Every connection has `foreign_keys = ON` and a busy timeout. Calling ``write(_:)`` inside ``write(_:)``
+/// deadlocks. Calling ``read(_:)`` inside ``write(_:)`` sees only committed data; in memory it waits for the
+/// writer's open transaction, so do not read from inside a write transaction there.
+public final class DatabasePool: Sendable {
+    /// The database file's name inside a data directory.
+    public static let fileName = "dataconnect.sqlite"
+
+    /// Where the data lives.
+    public let location: DatabaseLocation
+    /// The name SQLite opened: the file path, or the `file:` URI of the in-memory database.
+    public let path: String
+    /// The number of reader connections.
+    public let readerCount: Int
+
+    private let writer: WriterSlot
+    private let readers: ReaderShelf
+
+    /// Opens the database and all its connections.
+    ///
+    /// - Parameters:
+    ///   - location: In memory, or a file.
+    ///   - readers: How many reader connections to keep (at least 1); 3 by default.
+    ///   - busyTimeout: How long a connection waits for another's lock before failing with `SQLITE_BUSY`.
+    /// - Throws: ``SQLiteError`` when the database cannot be opened, or a file-system error when the folder
+    ///   cannot be created; ``StorageError/unsupportedJournalMode(_:)`` when the file refuses WAL mode.
+    public init(location: DatabaseLocation, readers: Int = 3, busyTimeout: Duration = .seconds(5)) throws {
+        self.location = location
+        self.readerCount = max(1, readers)
+        var configuration = Connection.Configuration(
+            mode: .readWriteCreate, threading: .multiThread, foreignKeys: true, busyTimeout: busyTimeout)
+        switch location {
+        case .memory:
+            var random = SystemRandomNumberGenerator()
+            let name = (0..<2).map { _ in String(random.next() as UInt64, radix: 16) }.joined(separator: "-")
+            path = "file:/dataconnect-\(name)?vfs=memdb"
+            configuration.allowsURI = true
+        case .file(let file):
+            path = file
+            let folder = (file as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+        }
+        let writerConnection = try Connection(path: path, configuration: configuration)
+        if case .file = location {
+            let mode = try writerConnection.journalMode(.wal)
+            guard mode == .wal else { throw StorageError.unsupportedJournalMode(mode.rawValue) }
+            try writerConnection.execute("PRAGMA synchronous = NORMAL")
+        }
+        writer = WriterSlot(PooledConnection(writerConnection, role: .writer))
+        configuration.mode = .readWrite
+        var readerConnections: [PooledConnection] = []
+        for _ in 0..<readerCount {
+            let connection = try Connection(path: path, configuration: configuration)
+            try connection.execute("PRAGMA query_only = ON")
+            readerConnections.append(PooledConnection(connection, role: .reader))
+        }
+        self.readers = ReaderShelf(readerConnections)
+    }
+
+    /// The name under which the pool's connections open another database file (`ATTACH`, `VACUUM INTO`).
+    ///
+    /// A connection inherits the VFS it was opened with, so the in-memory pool names files with a `file:` URI
+    /// that selects the operating system's VFS; otherwise the file would be created inside `memdb`.
+    func attachableName(ofFile file: String) -> String {
+        guard case .memory = location else { return file }
+        var escaped = ""
+        for character in file {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:" + (escaped.hasPrefix("//") ? "/." + escaped : escaped) + "?vfs=unix"
+    }
+
+    /// Runs `body` with a reader connection, waiting for one to be free.
+    ///
+    /// The connection is the caller's until `body` returns; statements obtained from
+    /// ``PooledConnection/cachedStatement(_:)`` are reset and a transaction left open is rolled back afterwards.
+    ///
+    /// - Parameter body: The read; it must not keep the connection or its statements.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func read<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
+        let connection = readers.checkOut()
+        defer { readers.checkIn(connection) }
+        return try body(connection)
+    }
+
+    /// Runs `body` with the writer connection, after every earlier write has finished.
+    ///
+    /// `body` decides on transactions (`connection.transaction(.immediate) { ... }`); a transaction it leaves
+    /// open is rolled back afterwards.
+    ///
+    /// - Parameter body: The write; it must not keep the connection or its statements.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func write<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
+        try writer.withConnection(body)
+    }
+
+    /// The writer, behind a lock.
+    private final class WriterSlot: @unchecked Sendable {
+        private let lock = NSLock()
+        private let connection: PooledConnection
+
+        init(_ connection: PooledConnection) {
+            self.connection = connection
+        }
+
+        func withConnection<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
+            lock.lock()
+            defer {
+                connection.endLoan()
+                lock.unlock()
+            }
+            return try body(connection)
+        }
+    }
+
+    /// The free reader connections, behind a condition variable.
+    private final class ReaderShelf: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var free: [PooledConnection]
+
+        init(_ connections: [PooledConnection]) {
+            free = connections
+        }
+
+        func checkOut() -> PooledConnection {
+            condition.lock()
+            defer { condition.unlock() }
+            while free.isEmpty {
+                condition.wait()
+            }
+            return free.removeLast()
+        }
+
+        func checkIn(_ connection: PooledConnection) {
+            connection.endLoan()
+            condition.lock()
+            free.append(connection)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+}
+
+/// A connection lent by a ``DatabasePool``, with a cache of prepared statements keyed by their SQL text.
+///
+/// ```swift
+/// try pool.read { db in
+///     let select = try db.cachedStatement("SELECT name FROM chef WHERE id = ?")
+///     return try select.query(["c1"]).first?["name"] as String?
+/// }
+/// ```
+///
+/// A pooled connection belongs to one borrower at a time and must not outlive the `read` or `write` call that
+/// lent it; it is not `Sendable`.
+public final class PooledConnection {
+    /// Whether the connection serves reads or writes.
+    public enum Role: Hashable, Sendable {
+        /// The single writer.
+        case writer
+        /// One of the `query_only` readers.
+        case reader
+    }
+
+    /// How many statements a connection keeps prepared before it starts over.
+    public static let statementCacheCapacity = 512
+
+    /// The underlying connection.
+    public let connection: Connection
+    /// Whether the connection is the writer or a reader.
+    public let role: Role
+
+    private var statements: [String: Statement] = [:]
+    private var lent: [Statement] = []
+
+    init(_ connection: Connection, role: Role) {
+        self.connection = connection
+        self.role = role
+    }
+
+    /// The statement for `sql`, prepared on first use and reused afterwards; reset, with bindings cleared.
+    ///
+    /// There is one statement per SQL text: asking again for the same SQL resets the statement, so finish
+    /// stepping through one use before starting the next.
+    ///
+    /// - Parameter sql: Exactly one SQL statement; the text is the cache key.
+    /// - Returns: A statement ready to bind and step.
+    /// - Throws: ``SQLiteError`` when the SQL does not prepare.
+    public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statements[sql] {
+            statement.reset()
+            statement.clearBindings()
+            lent.append(statement)
+            return statement
+        }
+        if statements.count >= Self.statementCacheCapacity {
+            statements.removeAll(keepingCapacity: true)
+        }
+        let statement = try connection.prepare(sql, persistent: true)
+        statements[sql] = statement
+        lent.append(statement)
+        return statement
+    }
+
+    /// The number of prepared statements in the cache.
+    public var cachedStatementCount: Int {
+        statements.count
+    }
+
+    /// Drops every cached statement, e.g. after the schema changed shape.
+    public func clearStatementCache() {
+        statements.removeAll()
+        lent.removeAll()
+    }
+
+    /// Resets the statements lent since the connection was borrowed and rolls back a transaction left open, so
+    /// that no read snapshot or lock outlives the loan.
+    func endLoan() {
+        for statement in lent {
+            statement.reset()
+        }
+        lent.removeAll(keepingCapacity: true)
+        if connection.isInTransaction {
+            try? connection.execute("ROLLBACK TRANSACTION")
+        }
+    }
+}
+
+/// A storage failure that is not an SQLite error.
+public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The database file did not accept `PRAGMA journal_mode = WAL`; the mode in effect.
+    case unsupportedJournalMode(String)
+    /// There is no exported database at the path.
+    case missingSnapshot(String)
+    /// The export metadata file is not a JSON object.
+    case invalidExportMetadata(path: String, reason: String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .unsupportedJournalMode(let mode):
+            "the database file cannot use WAL mode (journal mode is \(mode))"
+        case .missingSnapshot(let path):
+            "no exported Data Connect database at \(path)"
+        case .invalidExportMetadata(let path, let reason):
+            "\(path) is not valid export metadata: \(reason)"
+        }
+    }
+}

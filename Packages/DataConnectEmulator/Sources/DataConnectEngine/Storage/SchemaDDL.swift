@@ -1,0 +1,305 @@
+import DataConnectSchema
+
+/// The SQL that creates a compiled schema's tables and indexes, rendered for one dialect.
+///
+/// The stages:
+/// 1. **Order** the tables so a referenced table comes before the tables referencing it (declaration order
+///    otherwise; cycles keep declaration order, which SQLite allows since foreign keys are checked on use).
+/// 2. **Translate** each table into a ``TableDDL``: columns in model order with the dialect's type, `NOT NULL`,
+///    `DEFAULT` and `CHECK`s; the primary key; named foreign keys with `ON DELETE CASCADE | SET NULL`.
+/// 3. **Translate** unique constraints into unique indexes, `@index` into indexes, and add an index on every
+///    foreign-key column set that no key, unique constraint or index already starts with.
+/// 4. **Render** `CREATE TABLE IF NOT EXISTS` and `CREATE [UNIQUE] INDEX IF NOT EXISTS` statements.
+///
+/// Checks: `varchar(n)` gives `length(c) <= n`; enums `c IN (...)`; `Boolean` `c IN (0, 1)`; `UUID`
+/// `length(c) = 32`; `Any`, `Vector` and lists `json_valid(c)` (or `NULL` when nullable).
+/// `@default(expr:)` is left to the engine.
+///
+/// ```swift
+/// let ddl = SchemaDDL(model: model)
+/// try connection.execute(ddl.script)
+/// print(ddl.tables[0].createStatement)  // CREATE TABLE IF NOT EXISTS "chef" ( ... )
+/// ```
+///
+/// The output is deterministic: the same model and dialect give the same bytes, and ``fingerprint`` names them.
+public struct SchemaDDL: Sendable {
+    /// The dialect the SQL is written in.
+    public let dialect: any SQLDialect
+    /// The tables in creation order: referenced tables first where possible.
+    public let tables: [TableDDL]
+
+    /// Translates a model.
+    ///
+    /// - Parameters:
+    ///   - model: The compiled schema.
+    ///   - dialect: The SQL dialect; SQLite by default.
+    public init(model: SchemaModel, dialect: any SQLDialect = SQLiteDialect()) {
+        self.dialect = dialect
+        let translator = TableTranslator(model: model, dialect: dialect)
+        self.tables = Self.dependencyOrder(model.tables).map(translator.translate)
+    }
+
+    /// Every statement, without a trailing `;`: each table's `CREATE TABLE` followed by its indexes.
+    public var statements: [String] {
+        tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
+    }
+
+    /// The statements as one script, each ending with `;` on its own line.
+    public var script: String {
+        statements.map { $0 + ";\n" }.joined()
+    }
+
+    /// A stable digest of ``script`` (64-bit FNV-1a, 16 hex digits): equal for equal DDL, across processes.
+    public var fingerprint: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in script.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The table with this SQL name.
+    public func table(named name: String) -> TableDDL? {
+        tables.first { $0.name == name }
+    }
+
+    /// Orders tables so that referenced tables come first, keeping declaration order among the rest.
+    static func dependencyOrder(_ tables: [Table]) -> [Table] {
+        var remaining = tables
+        var placed: Set<String> = []
+        var ordered: [Table] = []
+        while !remaining.isEmpty {
+            let ready = remaining.firstIndex { table in
+                table.references.allSatisfy { $0.target == table.name || placed.contains($0.target) }
+            }
+            let next = remaining.remove(at: ready ?? 0)
+            placed.insert(next.name)
+            ordered.append(next)
+        }
+        return ordered
+    }
+
+    /// Renders `CREATE TABLE` from already rendered column definitions and table constraints.
+    static func createTable(quotedName: String, items: [String], ifNotExists: Bool) -> String {
+        let head = ifNotExists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE "
+        return head + quotedName + " (\n" + items.map { "    " + $0 }.joined(separator: ",\n") + "\n)"
+    }
+}
+
+/// One table's definition: columns, keys and indexes, each rendered in the dialect.
+public struct TableDDL: Hashable, Sendable {
+    /// The SQL table name.
+    public var name: String
+    /// The GraphQL type name.
+    public var typeName: String
+    /// The table name, quoted.
+    public var quotedName: String
+    /// Columns in model order.
+    public var columns: [ColumnDDL]
+    /// The primary-key column names, in key order.
+    public var primaryKey: [String]
+    /// The `PRIMARY KEY (...)` table constraint.
+    public var primaryKeyDefinition: String
+    /// Foreign keys in reference order.
+    public var foreignKeys: [ForeignKeyDDL]
+    /// Unique indexes, then `@index` indexes, then foreign-key indexes.
+    public var indexes: [IndexDDL]
+
+    /// The table constraints: the primary key, then the foreign keys.
+    public var constraints: [String] {
+        [primaryKeyDefinition] + foreignKeys.map(\.definition)
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS ...`.
+    public var createStatement: String {
+        SchemaDDL.createTable(
+            quotedName: quotedName, items: columns.map(\.definition) + constraints, ifNotExists: true)
+    }
+
+    /// The column with this SQL name.
+    public func column(_ name: String) -> ColumnDDL? {
+        columns.first { $0.name == name }
+    }
+}
+
+/// One column's definition.
+public struct ColumnDDL: Hashable, Sendable {
+    /// The SQL column name.
+    public var name: String
+    /// The dialect's type (`TEXT`, `INTEGER`, `REAL`).
+    public var type: String
+    /// Whether the column is `NOT NULL` (non-null fields and key columns).
+    public var isNotNull: Bool
+    /// The `DEFAULT` expression, when the DDL carries one.
+    public var defaultSQL: String?
+    /// The `CHECK` conditions.
+    public var checks: [String]
+    /// Whether the column belongs to the primary key.
+    public var isPrimaryKey: Bool
+    /// Whether the column belongs to a foreign key.
+    public var isForeignKey: Bool
+    /// The rendered definition: `"handle" TEXT NOT NULL CHECK(length("handle") <= 40)`.
+    public var definition: String
+
+    /// Whether the default is a constant rather than an expression evaluated per row.
+    public var hasConstantDefault: Bool {
+        guard let defaultSQL else { return false }
+        return !defaultSQL.hasPrefix("(")
+    }
+}
+
+/// One foreign key.
+public struct ForeignKeyDDL: Hashable, Sendable {
+    /// The constraint name (`recipe_chef_id_fkey`).
+    public var name: String
+    /// The local columns.
+    public var columns: [String]
+    /// The referenced table.
+    public var targetTable: String
+    /// The referenced columns.
+    public var targetColumns: [String]
+    /// `CASCADE` or `SET NULL`.
+    public var onDelete: ReferentialAction
+    /// `CONSTRAINT "..." FOREIGN KEY (...) REFERENCES "..." (...) ON DELETE ...`.
+    public var definition: String
+}
+
+/// One index: a unique constraint, an `@index`, or the index on a foreign key.
+public struct IndexDDL: Hashable, Sendable {
+    /// What the index is for.
+    public enum Kind: Hashable, Sendable {
+        /// A `@unique` constraint.
+        case unique
+        /// An `@index`.
+        case index
+        /// The index on a foreign key's columns (`<table>_<columns>_fkidx`).
+        case foreignKey
+    }
+
+    /// The index name.
+    public var name: String
+    /// The table it indexes.
+    public var table: String
+    /// The indexed columns.
+    public var columns: [String]
+    /// Whether each column is sorted descending.
+    public var descending: [Bool]
+    /// What the index is for; unique constraints give unique indexes.
+    public var kind: Kind
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS ...`.
+    public var statement: String
+    /// The statement as SQLite records it in `sqlite_schema.sql` (without `IF NOT EXISTS`).
+    public var recordedSQL: String
+
+    /// Whether the index enforces uniqueness.
+    public var isUnique: Bool { kind == .unique }
+}
+
+/// Translates one model table into its ``TableDDL``.
+private struct TableTranslator {
+    let model: SchemaModel
+    let dialect: any SQLDialect
+
+    func translate(_ table: Table) -> TableDDL {
+        let q = dialect.quote
+        func sqlName(_ field: String, in table: Table) -> String {
+            table.column(field)?.sqlName ?? field
+        }
+        let primaryKey = table.primaryKey.map { sqlName($0, in: table) }
+        let foreignKeyColumns = Set(table.references.flatMap { $0.foreignKeyFields.map { sqlName($0, in: table) } })
+        let columns = table.columns.map { column in
+            translate(
+                column, isPrimaryKey: primaryKey.contains(column.sqlName),
+                isForeignKey: foreignKeyColumns.contains(column.sqlName))
+        }
+        let foreignKeys = table.references.map { reference -> ForeignKeyDDL in
+            let target = model.table(reference.target)
+            let local = reference.foreignKeyFields.map { sqlName($0, in: table) }
+            let targetTable = target?.sqlName ?? reference.target
+            let targetColumns = reference.targetFields.map { field in target.map { sqlName(field, in: $0) } ?? field }
+            let definition =
+                "CONSTRAINT \(q(reference.constraintName)) FOREIGN KEY (\(local.map(q).joined(separator: ", "))) "
+                + "REFERENCES \(q(targetTable)) (\(targetColumns.map(q).joined(separator: ", "))) "
+                + "ON DELETE \(reference.onDelete.rawValue)"
+            return ForeignKeyDDL(
+                name: reference.constraintName, columns: local, targetTable: targetTable, targetColumns: targetColumns,
+                onDelete: reference.onDelete, definition: definition)
+        }
+
+        var indexes: [IndexDDL] = []
+        for unique in table.uniqueConstraints {
+            let names = unique.fields.map { sqlName($0, in: table) }
+            indexes.append(index(unique.name, table.sqlName, names, names.map { _ in false }, .unique))
+        }
+        for plain in table.indexes {
+            let names = plain.fields.map { sqlName($0, in: table) }
+            let descending = names.indices.map { plain.descending.indices.contains($0) && plain.descending[$0] }
+            indexes.append(index(plain.name, table.sqlName, names, descending, .index))
+        }
+        let leadingColumnSets = [primaryKey] + indexes.map(\.columns)
+        for foreignKey in foreignKeys {
+            let covered = leadingColumnSets.contains { $0.starts(with: foreignKey.columns) }
+            let name = "\(table.sqlName)_\(foreignKey.columns.joined(separator: "_"))_fkidx"
+            guard !covered, !indexes.contains(where: { $0.name == name }) else { continue }
+            indexes.append(
+                index(name, table.sqlName, foreignKey.columns, foreignKey.columns.map { _ in false }, .foreignKey))
+        }
+
+        return TableDDL(
+            name: table.sqlName, typeName: table.name, quotedName: q(table.sqlName), columns: columns,
+            primaryKey: primaryKey, primaryKeyDefinition: "PRIMARY KEY (\(primaryKey.map(q).joined(separator: ", ")))",
+            foreignKeys: foreignKeys, indexes: indexes)
+    }
+
+    func translate(_ column: Column, isPrimaryKey: Bool, isForeignKey: Bool) -> ColumnDDL {
+        let name = dialect.quote(column.sqlName)
+        let type = dialect.columnType(column)
+        let isNotNull = column.isNonNull || isPrimaryKey
+        let defaultSQL = ColumnDefaultSQL.render(column, dialect: dialect)
+        let checks = self.checks(column, quotedName: name)
+        var definition = "\(name) \(type)"
+        if isNotNull { definition += " NOT NULL" }
+        if let defaultSQL { definition += " DEFAULT \(defaultSQL)" }
+        for check in checks { definition += " CHECK(\(check))" }
+        return ColumnDDL(
+            name: column.sqlName, type: type, isNotNull: isNotNull, defaultSQL: defaultSQL, checks: checks,
+            isPrimaryKey: isPrimaryKey, isForeignKey: isForeignKey, definition: definition)
+    }
+
+    func checks(_ column: Column, quotedName name: String) -> [String] {
+        /// SQLite before 3.45 says `json_valid(NULL)` is 0, so a nullable JSON column lets `NULL` through itself.
+        let json = column.isNonNull ? dialect.isValidJSON(name) : "\(name) IS NULL OR \(dialect.isValidJSON(name))"
+        if column.isList { return [json] }
+        switch column.type {
+        case .enumeration(let enumName):
+            let values = model.enumType(enumName)?.values ?? []
+            return ["\(name) IN (\(values.map(dialect.stringLiteral).joined(separator: ", ")))"]
+        case .scalar(let scalar):
+            switch scalar {
+            case .boolean:
+                return ["\(name) IN (\(dialect.booleanLiteral(false)), \(dialect.booleanLiteral(true)))"]
+            case .uuid:
+                return ["length(\(name)) = 32"]
+            case .any, .vector:
+                return [json]
+            case .string:
+                return column.maxLength.map { ["length(\(name)) <= \($0)"] } ?? []
+            case .int, .int64, .float, .date, .timestamp:
+                return []
+            }
+        }
+    }
+
+    func index(
+        _ name: String, _ table: String, _ columns: [String], _ descending: [Bool], _ kind: IndexDDL.Kind
+    ) -> IndexDDL {
+        let q = dialect.quote
+        let terms = zip(columns, descending).map { q($0) + ($1 ? " DESC" : "") }.joined(separator: ", ")
+        let head = kind == .unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX"
+        let tail = "\(q(name)) ON \(q(table)) (\(terms))"
+        return IndexDDL(
+            name: name, table: table, columns: columns, descending: descending, kind: kind,
+            statement: "\(head) IF NOT EXISTS \(tail)", recordedSQL: "\(head) \(tail)")
+    }
+}
