@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "dataconnect", targets: ["dataconnect"])
     ],
     dependencies: [
-        .package(path: "Packages/DataConnectKit")
+        .package(path: "Packages/DataConnectKit"),
+        .package(path: "Packages/DataConnectEmulator"),
     ],
     targets: [
         // MARK: Tools
@@ -20,6 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
+                .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
             ],
             path: "Tools/dataconnect"
         ),

@@ -2,6 +2,11 @@
 enum Command: Equatable {
     /// `dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]`
     case validate(ValidateOptions)
+    /// `dataconnect emulator --backend DIR [--host H] [--port P] [--data-dir DIR] [--seed FILE] [--import DIR]
+    /// [--export-on-exit DIR] [--no-watch]`
+    case emulator(EmulatorOptions)
+    /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
+    case execute(ExecuteOptions)
     /// `dataconnect help [COMMAND]`, `--help`, `-h`
     case help(topic: String?)
     /// `dataconnect --version`
@@ -20,6 +25,26 @@ struct ValidateOptions: Equatable {
     var quiet = false
 }
 
+/// Options of `dataconnect emulator`.
+struct EmulatorOptions: Equatable {
+    var backend = "."
+    var host = "127.0.0.1"
+    var port: UInt16 = 9399
+    var dataDirectory: String?
+    var seedFile: String?
+    var importDirectory: String?
+    var exportOnExit: String?
+    var watch = true
+}
+
+/// Options of `dataconnect execute`.
+struct ExecuteOptions: Equatable {
+    var file = ""
+    var emulator = "127.0.0.1:9399"
+    var variables = "{}"
+    var operationName: String?
+}
+
 /// A command-line usage error: printed with the usage text, exit status 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
@@ -27,7 +52,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The commands `dataconnect help` knows about.
-let helpTopics = ["validate"]
+let helpTopics = ["validate", "emulator", "execute"]
 
 /// Parses the arguments after the program name into a ``Command``.
 ///
@@ -69,8 +94,77 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
             index += 1
         }
         return .validate(options)
+    case "emulator", "dev":
+        var options = EmulatorOptions()
+        var reader = ArgumentReader(rest, command: "emulator")
+        while let argument = reader.next() {
+            switch argument {
+            case "--backend", "--config_dir", "--config-dir": options.backend = try reader.value(for: argument)
+            case "--host": options.host = try reader.value(for: argument)
+            case "--port":
+                let text = try reader.value(for: argument)
+                guard let port = UInt16(text) else { throw UsageError(message: "--port needs a number from 0 to 65535, got \"\(text)\"") }
+                options.port = port
+            case "--listen":
+                let text = try reader.value(for: argument)
+                guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+                    throw UsageError(message: "--listen needs HOST:PORT, got \"\(text)\"")
+                }
+                options.host = String(text[..<colon])
+                options.port = port
+            case "--data-dir": options.dataDirectory = try reader.value(for: argument)
+            case "--seed": options.seedFile = try reader.value(for: argument)
+            case "--import": options.importDirectory = try reader.value(for: argument)
+            case "--export-on-exit": options.exportOnExit = try reader.value(for: argument)
+            case "--no-watch": options.watch = false
+            case "-h", "--help": return .help(topic: "emulator")
+            default: throw UsageError(message: "unknown option \"\(argument)\" for emulator")
+            }
+        }
+        return .emulator(options)
+    case "execute":
+        var options = ExecuteOptions()
+        var reader = ArgumentReader(rest, command: "execute")
+        while let argument = reader.next() {
+            switch argument {
+            case "--emulator": options.emulator = try reader.value(for: argument)
+            case "--vars", "--variables": options.variables = try reader.value(for: argument)
+            case "--operation", "--operation-name": options.operationName = try reader.value(for: argument)
+            case "-h", "--help": return .help(topic: "execute")
+            default:
+                if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" for execute") }
+                guard options.file.isEmpty else { throw UsageError(message: "execute takes one file, got \"\(argument)\" too") }
+                options.file = argument
+            }
+        }
+        guard !options.file.isEmpty else { throw UsageError(message: "execute needs a .gql file") }
+        return .execute(options)
     default:
         throw UsageError(message: "unknown command \"\(first)\"")
+    }
+}
+
+/// Walks option arguments, handing out the value after an option.
+struct ArgumentReader {
+    let arguments: [String]
+    let command: String
+    var index = 0
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments
+        self.command = command
+    }
+
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    mutating func value(for option: String) throws(UsageError) -> String {
+        guard index < arguments.count else { throw UsageError(message: "\(option) needs a value") }
+        defer { index += 1 }
+        return arguments[index]
     }
 }
 
@@ -91,12 +185,39 @@ func usage(_ topic: String?) -> String {
 
             Exit status: 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage error.
             """
+    case "emulator":
+        return """
+            usage: dataconnect emulator [--backend DIR] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
+                                        [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
+
+            Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite. The data
+            lives in memory unless --data-dir is given (WAL, survives restarts). Prints one `ready <url>` line
+            when it serves; reloads when a schema or connector file changes (keeping the last good version
+            when the new one has errors); stops cleanly on SIGINT and SIGTERM.
+
+              --backend DIR          the folder holding dataconnect.yaml (default: the current folder)
+              --host, --port         where to listen (default 127.0.0.1:9399; --port 0 picks a free port)
+              --data-dir DIR         keep the database in DIR/dataconnect.sqlite
+              --seed FILE            run an admin GraphQL file (such as seed_data.gql) after start
+              --import DIR           load DIR/dataconnect_export/sqlite.db at start
+              --export-on-exit DIR   write DIR/dataconnect_export/sqlite.db when stopping
+              --no-watch             do not reload on file changes
+            """
+    case "execute":
+        return """
+            usage: dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]
+
+            Runs an admin GraphQL document (any query or mutation against the generated API, no @auth) on a
+            running emulator and prints the JSON response. Exit status 1 when the response has errors.
+            """
     default:
         return """
             usage: dataconnect <command> [options]
 
             Commands:
               validate    check a backend's schema and connector operations
+              emulator    serve a backend locally over HTTP on SQLite
+              execute     run an admin GraphQL file on a running emulator
               help        show help for a command
 
             Run `dataconnect help <command>` for a command's options.

@@ -24,6 +24,10 @@ struct DataConnectTool {
             print("dataconnect \(version)")
         case .validate(let options):
             exit(validate(options))
+        case .emulator(let options):
+            exit(EmulatorCommand.run(options))
+        case .execute(let options):
+            exit(ExecuteCommand.run(options))
         }
     }
 

@@ -1,0 +1,259 @@
+import DataConnectEngine
+import DataConnectSchema
+import DataConnectWire
+import EmulatorHTTP
+import Foundation
+import GraphQLLanguage
+import Synchronization
+
+/// Why the emulator could not start or do what was asked.
+public struct EmulatorError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, with the diagnostics when the backend does not compile.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// The Data Connect emulator: a backend directory compiled, a SQLite database migrated to its schema,
+/// and the service served over HTTP.
+///
+/// ```swift
+/// let emulator = try Emulator(options: .init(backend: "Backend/movies", port: 0))
+/// try emulator.start()
+/// print(emulator.url)          // http://127.0.0.1:<port>
+/// emulator.stop()
+/// ```
+public final class Emulator: Sendable {
+    /// How to run the emulator.
+    public struct Options: Sendable {
+        /// The folder holding `dataconnect.yaml`.
+        public var backend: String
+        /// The address to listen on.
+        public var host: String
+        /// The port; 0 picks a free one.
+        public var port: UInt16
+        /// Where the database file lives; in memory when `nil`.
+        public var dataDirectory: String?
+        /// An admin GraphQL file run once after start (e.g. `seed_data.gql`).
+        public var seedFile: String?
+        /// An export directory (`dataconnect_export/sqlite.db`) loaded at start.
+        public var importDirectory: String?
+        /// Where to export the data when the emulator stops.
+        public var exportOnExit: String?
+        /// Whether to watch the backend directory and reload on changes.
+        public var watch: Bool
+        /// The number of reader connections.
+        public var readers: Int
+        /// The number of HTTP worker threads.
+        public var threads: Int
+        /// Where progress and diagnostics go.
+        public var log: @Sendable (String) -> Void
+
+        /// Creates options; everything but the backend has a default.
+        public init(
+            backend: String, host: String = "127.0.0.1", port: UInt16 = 9399, dataDirectory: String? = nil,
+            seedFile: String? = nil, importDirectory: String? = nil, exportOnExit: String? = nil, watch: Bool = false,
+            readers: Int = 3, threads: Int = HTTPServer.Configuration.onlineCoreCount,
+            log: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.backend = backend
+            self.host = host
+            self.port = port
+            self.dataDirectory = dataDirectory
+            self.seedFile = seedFile
+            self.importDirectory = importDirectory
+            self.exportOnExit = exportOnExit
+            self.watch = watch
+            self.readers = readers
+            self.threads = threads
+            self.log = log
+        }
+    }
+
+    /// The emulator's version, reported by `/emulator/info` and in export metadata.
+    public static let version = "0.1.0"
+
+    /// The options it runs with.
+    public let options: Options
+    /// The database.
+    public let pool: DatabasePool
+    let responder: EmulatorResponder
+    let server: HTTPServer
+    let watcher = Mutex<BackendWatcher?>(nil)
+    let stopped = Atomic<Bool>(false)
+
+    /// Compiles the backend, opens and migrates the database, imports and seeds; does not listen yet.
+    ///
+    /// - Throws: ``EmulatorError`` with the diagnostics when the backend does not compile, or when the
+    ///   database cannot be opened, migrated, imported or seeded.
+    public init(options: Options) throws(EmulatorError) {
+        self.options = options
+        let service = try Self.compile(options.backend, log: options.log)
+        do {
+            pool = try DatabasePool(
+                location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
+                readers: max(1, options.readers))
+        } catch {
+            throw EmulatorError("cannot open the database: \(error)")
+        }
+        try Self.migrate(service, pool: pool, log: options.log)
+        let maintenance = DataMaintenance(pool: pool)
+        if let directory = options.importDirectory {
+            do {
+                let report = try maintenance.import(from: directory)
+                options.log("imported \(report.rows) rows from \(directory)")
+            } catch {
+                throw EmulatorError("cannot import \(directory): \(error)")
+            }
+        }
+        let engine = Engine(service: service, database: PoolAccess(pool))
+        Self.report(engine, log: options.log)
+        let pool = self.pool
+        responder = EmulatorResponder(engine: engine, version: Self.version) { request in
+            do {
+                switch request {
+                case .clear:
+                    try DataMaintenance(pool: pool).clear()
+                    return .success("cleared every table")
+                case .export(let path):
+                    let file = try DataMaintenance(pool: pool).export(to: path, version: Emulator.version)
+                    return .success("exported to \(file)")
+                }
+            } catch {
+                return .failure(RequestError(status: .internal, message: "internal error: \(error)"))
+            }
+        }
+        server = HTTPServer(
+            host: options.host, port: options.port, configuration: .init(threadPoolSize: max(1, options.threads)),
+            responder: responder)
+        if let seed = options.seedFile {
+            try self.seed(fromFile: seed)
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The engine currently served.
+    public var engine: Engine { responder.engine }
+
+    /// Starts listening (and watching, when asked).
+    public func start() throws(EmulatorError) {
+        do {
+            try server.start()
+        } catch {
+            throw EmulatorError("\(error)")
+        }
+        if options.watch {
+            let watcher = BackendWatcher(directory: options.backend) { [weak self] in self?.reload() }
+            watcher?.start()
+            self.watcher.withLock { $0 = watcher }
+        }
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:9399`.
+    public var url: String { "http://\(options.host):\(server.port)" }
+
+    /// The bound port.
+    public var port: UInt16 { server.port }
+
+    /// Stops watching and serving, then exports when `exportOnExit` is set. Idempotent.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        watcher.withLock {
+            $0?.stop()
+            $0 = nil
+        }
+        server.stop()
+        if let directory = options.exportOnExit {
+            do {
+                let file = try DataMaintenance(pool: pool).export(to: directory, version: Self.version)
+                options.log("exported the data to \(file)")
+            } catch {
+                options.log("error: export to \(directory) failed: \(error)")
+            }
+        }
+    }
+
+    /// Empties every table, keeping the schema.
+    public func clear() throws(EmulatorError) {
+        do {
+            try DataMaintenance(pool: pool).clear()
+        } catch {
+            throw EmulatorError("clearing the data failed: \(error)")
+        }
+    }
+
+    /// Runs an admin GraphQL document (no `@auth` checks), as seed files are run.
+    public func executeAdmin(_ query: String, variables: JSONObject = [:]) -> EngineResponse {
+        engine.execute(EngineRequest(kind: .admin(query: query, operationName: nil, readOnly: false), variables: variables, enforceAuth: false))
+    }
+
+    /// Runs a seed file; fails when the response carries errors.
+    public func seed(fromFile path: String) throws(EmulatorError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw EmulatorError("cannot read the seed file \(path): \(error.localizedDescription)")
+        }
+        let response = executeAdmin(text)
+        let body = (try? JSONValue(parsing: response.body)) ?? .null
+        if response.status != .ok {
+            throw EmulatorError("the seed file \(path) failed: \(body["error"]?["message"]?.stringValue ?? "\(response.status)")")
+        }
+        if let errors = body["errors"]?.arrayValue, !errors.isEmpty {
+            let messages = errors.compactMap { $0["message"]?.stringValue }
+            throw EmulatorError("the seed file \(path) failed: \(messages.joined(separator: "; "))")
+        }
+        options.log("seeded from \(path)")
+    }
+
+    /// Recompiles the backend; on success migrates additively and serves the new version, otherwise keeps
+    /// serving the last good one and logs the diagnostics.
+    public func reload() {
+        options.log("reloading \(options.backend)")
+        do {
+            let service = try Self.compile(options.backend, log: options.log)
+            try Self.migrate(service, pool: pool, log: options.log)
+            let engine = Engine(service: service, database: PoolAccess(pool))
+            Self.report(engine, log: options.log)
+            responder.replace(engine)
+            options.log("reloaded: serving the new schema and connectors")
+        } catch {
+            options.log("error: \(error.message)\nstill serving the last good version")
+        }
+    }
+
+    static func compile(_ backend: String, log: @Sendable (String) -> Void) throws(EmulatorError) -> CompiledService {
+        let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: backend)
+        for diagnostic in diagnostics where diagnostic.severity != .error { log(diagnostic.description) }
+        guard let service else {
+            throw EmulatorError(diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n"))
+        }
+        return service
+    }
+
+    static func migrate(_ service: CompiledService, pool: DatabasePool, log: @Sendable (String) -> Void) throws(EmulatorError) {
+        do {
+            let report = try Migrator(model: service.api.model).migrate(pool)
+            for issue in report.issues { log("migration issue: \(issue)") }
+        } catch {
+            throw EmulatorError("failed to migrate the schema: \(error)")
+        }
+    }
+
+    static func report(_ engine: Engine, log: @Sendable (String) -> Void) {
+        for (connector, problems) in engine.issues.sorted(by: { $0.key < $1.key }) {
+            for (operation, message) in problems.sorted(by: { $0.key < $1.key }) {
+                log("error: connector \(connector), operation \(operation): \(message)")
+            }
+        }
+    }
+}
