@@ -1,0 +1,25 @@
+import DataConnectWire
+
+extension Engine {
+    /// The SQL the engine runs for each root read field of a connector operation, with the parameter
+    /// values of these variables: for benchmarks, debugging and documentation.
+    ///
+    /// - Returns: one `(sql, parameters)` pair per root read field; empty for mutations or unknown operations.
+    public func explain(connector: String, operationName: String, variables: JSONObject = [:]) -> [(sql: String, parameters: [String])] {
+        guard let operation = operations[connector]?[operationName], operation.kind == .query,
+            let coerced = try? operation.coercer.coerce(variables)
+        else { return [] }
+        var execution = Execution(engine: self, operation: operation, variables: coerced, auth: nil, entityIDs: false)
+        var resolver = ArgumentResolver(system: service.api.typeSystem, variables: coerced)
+        resolver.resolve(operation.roots)
+        execution.resolution = resolver.resolution
+        var result: [(sql: String, parameters: [String])] = []
+        for root in operation.roots where !execution.resolution.skipped.contains(root.id) {
+            guard let plan = try? execution.plan(for: root), let values = try? execution.binder.values(for: plan) else {
+                continue
+            }
+            result.append((plan.sql, values.map { "\($0)" }))
+        }
+        return result
+    }
+}
