@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
         .library(name: "DataConnectEmulator", targets: ["DataConnectEmulator"]),
         .library(name: "DataConnectTesting", targets: ["DataConnectTesting"]),
+        .executable(name: "http-bench", targets: ["HTTPBench"]),
     ],
     dependencies: [
         .package(path: "../DataConnectKit")
@@ -20,6 +21,8 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "EmulatorHTTP", dependencies: ["CMicroHTTPD"]),
+        // The benchmark ceiling: the same HTTP layer answering a fixed reply.
+        .executableTarget(name: "HTTPBench", dependencies: ["EmulatorHTTP"]),
 
         // MARK: Engine: schema to SQL, operations to prepared statements, auth, execution
 

@@ -1,0 +1,83 @@
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+
+/* microhttpd.h expects these platform headers to be included first. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/*
+ * Fixed-argument wrappers around libmicrohttpd's variadic functions, which Swift does not import.
+ * Being static inline, they are compiled into the importing Swift module; no separate C target is needed.
+ */
+
+/* MHD_SIZE_UNKNOWN is a cast macro, which Swift does not import. */
+static const uint64_t cmhd_size_unknown = MHD_SIZE_UNKNOWN;
+
+/* The settings cmhd_start_daemon passes to MHD_start_daemon as options. */
+struct cmhd_daemon_options {
+    /* The IPv4 address and port to listen on (port 0: the kernel picks a free one). */
+    const struct sockaddr_in *address;
+    /* Worker threads; 0 or 1 runs a single internal polling thread. */
+    unsigned int thread_pool_size;
+    /* Seconds of inactivity after which a connection is closed; 0 disables the timeout. */
+    unsigned int connection_timeout;
+    /* Maximum number of concurrent connections; 0 keeps libmicrohttpd's default. */
+    unsigned int connection_limit;
+    /* Memory per connection for headers and buffers; 0 keeps libmicrohttpd's default (32 KiB). */
+    size_t connection_memory_limit;
+    /* Called when a request is finished, to free the per-request context. */
+    MHD_RequestCompletedCallback completed;
+    void *completed_cls;
+    /* Receives libmicrohttpd's error messages (requires MHD_USE_ERROR_LOG in the flags). */
+    MHD_LogCallback logger;
+    void *logger_cls;
+};
+
+/* MHD_start_daemon with the options above; returns NULL on failure. */
+static inline struct MHD_Daemon *
+cmhd_start_daemon(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
+                  const struct cmhd_daemon_options *options)
+{
+    struct MHD_OptionItem items[8];
+    unsigned int count = 0;
+    items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) options->address };
+    if (options->thread_pool_size > 1) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) options->thread_pool_size, NULL };
+    }
+    items[count++] = (struct MHD_OptionItem){
+        MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) options->connection_timeout, NULL };
+    if (options->connection_limit > 0) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_CONNECTION_LIMIT, (intptr_t) options->connection_limit, NULL };
+    }
+    if (options->connection_memory_limit > 0) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) options->connection_memory_limit, NULL };
+    }
+    if (options->completed != NULL) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) options->completed, options->completed_cls };
+    }
+    if (options->logger != NULL) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) options->logger, options->logger_cls };
+    }
+    items[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+    return MHD_start_daemon(flags, ntohs(options->address->sin_port), NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, items, MHD_OPTION_END);
+}
+
+/* The port the daemon is bound to (MHD_DAEMON_INFO_BIND_PORT), or 0 if unknown. */
+static inline uint16_t
+cmhd_daemon_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info != NULL ? info->port : 0;
+}
+
+#endif

@@ -1,0 +1,131 @@
+/// An ordered list of HTTP header fields with case-insensitive lookup.
+///
+/// Headers keep the order and spelling they arrived (or were added) in; names compare ASCII
+/// case-insensitively. A plain array of pairs is cheaper than a dictionary for the handful of headers a
+/// request carries, and it keeps repeated fields.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Content-Type": "application/json"]
+/// headers.add(name: "Cache-Control", value: "no-store")
+/// headers["content-type"]  // "application/json"
+/// ```
+public struct HTTPHeaders: Sendable, Equatable {
+    /// One header field.
+    public struct Field: Sendable, Equatable {
+        /// The field name as sent or added, for example `Content-Type`.
+        public var name: String
+        /// The field value.
+        public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in order.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty header list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a header list from fields, keeping their order.
+    public init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The value of the first field named `name` (case-insensitive), or `nil`.
+    ///
+    /// Setting a value replaces every field of that name with one field at the position of the first;
+    /// setting `nil` removes them all.
+    public subscript(name: String) -> String? {
+        get {
+            for field in fields where Self.namesEqual(field.name, name) {
+                return field.value
+            }
+            return nil
+        }
+        set {
+            guard let newValue else {
+                remove(name: name)
+                return
+            }
+            if let index = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) {
+                fields[index].value = newValue
+                var next = index + 1
+                while next < fields.count {
+                    if Self.namesEqual(fields[next].name, name) {
+                        fields.remove(at: next)
+                    } else {
+                        next += 1
+                    }
+                }
+            } else {
+                fields.append(Field(name: name, value: newValue))
+            }
+        }
+    }
+
+    /// The values of every field named `name` (case-insensitive), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` (case-insensitive) is present.
+    public func contains(name: String) -> Bool {
+        fields.contains { Self.namesEqual($0.name, name) }
+    }
+
+    /// Appends a field, keeping any existing fields of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Removes every field named `name` (case-insensitive).
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// Compares two header names ASCII case-insensitively without allocating.
+    static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                for index in 0..<left.count where asciiLowercased(left[index]) != asciiLowercased(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}
+
+extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+    /// Creates a header list from a literal, in the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+}
+
+extension HTTPHeaders: Sequence {
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}

@@ -1,0 +1,46 @@
+/// The seam between the HTTP server and the application: one request in, one response out.
+///
+/// The server calls `respond(to:)` synchronously on one of its worker threads once a request has been
+/// received in full, and sends whatever it returns. Several requests are answered at the same time on
+/// different threads, so a responder must be safe to call concurrently (`Sendable`, with shared state
+/// immutable or lock-guarded).
+///
+/// The call is synchronous on purpose: the emulator's engine is synchronous (SQLite calls), and answering
+/// on the server thread avoids a hop through the Swift concurrency pool for every request. A responder
+/// must therefore not block for long; a worker thread that waits serves no other connection meanwhile.
+/// Long-lived or event-driven replies (server-sent events) return a streamed body instead
+/// (``HTTPResponse/init(status:headers:stream:)``) and write to it from elsewhere.
+///
+/// ```swift
+/// struct Hello: HTTPResponder {
+///     func respond(to request: HTTPRequest) -> HTTPResponse {
+///         .json(#"{"hello":"\#(request.path)"}"#)
+///     }
+/// }
+/// ```
+public protocol HTTPResponder: Sendable {
+    /// Answers one request.
+    ///
+    /// - Parameter request: The request, with its body received in full.
+    /// - Returns: The response to send.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+}
+
+/// An ``HTTPResponder`` made from a closure, for small servers and tests.
+///
+/// ```swift
+/// let responder = HTTPClosureResponder { request in .text("you asked for \(request.path)") }
+/// ```
+public struct HTTPClosureResponder: HTTPResponder {
+    private let handler: @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// Creates a responder that calls `handler` for every request.
+    public init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.handler = handler
+    }
+
+    /// Calls the closure.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        handler(request)
+    }
+}

@@ -1,0 +1,238 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd that hands every request to an ``HTTPResponder``.
+///
+/// libmicrohttpd parses HTTP, enforces limits and timeouts, and runs a pool of worker threads, each
+/// with its own `epoll` loop. The server receives each request body in full (up to
+/// ``Configuration-swift.struct/maximumBodySize``; larger bodies are answered with 413 and never reach
+/// the responder), then calls the responder on the worker thread and sends its response. Connections are
+/// kept alive between requests.
+///
+/// ```swift
+/// let server = HTTPServer(port: 0, responder: HTTPClosureResponder { _ in .json(#"{"ok":true}"#) })
+/// try server.start()
+/// print("listening on http://127.0.0.1:\(server.port)")
+/// // ...
+/// server.stop()
+/// ```
+public final class HTTPServer: Sendable {
+    /// Tuning and limits of an ``HTTPServer``.
+    public struct Configuration: Sendable {
+        /// Worker threads, each running its own event loop; defaults to the number of online cores.
+        public var threadPoolSize: Int
+        /// Whether workers poll with `epoll` (the default) rather than `poll`.
+        public var usesEpoll: Bool
+        /// Inactivity after which a connection is closed (default 60 s); zero disables the timeout.
+        ///
+        /// Idle streamed responses (``HTTPBodyStream``) are parked and do not time out.
+        public var connectionTimeout: Duration
+        /// The most connections served at once (default 10,000, split across the workers).
+        ///
+        /// The process's open-file limit (`ulimit -n`) also caps connections.
+        public var connectionLimit: Int
+        /// The largest request body accepted, in bytes (default 8 MiB).
+        ///
+        /// A request announcing a larger `Content-Length`, or a chunked upload growing past it, is answered
+        /// with 413 and a JSON error, and the responder is not called.
+        public var maximumBodySize: Int
+        /// Memory per connection for the request line, headers and I/O buffers, in bytes; `nil` keeps
+        /// libmicrohttpd's default (32 KiB). Requests whose headers do not fit are rejected by libmicrohttpd.
+        public var connectionMemoryLimit: Int?
+        /// Receives libmicrohttpd's error messages and the server's own warnings; `nil` drops them.
+        public var logHandler: (@Sendable (String) -> Void)?
+
+        /// Creates a configuration; every argument has the documented default.
+        public init(
+            threadPoolSize: Int = Configuration.onlineCoreCount,
+            usesEpoll: Bool = true,
+            connectionTimeout: Duration = .seconds(60),
+            connectionLimit: Int = 10_000,
+            maximumBodySize: Int = 8 * 1024 * 1024,
+            connectionMemoryLimit: Int? = nil,
+            logHandler: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.threadPoolSize = threadPoolSize
+            self.usesEpoll = usesEpoll
+            self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
+            self.maximumBodySize = maximumBodySize
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.logHandler = logHandler
+        }
+
+        /// The number of online cores, at least 1.
+        public static var onlineCoreCount: Int {
+            max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        }
+    }
+
+    /// The address the server listens on, as given.
+    public let host: String
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+
+    private let requestedPort: UInt16
+    private let core: ServerCore
+    private let daemon = Mutex<Daemon?>(nil)
+    private let boundPort: Atomic<UInt16>
+    private let running = Atomic<Bool>(false)
+
+    /// The running libmicrohttpd daemon; its handle may be used from any thread.
+    private struct Daemon: @unchecked Sendable {
+        let handle: OpaquePointer
+    }
+
+    /// Creates a stopped server.
+    ///
+    /// - Parameters:
+    ///   - host: An IPv4 address to listen on (default `127.0.0.1`; `localhost` means the same,
+    ///     `0.0.0.0` every interface).
+    ///   - port: The TCP port; 0 lets the system pick a free one, readable from ``port`` after ``start()``.
+    ///   - configuration: Threads, limits and timeouts.
+    ///   - responder: Answers every request; called concurrently on the worker threads.
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16,
+        configuration: Configuration = Configuration(),
+        responder: some HTTPResponder
+    ) {
+        self.host = host
+        self.requestedPort = port
+        self.configuration = configuration
+        self.boundPort = Atomic(port)
+        self.core = ServerCore(
+            responder: responder,
+            maximumBodySize: max(0, configuration.maximumBodySize),
+            logHandler: configuration.logHandler)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The port the server listens on: after ``start()`` the bound port (the chosen one when created with
+    /// port 0), before it the requested port.
+    public var port: UInt16 {
+        boundPort.load(ordering: .acquiring)
+    }
+
+    /// Whether the server is listening.
+    public var isRunning: Bool {
+        running.load(ordering: .acquiring)
+    }
+
+    /// Starts listening and serving.
+    ///
+    /// Returns once the socket is bound; requests are served on the worker threads.
+    ///
+    /// - Throws: ``HTTPServerError/invalidHost(_:)`` for an address that is not IPv4,
+    ///   ``HTTPServerError/alreadyRunning(host:port:)`` if started twice, and
+    ///   ``HTTPServerError/cannotListen(host:port:reason:)`` when the port is in use or cannot be bound.
+    public func start() throws(HTTPServerError) {
+        try daemon.withLock { (daemon: inout Daemon?) throws(HTTPServerError) in
+            if daemon != nil {
+                throw .alreadyRunning(host: host, port: port)
+            }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = requestedPort.bigEndian
+            let hostToParse = host == "localhost" ? "127.0.0.1" : host
+            guard inet_pton(AF_INET, hostToParse, &address.sin_addr) == 1 else {
+                throw .invalidHost(host)
+            }
+            core.acceptStreams()
+            _ = core.takeLastLogMessage()
+
+            var flags = MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            flags |=
+                configuration.usesEpoll
+                ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_POLL_INTERNAL_THREAD.rawValue
+            let timeout = configuration.connectionTimeout.components
+            let timeoutSeconds = max(0, timeout.seconds + (timeout.attoseconds > 0 ? 1 : 0))
+            let corePointer = Unmanaged.passUnretained(core).toOpaque()
+
+            let handle = withUnsafePointer(to: &address) { addressPointer in
+                var options = cmhd_daemon_options()
+                options.address = addressPointer
+                options.thread_pool_size = UInt32(clamping: max(1, configuration.threadPoolSize))
+                options.connection_timeout = UInt32(clamping: timeoutSeconds)
+                options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
+                options.connection_memory_limit = max(0, configuration.connectionMemoryLimit ?? 0)
+                options.completed = { _, _, context, _ in
+                    guard let context else { return }
+                    ServerCore.requestCompleted(context: context)
+                }
+                options.completed_cls = nil
+                options.logger = { cls, format, arguments in
+                    guard let cls, let format, let arguments else { return }
+                    var message = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
+                        let length = vsnprintf(buffer.baseAddress, buffer.count, format, arguments)
+                        let count = min(Int(max(0, length)), buffer.count - 1)
+                        return String(
+                            decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+                    }
+                    while message.last?.isNewline == true { message.removeLast() }
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().log(message)
+                }
+                options.logger_cls = corePointer
+                return cmhd_start_daemon(
+                    flags,
+                    { cls, connection, url, method, version, uploadData, uploadDataSize, context in
+                        guard let cls, let connection, let uploadDataSize, let context else { return .NO }
+                        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().handle(
+                            connection: connection, url: url, method: method, version: version,
+                            uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
+                    },
+                    corePointer, &options)
+            }
+            guard let handle else {
+                let reason = core.takeLastLogMessage() ?? "libmicrohttpd could not start the daemon"
+                throw .cannotListen(host: host, port: requestedPort, reason: reason)
+            }
+            daemon = Daemon(handle: handle)
+            boundPort.store(cmhd_daemon_bound_port(handle), ordering: .releasing)
+            running.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Stops listening, closes every connection and joins the worker threads.
+    ///
+    /// Streamed responses still open are ended (their termination handlers run on the worker threads
+    /// meanwhile). Returns once every worker thread has exited. Calling `stop()` on a stopped server does
+    /// nothing; a stopped server can be started again.
+    ///
+    /// Because it joins the worker threads, `stop()` must not be called from a responder or a stream's
+    /// termination handler (nor may the last reference to the server be released there).
+    public func stop() {
+        daemon.withLock { daemon in
+            guard let stopping = daemon else { return }
+            daemon = nil
+            running.store(false, ordering: .releasing)
+            core.cancelStreams()
+            MHD_stop_daemon(stopping.handle)
+        }
+    }
+}
+
+extension HTTPServer {
+    /// Creates a stopped server that answers every request with `respond`.
+    ///
+    /// - Parameters:
+    ///   - host: An IPv4 address to listen on (default `127.0.0.1`).
+    ///   - port: The TCP port; 0 lets the system pick a free one.
+    ///   - configuration: Threads, limits and timeouts.
+    ///   - respond: Answers every request; called concurrently on the worker threads.
+    public convenience init(
+        host: String = "127.0.0.1",
+        port: UInt16,
+        configuration: Configuration = Configuration(),
+        respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        self.init(host: host, port: port, configuration: configuration, responder: HTTPClosureResponder(respond))
+    }
+}

@@ -1,0 +1,340 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state libmicrohttpd's callbacks reach through their `void *` argument.
+///
+/// Immutable apart from the lock-guarded stream registry and last log message, because the callbacks
+/// run concurrently on the daemon's worker threads.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let maximumBodySize: Int
+    private let logHandler: (@Sendable (String) -> Void)?
+    private let lastLogMessage = Mutex<String?>(nil)
+    private let registry = Mutex(StreamRegistry())
+
+    private struct StreamRegistry {
+        var accepting = true
+        var streams: [ObjectIdentifier: HTTPBodyStream] = [:]
+    }
+
+    init(responder: any HTTPResponder, maximumBodySize: Int, logHandler: (@Sendable (String) -> Void)?) {
+        self.responder = responder
+        self.maximumBodySize = maximumBodySize
+        self.logHandler = logHandler
+    }
+
+    // MARK: Requests
+
+    /// The access handler: called after the headers, for each piece of body, and once the body is complete.
+    func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>,
+        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        if let raw = context.pointee {
+            if raw == Self.noBodyMarker {
+                if uploadDataSize.pointee > 0 {
+                    uploadDataSize.pointee = 0
+                    return .YES
+                }
+                return answer(connection: connection, url: url, method: method, version: version, body: [])
+            }
+            let requestContext = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+            let size = uploadDataSize.pointee
+            if size > 0 {
+                requestContext.receive(uploadData, count: size, limit: maximumBodySize)
+                uploadDataSize.pointee = 0
+                return .YES
+            }
+            if requestContext.exceedsLimit {
+                return queueContentTooLarge(on: connection)
+            }
+            let body = requestContext.takeBody()
+            return answer(connection: connection, url: url, method: method, version: version, body: body)
+        }
+
+        // First call: the headers are in, the body (if any) is not.
+        if MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil {
+            context.pointee = Unmanaged.passRetained(RequestContext(expectedLength: 0)).toOpaque()
+            return .YES
+        }
+        if let header = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
+            let length = Self.parseContentLength(header)
+            if length > maximumBodySize {
+                return queueContentTooLarge(on: connection)
+            }
+            if length > 0 {
+                context.pointee = Unmanaged.passRetained(RequestContext(expectedLength: length)).toOpaque()
+                return .YES
+            }
+        }
+        // Answering now would make libmicrohttpd close the connection afterwards (a response queued before
+        // the request is complete); the next call, once the request is complete, answers instead.
+        context.pointee = Self.noBodyMarker
+        return .YES
+    }
+
+    /// The per-request context of a request without a body; not a real object, never dereferenced.
+    private static var noBodyMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
+    /// Frees the per-request context once libmicrohttpd is done with the request.
+    static func requestCompleted(context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let raw = context.pointee, raw != noBodyMarker else { return }
+        Unmanaged<RequestContext>.fromOpaque(raw).release()
+        context.pointee = nil
+    }
+
+    private func answer(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        body: [UInt8]
+    ) -> MHD_Result {
+        let request = HTTPRequest(
+            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET"),
+            path: url.map { String(cString: $0) } ?? "/",
+            query: Self.queryItems(of: connection),
+            headers: HTTPHeaders(Self.headerFields(of: connection)),
+            body: body,
+            version: version.map { String(cString: $0) } ?? "HTTP/1.1"
+        )
+        let response = responder.respond(to: request)
+        return queue(response, on: connection)
+    }
+
+    private static func headerFields(of connection: OpaquePointer) -> [HTTPHeaders.Field] {
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(12)
+        withUnsafeMutablePointer(to: &fields) { pointer in
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls else { return .NO }
+                    let fields = cls.assumingMemoryBound(to: [HTTPHeaders.Field].self)
+                    fields.pointee.append(
+                        HTTPHeaders.Field(
+                            name: ServerCore.string(key, count: keySize),
+                            value: ServerCore.string(value, count: valueSize)))
+                    return .YES
+                }, pointer)
+        }
+        return fields
+    }
+
+    private static func queryItems(of connection: OpaquePointer) -> [HTTPRequest.QueryItem] {
+        var items: [HTTPRequest.QueryItem] = []
+        withUnsafeMutablePointer(to: &items) { pointer in
+            _ = MHD_get_connection_values_n(
+                connection, .GET_ARGUMENT_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls else { return .NO }
+                    let items = cls.assumingMemoryBound(to: [HTTPRequest.QueryItem].self)
+                    items.pointee.append(
+                        HTTPRequest.QueryItem(
+                            name: ServerCore.string(key, count: keySize),
+                            value: value.map { ServerCore.string($0, count: valueSize) }))
+                    return .YES
+                }, pointer)
+        }
+        return items
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>?, count: Int) -> String {
+        guard let pointer, count > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// Parses a Content-Length value; anything unparsable or too large counts as `Int.max`.
+    static func parseContentLength(_ text: UnsafePointer<CChar>) -> Int {
+        var value = 0
+        var pointer = text
+        var sawDigit = false
+        while pointer.pointee == 0x20 || pointer.pointee == 0x09 { pointer += 1 }
+        while pointer.pointee >= 0x30, pointer.pointee <= 0x39 {
+            let digit = Int(pointer.pointee - 0x30)
+            if value > (Int.max - digit) / 10 { return Int.max }
+            value = value * 10 + digit
+            sawDigit = true
+            pointer += 1
+        }
+        return sawDigit ? value : Int.max
+    }
+
+    // MARK: Responses
+
+    private func queueContentTooLarge(on connection: OpaquePointer) -> MHD_Result {
+        let message = "request body exceeds \(maximumBodySize) bytes"
+        return queue(Self.errorResponse(.contentTooLarge, message, "RESOURCE_EXHAUSTED"), on: connection)
+    }
+
+    /// A Google-API-style JSON error, the shape clients of the emulator expect from every endpoint.
+    static func errorResponse(_ status: HTTPStatus, _ message: String, _ code: String) -> HTTPResponse {
+        .json(#"{"error":{"code":\#(status.code),"message":"\#(message)","status":"\#(code)"}}"#, status: status)
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        var status = response.status.code
+        if status < 200 || status > 999 {
+            log("responder returned status \(status); sending 500 instead")
+            status = 500
+        }
+        let created: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            created = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .stream(let stream):
+            guard stream.attach(to: connection) else {
+                log("an HTTPBodyStream was returned twice or after it ended; sending 500 instead")
+                let message = "response stream already used"
+                return queue(Self.errorResponse(.internalServerError, message, "INTERNAL"), on: connection)
+            }
+            guard register(stream) else {
+                stream.didEnd()
+                let message = "server is stopping"
+                return queue(Self.errorResponse(.serviceUnavailable, message, "UNAVAILABLE"), on: connection)
+            }
+            created = makeStreamResponse(stream)
+        }
+        guard let created else {
+            log("libmicrohttpd could not create a response")
+            return .NO
+        }
+        for field in response.headers {
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(created, name, value) }
+            }
+            if added != .YES {
+                log("response header '\(field.name)' rejected by libmicrohttpd; not sent")
+            }
+        }
+        let result = MHD_queue_response(connection, UInt32(status), created)
+        MHD_destroy_response(created)
+        return result
+    }
+
+    private func makeStreamResponse(_ stream: HTTPBodyStream) -> OpaquePointer? {
+        let binding = Unmanaged.passRetained(StreamBinding(core: self, stream: stream))
+        let created = MHD_create_response_from_callback(
+            cmhd_size_unknown, 16_384,
+            { cls, _, buffer, capacity in
+                guard let cls, let buffer else { return -2 }
+                let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeUnretainedValue()
+                return binding.stream.read(into: buffer, capacity: capacity)
+            },
+            binding.toOpaque(),
+            { cls in
+                guard let cls else { return }
+                let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeRetainedValue()
+                binding.core.unregister(binding.stream)
+                binding.stream.didEnd()
+            })
+        if created == nil {
+            binding.release()
+            unregister(stream)
+            stream.didEnd()
+        }
+        return created
+    }
+
+    // MARK: Streams
+
+    private func register(_ stream: HTTPBodyStream) -> Bool {
+        registry.withLock { registry in
+            guard registry.accepting else { return false }
+            registry.streams[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    private func unregister(_ stream: HTTPBodyStream) {
+        _ = registry.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    /// Lets new streams be registered again (before a start).
+    func acceptStreams() {
+        registry.withLock { $0.accepting = true }
+    }
+
+    /// Refuses new streams and wakes every parked one so libmicrohttpd can close it.
+    ///
+    /// libmicrohttpd must not be stopped while a connection is suspended.
+    func cancelStreams() {
+        let streams = registry.withLock { registry in
+            registry.accepting = false
+            return Array(registry.streams.values)
+        }
+        for stream in streams {
+            stream.cancel()
+        }
+    }
+
+    // MARK: Logging
+
+    /// Records a libmicrohttpd or server message and passes it to the configured handler.
+    func log(_ message: String) {
+        lastLogMessage.withLock { $0 = message }
+        logHandler?(message)
+    }
+
+    /// Returns and clears the last logged message.
+    func takeLastLogMessage() -> String? {
+        lastLogMessage.withLock { message in
+            defer { message = nil }
+            return message
+        }
+    }
+}
+
+/// The body of one request as it arrives; lives in libmicrohttpd's per-request `con_cls` slot.
+///
+/// Only the worker thread serving the connection touches it.
+final class RequestContext {
+    private(set) var body: [UInt8] = []
+    private(set) var exceedsLimit = false
+
+    init(expectedLength: Int) {
+        if expectedLength > 0 {
+            body.reserveCapacity(expectedLength)
+        }
+    }
+
+    /// Appends a piece of the body, or drops it (and what was received) once the limit is crossed.
+    func receive(_ data: UnsafePointer<CChar>?, count: Int, limit: Int) {
+        guard !exceedsLimit, let data else { return }
+        if count > limit - body.count {
+            exceedsLimit = true
+            body = []
+            return
+        }
+        body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+    }
+
+    /// Moves the body out.
+    func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
+}
+
+/// What a streamed response's content reader needs: the stream and the core that registered it.
+private final class StreamBinding: Sendable {
+    let core: ServerCore
+    let stream: HTTPBodyStream
+
+    init(core: ServerCore, stream: HTTPBodyStream) {
+        self.core = core
+        self.stream = stream
+    }
+}

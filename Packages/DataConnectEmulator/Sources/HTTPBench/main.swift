@@ -1,0 +1,120 @@
+import Dispatch
+import EmulatorHTTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The HTTP ceiling benchmark: a server that answers every request with the same JSON body, so that the
+// emulator's throughput can be compared with what the HTTP layer alone reaches.
+//
+// Usage: HTTPBench [--port N] [--size BYTES] [--threads N]
+// (defaults: port 9400, 200 bytes, one worker thread per core; port 0 picks a free port). Prints
+// `ready http://127.0.0.1:PORT` once listening and stops cleanly on SIGINT or SIGTERM. Drive it with, for
+// example, `wrk -t1 -c32 -d5s -s post.lua http://127.0.0.1:9400/` where post.lua sets a POST body.
+
+/// Command-line options of the benchmark server.
+struct BenchOptions {
+    var port: UInt16 = 9400
+    var size = 200
+    var threads = HTTPServer.Configuration.onlineCoreCount
+
+    /// Parses `--flag value` pairs; unknown flags and bad values are usage errors.
+    static func parse(_ arguments: [String]) -> Result<BenchOptions, BenchUsageError> {
+        var options = BenchOptions()
+        var index = 0
+        while index < arguments.count {
+            let flag = arguments[index]
+            guard index + 1 < arguments.count else { return .failure(BenchUsageError("missing value for \(flag)")) }
+            let value = arguments[index + 1]
+            switch flag {
+            case "--port":
+                guard let port = UInt16(value) else { return .failure(BenchUsageError("bad port '\(value)'")) }
+                options.port = port
+            case "--size":
+                guard let size = Int(value), size >= 0 else { return .failure(BenchUsageError("bad size '\(value)'")) }
+                options.size = size
+            case "--threads":
+                guard let threads = Int(value), threads > 0 else {
+                    return .failure(BenchUsageError("bad thread count '\(value)'"))
+                }
+                options.threads = threads
+            default:
+                return .failure(BenchUsageError("unknown option '\(flag)'"))
+            }
+            index += 2
+        }
+        return .success(options)
+    }
+}
+
+/// A command-line mistake, reported with the usage line.
+struct BenchUsageError: Error {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// A JSON object of exactly `size` bytes (at least the 23 of its frame): `{"data":{"payload":"xx…"}}`.
+func fixedJSONBody(size: Int) -> [UInt8] {
+    let prefix = Array(#"{"data":{"payload":""#.utf8)
+    let suffix = Array(#""}}"#.utf8)
+    let padding = max(0, size - prefix.count - suffix.count)
+    return prefix + [UInt8](repeating: UInt8(ascii: "x"), count: padding) + suffix
+}
+
+/// Writes to standard error.
+func writeError(_ text: String) {
+    var text = text
+    _ = text.withUTF8 { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+let options: BenchOptions
+switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed):
+    options = parsed
+case .failure(let error):
+    writeError("HTTPBench: \(error.message)\nusage: HTTPBench [--port N] [--size BYTES] [--threads N]\n")
+    exit(2)
+}
+
+// SIGINT and SIGTERM are handled by dispatch sources, which on Linux read them through a signalfd. That only
+// works if no thread can take the signal directly, so block both before the server starts its worker
+// threads (they inherit the mask); otherwise a signal landing on a worker is lost.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+
+let body = fixedJSONBody(size: options.size)
+let server = HTTPServer(
+    port: options.port,
+    configuration: HTTPServer.Configuration(threadPoolSize: options.threads),
+    respond: { _ in .json(body) }
+)
+do {
+    try server.start()
+} catch {
+    writeError("HTTPBench: \(error)\n")
+    exit(1)
+}
+let signalSources = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        server.stop()
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+print("ready http://127.0.0.1:\(server.port)")
+fflush(nil)
+
+withExtendedLifetime(signalSources) {
+    dispatchMain()
+}
