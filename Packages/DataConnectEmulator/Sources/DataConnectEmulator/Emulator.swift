@@ -219,8 +219,12 @@ public final class Emulator: Sendable {
     /// serving the last good one and logs the diagnostics.
     public func reload() {
         options.log("reloading \(options.backend)")
-        do {
+        do throws(EmulatorError) {
             let service = try Self.compile(options.backend, log: options.log)
+            let errors = service.connectors.flatMap(\.validated.diagnostics).filter { $0.severity == .error }
+            guard errors.isEmpty else {
+                throw EmulatorError(errors.map(\.description).joined(separator: "\n"))
+            }
             try Self.migrate(service, pool: pool, log: options.log)
             let engine = Engine(service: service, database: PoolAccess(pool))
             Self.report(engine, log: options.log)

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `dataconnect emulator` run as a process: startup, signals, persistence, crash safety, reload,
+/// export and import, and `dataconnect execute`.
+@Suite(.serialized) struct EmulatorProcessTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesAndStopsCleanlyOnSignal(_ signal: Int32) async throws {
+        // given
+        let emulator = try await EmulatorProcess(["--backend", Repository.movies, "--no-watch"])
+        // when
+        let (status, body) = try await emulator.execute("listMovies")
+        let exit = try await emulator.stop(signal: signal)
+        // then
+        #expect(status == 200)
+        #expect((body["data"] as? [String: Any])?["movies"] as? [Any] != nil)
+        #expect(exit == 0)
+        #expect(emulator.errors.contains("stopped"))
+    }
+
+    @Test func refusesABrokenBackendWithDiagnostics() async throws {
+        // given
+        let backend = try Repository.copyOfMovies()
+        defer { backend.remove() }
+        try "type Movie @table { title: Strin }".write(
+            to: backend.url.appendingPathComponent("schema/schema.gql"), atomically: true, encoding: .utf8)
+        // when
+        let result = try await DataConnectProcess.run(["emulator", "--backend", backend.path, "--port", "0"])
+        // then
+        #expect(result.exitStatus == 1)
+        #expect(result.standardError.contains("schema/schema.gql:1:28: error: unknown type \"Strin\""))
+    }
+
+    @Test func keepsDataAcrossRestartsWithDataDir() async throws {
+        // given
+        let data = try TemporaryDirectory(prefix: "dataconnect-data")
+        defer { data.remove() }
+        let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
+        let (status, _) = try await first.execute(
+            "createMovie", mutation: true,
+            variables: ["title": "Persisted", "releaseYear": 2001, "genre": "Drama", "rating": 3])
+        #expect(status == 200)
+        #expect(try await first.stop() == 0)
+        // when
+        let second = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
+        defer { Task { try? await second.stop() } }
+        let (_, body) = try await second.execute("listMoviesByGenre", variables: ["genre": "Drama"])
+        // then
+        let movies = (body["data"] as? [String: Any])?["movies"] as? [[String: Any]] ?? []
+        #expect(movies.contains { $0["title"] as? String == "Persisted" })
+    }
+
+    @Test func keepsEveryAnsweredMutationAfterKill9() async throws {
+        // given an emulator with a data directory taking a stream of inserts
+        let data = try TemporaryDirectory(prefix: "dataconnect-data")
+        defer { data.remove() }
+        let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
+        var acknowledged: [String] = []
+        let killer = Task {
+            try await Task.sleep(for: .milliseconds(400))
+            kill(first.process.processIdentifier, SIGKILL)
+        }
+        // when the process is killed in the middle of the stream
+        for index in 0..<100_000 {
+            let title = "crash-\(index)"
+            guard
+                let (status, body) = try? await first.execute(
+                    "createMovie", mutation: true,
+                    variables: ["title": title, "releaseYear": 2000, "genre": "Crash", "rating": 1]),
+                status == 200, (body["errors"] as? [Any])?.isEmpty ?? true
+            else { break }
+            acknowledged.append(title)
+        }
+        _ = try await killer.value
+        _ = try await first.stop(signal: SIGKILL)
+        // then every answered insert is there after a restart
+        let second = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
+        defer { Task { try? await second.stop() } }
+        let (_, body) = try await second.admin(
+            #"query { movies(where: {genre: {eq: "Crash"}}, limit: 1000000) { title } }"#)
+        let stored = Set(
+            ((body["data"] as? [String: Any])?["movies"] as? [[String: Any]] ?? []).compactMap {
+                $0["title"] as? String
+            })
+        #expect(!acknowledged.isEmpty)
+        #expect(
+            Set(acknowledged).isSubset(of: stored), "lost: \(Set(acknowledged).subtracting(stored).sorted().prefix(5))")
+    }
+
+    @Test func reloadsChangedConnectorsAndKeepsTheLastGoodVersion() async throws {
+        // given
+        let backend = try Repository.copyOfMovies()
+        defer { backend.remove() }
+        let emulator = try await EmulatorProcess(["--backend", backend.path])
+        defer { Task { try? await emulator.stop() } }
+        let extra = backend.url.appendingPathComponent("connector/extra.gql")
+        // when a new operation is saved
+        try "query countMovies @auth(level: PUBLIC) { movies { _count } }".write(
+            to: extra, atomically: true, encoding: .utf8)
+        var answered = false
+        for _ in 0..<200 {
+            let (status, _) = try await emulator.execute("countMovies")
+            if status == 200 {
+                answered = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        // then it is served, and a broken save keeps it served
+        #expect(answered)
+        try "query countMovies @auth(level: PUBLIC) { movies { _count ".write(
+            to: extra, atomically: true, encoding: .utf8)
+        for _ in 0..<200 where !emulator.errors.contains("still serving the last good version") {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(emulator.errors.contains("connector/extra.gql:1:"))
+        let (status, _) = try await emulator.execute("countMovies")
+        #expect(status == 200)
+    }
+
+    @Test func exportsOnExitAndImports() async throws {
+        // given
+        let export = try TemporaryDirectory(prefix: "dataconnect-export")
+        defer { export.remove() }
+        let first = try await EmulatorProcess([
+            "--backend", Repository.movies, "--export-on-exit", export.path, "--no-watch",
+        ])
+        _ = try await first.execute(
+            "createMovie", mutation: true,
+            variables: ["title": "Exported", "releaseYear": 1999, "genre": "Export", "rating": 2])
+        #expect(try await first.stop() == 0)
+        // then
+        #expect(FileManager.default.fileExists(atPath: export.path + "/dataconnect_export/sqlite.db"))
+        let metadata =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: export.url.appendingPathComponent("firebase-export-metadata.json")))
+            as? [String: Any]
+        #expect((metadata?["dataconnect"] as? [String: Any])?["path"] as? String == "dataconnect_export")
+        // when
+        let second = try await EmulatorProcess(["--backend", Repository.movies, "--import", export.path, "--no-watch"])
+        defer { Task { try? await second.stop() } }
+        let (_, body) = try await second.execute("listMoviesByGenre", variables: ["genre": "Export"])
+        let movies = (body["data"] as? [String: Any])?["movies"] as? [[String: Any]] ?? []
+        #expect(movies.map { $0["title"] as? String } == ["Exported"])
+    }
+
+    @Test func seedsAndExecutesAdminFiles() async throws {
+        // given
+        let emulator = try await EmulatorProcess(
+            ["--backend", Repository.movies, "--seed", Repository.movies + "/seed_data.gql", "--no-watch"])
+        defer { Task { try? await emulator.stop() } }
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-execute")
+        defer { scratch.remove() }
+        let file = scratch.url.appendingPathComponent("count.gql")
+        try "query { movies(limit: 1000) { _count } }".write(to: file, atomically: true, encoding: .utf8)
+        let host = String(emulator.url.dropFirst("http://".count))
+        // when
+        let result = try await DataConnectProcess.run(["execute", file.path, "--emulator", host])
+        // then
+        #expect(result.exitStatus == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains(#""_count":79"#))
+    }
+}
