@@ -4,11 +4,12 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 KIT := Packages/DataConnectKit
+EMU := Packages/DataConnectEmulator
 BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux
 
 .DEFAULT_GOAL := help
-.PHONY: help bootstrap build release test test-kit test-root demo bench lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-root demo bench emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -24,15 +25,19 @@ bootstrap: ## Install missing Debian packages (idempotent; needs root)
 
 build: ## Build everything (debug)
 	$(SWIFT) build --package-path $(KIT)
+	$(SWIFT) build --package-path $(EMU)
 	$(SWIFT) build
 
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-root ## Run every test suite
+test: test-kit test-emulator test-root ## Run every test suite
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
+
+test-emulator:
+	$(SWIFT) test --package-path $(EMU)
 
 test-root:
 	$(SWIFT) build --product dataconnect
@@ -52,14 +57,19 @@ demo: bootstrap release ## Walk through the product (grows with the emulator); n
 	  sed -i 's/^    title$$/    titel/' $$tmp/connector/queries.gql && \
 	  (.build/release/dataconnect validate --backend $$tmp --quiet 2>&1 | head -3 | sed "s|$$tmp|$(BACKEND)|"; true) && rm -rf $$tmp
 
+emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399
+	.build/release/dataconnect emulator --backend $(BACKEND) --seed $(BACKEND)/seed_data.gql
+
 bench: ## Run the benchmarks (release) and print the figures for docs/performance.md
 	$(SWIFT) run -c release --package-path $(KIT) kit-bench $(abspath $(BACKEND))
 
 lint: ## Check formatting
-	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests
+	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
+	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests
 
 fmt: ## Format the sources in place
-	$(SWIFT) format --in-place --recursive Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests
+	$(SWIFT) format --in-place --recursive Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
+	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build
+	rm -rf .build $(KIT)/.build $(EMU)/.build

@@ -62,7 +62,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DataConnectEmulatorTests",
-            dependencies: ["DataConnectEmulator", "DataConnectTesting"]
+            dependencies: [
+                "DataConnectEmulator", "DataConnectTesting", "DataConnectEngine",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

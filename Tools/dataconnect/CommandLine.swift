@@ -103,7 +103,9 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
             case "--host": options.host = try reader.value(for: argument)
             case "--port":
                 let text = try reader.value(for: argument)
-                guard let port = UInt16(text) else { throw UsageError(message: "--port needs a number from 0 to 65535, got \"\(text)\"") }
+                guard let port = UInt16(text) else {
+                    throw UsageError(message: "--port needs a number from 0 to 65535, got \"\(text)\"")
+                }
                 options.port = port
             case "--listen":
                 let text = try reader.value(for: argument)
@@ -133,7 +135,9 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
             case "-h", "--help": return .help(topic: "execute")
             default:
                 if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" for execute") }
-                guard options.file.isEmpty else { throw UsageError(message: "execute takes one file, got \"\(argument)\" too") }
+                guard options.file.isEmpty else {
+                    throw UsageError(message: "execute takes one file, got \"\(argument)\" too")
+                }
                 options.file = argument
             }
         }

@@ -1,12 +1,13 @@
 import DataConnectEmulator
 import Dispatch
 import Foundation
+
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `dataconnect emulator`: serve until SIGINT or SIGTERM.
@@ -57,12 +58,14 @@ enum ExecuteCommand {
         let base = options.emulator.hasPrefix("http") ? options.emulator : "http://\(options.emulator)"
         guard let info = request("\(base)/emulator/info", body: nil),
             let infoJSON = try? JSONSerialization.jsonObject(with: info.data) as? [String: Any],
-            let services = infoJSON["services"] as? [[String: Any]], let service = services.first?["serviceId"] as? String
+            let services = infoJSON["services"] as? [[String: Any]],
+            let service = services.first?["serviceId"] as? String
         else {
             DataConnectTool.printError("error: no emulator answers at \(base) (start one with `dataconnect emulator`)")
             return 1
         }
-        guard let variables = try? JSONSerialization.jsonObject(with: Data(options.variables.utf8)) as? [String: Any] else {
+        guard let variables = try? JSONSerialization.jsonObject(with: Data(options.variables.utf8)) as? [String: Any]
+        else {
             DataConnectTool.printError("error: --vars must be a JSON object")
             return 2
         }

@@ -192,7 +192,10 @@ public final class Emulator: Sendable {
 
     /// Runs an admin GraphQL document (no `@auth` checks), as seed files are run.
     public func executeAdmin(_ query: String, variables: JSONObject = [:]) -> EngineResponse {
-        engine.execute(EngineRequest(kind: .admin(query: query, operationName: nil, readOnly: false), variables: variables, enforceAuth: false))
+        engine.execute(
+            EngineRequest(
+                kind: .admin(query: query, operationName: nil, readOnly: false), variables: variables,
+                enforceAuth: false))
     }
 
     /// Runs a seed file; fails when the response carries errors.
@@ -206,7 +209,8 @@ public final class Emulator: Sendable {
         let response = executeAdmin(text)
         let body = (try? JSONValue(parsing: response.body)) ?? .null
         if response.status != .ok {
-            throw EmulatorError("the seed file \(path) failed: \(body["error"]?["message"]?.stringValue ?? "\(response.status)")")
+            throw EmulatorError(
+                "the seed file \(path) failed: \(body["error"]?["message"]?.stringValue ?? "\(response.status)")")
         }
         if let errors = body["errors"]?.arrayValue, !errors.isEmpty {
             let messages = errors.compactMap { $0["message"]?.stringValue }
@@ -244,7 +248,9 @@ public final class Emulator: Sendable {
         return service
     }
 
-    static func migrate(_ service: CompiledService, pool: DatabasePool, log: @Sendable (String) -> Void) throws(EmulatorError) {
+    static func migrate(
+        _ service: CompiledService, pool: DatabasePool, log: @Sendable (String) -> Void
+    ) throws(EmulatorError) {
         do {
             let report = try Migrator(model: service.api.model).migrate(pool)
             for issue in report.issues { log("migration issue: \(issue)") }

@@ -76,7 +76,10 @@ public final class EmulatorResponder: HTTPResponder {
         }
         let engine = self.engine
         guard route.service == engine.service.project.config.serviceId else {
-            return Self.error(.notFound, "No schema found for service \"\(route.service)\"; this emulator serves \"\(engine.service.project.config.serviceId)\"")
+            return Self.error(
+                .notFound,
+                "No schema found for service \"\(route.service)\"; this emulator serves \"\(engine.service.project.config.serviceId)\""
+            )
         }
         let body: JSONObject
         do {
@@ -133,7 +136,8 @@ public final class EmulatorResponder: HTTPResponder {
             }
             let isImpersonation = route.method.hasPrefix("impersonate")
             engineRequest = EngineRequest(
-                kind: .connector(connector: connector, operationName: operationName, mutation: route.method.hasSuffix("Mutation")),
+                kind: .connector(
+                    connector: connector, operationName: operationName, mutation: route.method.hasSuffix("Mutation")),
                 variables: variables, auth: auth, enforceAuth: true)
             _ = isImpersonation
         case "executeGraphql", "executeGraphqlRead":
@@ -142,7 +146,9 @@ public final class EmulatorResponder: HTTPResponder {
                 return Self.error(.invalidArgument, "\"query\" is required")
             }
             engineRequest = EngineRequest(
-                kind: .admin(query: query, operationName: body["operationName"]?.stringValue, readOnly: route.method == "executeGraphqlRead"),
+                kind: .admin(
+                    query: query, operationName: body["operationName"]?.stringValue,
+                    readOnly: route.method == "executeGraphqlRead"),
                 variables: variables, auth: auth, enforceAuth: impersonated)
         default:
             return Self.error(.notFound, "unknown method \":\(route.method)\"")

@@ -36,7 +36,9 @@ public final class TestEmulator: Sendable {
     ///   - seedFile: An admin GraphQL file to run at start and after each ``reset()``.
     ///   - log: Where the emulator's messages go (nowhere by default).
     /// - Throws: ``EmulatorError`` when the backend does not compile or the seed fails.
-    public init(backend: String, seedFile: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in })
+    public init(
+        backend: String, seedFile: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    )
         throws(EmulatorError)
     {
         emulator = try Emulator(
@@ -92,7 +94,9 @@ public final class TestEmulator: Sendable {
     ///   - email: An optional email claim.
     ///   - emailVerified: The `email_verified` claim.
     ///   - anonymous: Whether the sign-in provider is `anonymous`.
-    public static func token(uid: String, email: String? = nil, emailVerified: Bool = false, anonymous: Bool = false) -> String {
+    public static func token(
+        uid: String, email: String? = nil, emailVerified: Bool = false, anonymous: Bool = false
+    ) -> String {
         var claims: JSONObject = [
             "sub": .string(uid), "user_id": .string(uid), "email_verified": .bool(emailVerified),
             "firebase": ["sign_in_provider": .string(anonymous ? "anonymous" : "password")],

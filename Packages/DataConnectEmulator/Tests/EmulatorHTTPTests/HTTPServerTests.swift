@@ -132,18 +132,21 @@ import Glibc
     func everyPollingModeServesStreamsAndBodies(threads: Int, epoll: Bool) async throws {
         // given
         let configuration = HTTPServer.Configuration(threadPoolSize: threads, usesEpoll: epoll)
-        try await withServer(configuration: configuration, respond: { request in
-            if request.path == "/stream" {
-                let stream = HTTPBodyStream()
-                DispatchQueue.global().async {
-                    stream.write("one,")
-                    stream.write("two")
-                    stream.finish()
+        try await withServer(
+            configuration: configuration,
+            respond: { request in
+                if request.path == "/stream" {
+                    let stream = HTTPBodyStream()
+                    DispatchQueue.global().async {
+                        stream.write("one,")
+                        stream.write("two")
+                        stream.finish()
+                    }
+                    return HTTPResponse(stream: stream)
                 }
-                return HTTPResponse(stream: stream)
+                return .json(request.body)
             }
-            return .json(request.body)
-        }) { server in
+        ) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when

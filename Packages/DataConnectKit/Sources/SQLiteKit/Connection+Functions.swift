@@ -63,7 +63,9 @@ extension Connection {
                     case .real(let d): sqlite3_result_double(context, d)
                     case .text(let s): sqlite3_result_text(context, s, -1, sqliteTransient)
                     case .blob(let b):
-                        b.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), sqliteTransient) }
+                        b.withUnsafeBytes {
+                            sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), sqliteTransient)
+                        }
                     }
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)

@@ -120,6 +120,14 @@ struct ArgumentResolver {
             return .list(items.compactMap { resolve($0, type: element) })
         case .object(let fields, _):
             let typeName = type.namedType.value
+            guard case .inputObject = system.type(named: typeName) else {
+                // A JSON literal of a scalar such as `Any`: every field is kept (variables in it still bind).
+                var members: [(key: String, value: Resolved)] = []
+                for field in fields {
+                    if let value = resolve(field.value, type: type) { members.append((field.name.value, value)) }
+                }
+                return .object(members)
+            }
             let definitions = system.inputFields(of: typeName)
             var resolved: [(key: String, value: Resolved)] = []
             for field in fields {
@@ -135,7 +143,9 @@ struct ArgumentResolver {
         }
     }
 
-    private mutating func applyDefaults(_ definitions: [InputValueDefinition], to fields: inout [(key: String, value: Resolved)]) {
+    private mutating func applyDefaults(
+        _ definitions: [InputValueDefinition], to fields: inout [(key: String, value: Resolved)]
+    ) {
         for definition in definitions where definition.defaultValue != nil {
             guard !fields.contains(where: { $0.key == definition.name.value }),
                 let value = resolve(definition.defaultValue!, type: definition.type)

@@ -22,12 +22,19 @@ extension QueryBuilder {
                 var parts: [String] = []
                 var matchesAll = false
                 for item in list {
-                    if let part = try filter(item, table: table, alias: alias) { parts.append(part) } else { matchesAll = true }
+                    if let part = try filter(item, table: table, alias: alias) {
+                        parts.append(part)
+                    } else {
+                        matchesAll = true
+                    }
                 }
                 if matchesAll { continue }
                 conditions.append(parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")")
             case "_not":
-                conditions.append("NOT (" + (try filter(fieldValue, table: table, alias: alias) ?? "1") + ")")
+                // Nothing to negate (every clause was dropped): the `_not` clause is dropped too.
+                if let inner = try filter(fieldValue, table: table, alias: alias) {
+                    conditions.append("NOT (\(inner))")
+                }
             default:
                 if let column = table.column(key) {
                     let expression = self.column(alias, column)
@@ -79,7 +86,9 @@ extension QueryBuilder {
             case "eq", "ne", "gt", "ge", "lt", "le":
                 conditions.append("\(expression) \(Self.comparison(op)) " + parameter(.value(operand, convert)))
             case "in", "nin":
-                let test = "\(expression) IN (SELECT value FROM json_each(" + parameter(.value(operand, .storageArray(column))) + "))"
+                let test =
+                    "\(expression) IN (SELECT value FROM json_each(" + parameter(.value(operand, .storageArray(column)))
+                    + "))"
                 conditions.append(op == "in" ? test : "NOT (\(test))")
             case "contains", "startsWith", "endsWith":
                 let kind: LikeKind = op == "contains" ? .contains : op == "startsWith" ? .prefix : .suffix
@@ -89,10 +98,14 @@ extension QueryBuilder {
             default:
                 if op.hasSuffix("_expr"), case .constant(.string(let source)) = operand {
                     let base = String(op.dropLast(5))
-                    conditions.append("\(expression) \(Self.comparison(base)) " + parameter(.expression(try Self.cel(source), convert)))
+                    conditions.append(
+                        "\(expression) \(Self.comparison(base)) "
+                            + parameter(.expression(try Self.cel(source), convert)))
                 } else if op.hasSuffix("_date") || op.hasSuffix("_time") {
                     let base = String(op.dropLast(5))
-                    conditions.append("\(expression) \(Self.comparison(base)) " + parameter(.relative(operand, isDate: op.hasSuffix("_date"))))
+                    conditions.append(
+                        "\(expression) \(Self.comparison(base)) "
+                            + parameter(.relative(operand, isDate: op.hasSuffix("_date"))))
                 } else {
                     throw PlanError(message: "unsupported filter operator \"\(op)\"", location: nil)
                 }
@@ -131,7 +144,9 @@ extension QueryBuilder {
 
     /// `includes`, `excludes`, `includesAll`, `excludesAll` on a list column (stored as a JSON array of
     /// wire values).
-    mutating func listOperator(_ op: String, _ operand: Resolved, column: Column, expression: String) throws(PlanError) -> String {
+    mutating func listOperator(
+        _ op: String, _ operand: Resolved, column: Column, expression: String
+    ) throws(PlanError) -> String {
         let elements = "SELECT value FROM json_each(\(expression))"
         switch op {
         case "includes", "excludes", "includes_expr", "excludes_expr", "includes_date", "excludes_date",
@@ -151,7 +166,8 @@ extension QueryBuilder {
             return "NOT EXISTS (SELECT 1 FROM json_each(\(wanted)) AS w WHERE w.value NOT IN (\(elements)))"
         case "excludesAll":
             let unwanted = parameter(.value(operand, .wireArray(column)))
-            return "NOT EXISTS (SELECT 1 FROM json_each(\(expression)) AS e WHERE e.value IN (SELECT value FROM json_each(\(unwanted))))"
+            return
+                "NOT EXISTS (SELECT 1 FROM json_each(\(expression)) AS e WHERE e.value IN (SELECT value FROM json_each(\(unwanted))))"
         default:
             throw PlanError(message: "unsupported list filter operator \"\(op)\"", location: nil)
         }
@@ -159,21 +175,28 @@ extension QueryBuilder {
 
     /// Filters through relations: a forward or one-to-one reference must match; a list relation counts
     /// the related rows matching `exist` and compares the count (`{gt: 0}` by default).
-    mutating func relationFilter(_ value: Resolved, relation: Relation, table: Table, alias: String) throws(PlanError) -> String? {
+    mutating func relationFilter(
+        _ value: Resolved, relation: Relation, table: Table, alias: String
+    ) throws(PlanError) -> String? {
         let target = try self.table(relation.target)
         let inner = newAlias("f")
         switch relation.kind {
         case .forward(let referenceName):
             guard let reference = table.reference(referenceName) else { return nil }
             var conditions = join(reference, from: table, ownerAlias: alias, to: target, targetAlias: inner)
-            if let condition = try filter(value, table: target, alias: inner) { conditions.append(condition) }
-            return "EXISTS (SELECT 1 FROM \(dialect.quote(target.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))"
+            // A filter left empty (`{}`, or every clause dropped with its absent variable) matches every row.
+            guard let condition = try filter(value, table: target, alias: inner) else { return nil }
+            conditions.append(condition)
+            return
+                "EXISTS (SELECT 1 FROM \(dialect.quote(target.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))"
         case .reverseOne(let owner, let referenceName):
             let ownerTable = try self.table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return nil }
             var conditions = join(reference, from: ownerTable, ownerAlias: inner, to: table, targetAlias: alias)
-            if let condition = try filter(value, table: ownerTable, alias: inner) { conditions.append(condition) }
-            return "EXISTS (SELECT 1 FROM \(dialect.quote(ownerTable.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))"
+            guard let condition = try filter(value, table: ownerTable, alias: inner) else { return nil }
+            conditions.append(condition)
+            return
+                "EXISTS (SELECT 1 FROM \(dialect.quote(ownerTable.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))"
         case .reverseMany(let owner, let referenceName):
             let ownerTable = try self.table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return nil }
@@ -181,11 +204,14 @@ extension QueryBuilder {
             if let exist = value["exist"], let condition = try filter(exist, table: ownerTable, alias: inner) {
                 conditions.append(condition)
             }
-            let from = "FROM \(dialect.quote(ownerTable.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND "))"
+            let from =
+                "FROM \(dialect.quote(ownerTable.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND "))"
             return try countCondition(value["count"], from: from)
         case .manyToMany(let joinName, let near, let far):
             let joinTable = try self.table(joinName)
-            guard let nearReference = joinTable.reference(near), let farReference = joinTable.reference(far) else { return nil }
+            guard let nearReference = joinTable.reference(near), let farReference = joinTable.reference(far) else {
+                return nil
+            }
             let joinAlias = newAlias("j")
             var conditions = join(nearReference, from: joinTable, ownerAlias: joinAlias, to: table, targetAlias: alias)
             if let exist = value["exist"], let condition = try filter(exist, table: target, alias: inner) {
@@ -226,13 +252,17 @@ extension QueryBuilder {
                 for item in items(fieldValue) {
                     if let part = try havingCondition(item, table: table, alias: alias) { parts.append(part) }
                 }
-                if !parts.isEmpty { conditions.append("(" + parts.joined(separator: key == "_and" ? " AND " : " OR ") + ")") }
+                if !parts.isEmpty {
+                    conditions.append("(" + parts.joined(separator: key == "_and" ? " AND " : " OR ") + ")")
+                }
             case "_not":
                 conditions.append("NOT (" + (try havingCondition(fieldValue, table: table, alias: alias) ?? "1") + ")")
             case "_distinct":
                 continue
             case "_count":
-                if let c = try columnFilter(fieldValue, column: Self.numberColumn(.int), expression: "COUNT(*)") { conditions.append(c) }
+                if let c = try columnFilter(fieldValue, column: Self.numberColumn(.int), expression: "COUNT(*)") {
+                    conditions.append(c)
+                }
             default:
                 guard let underscore = key.lastIndex(of: "_"),
                     let function = AggregateFunction(rawValue: String(key[key.index(after: underscore)...])),
@@ -251,7 +281,9 @@ extension QueryBuilder {
                     expression = "\(function.rawValue.uppercased())(\(self.column(alias, column)))"
                     operandColumn = Column.element(of: column)
                 }
-                if let c = try columnFilter(fieldValue, column: operandColumn, expression: expression) { conditions.append(c) }
+                if let c = try columnFilter(fieldValue, column: operandColumn, expression: expression) {
+                    conditions.append(c)
+                }
             }
         }
         return conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
@@ -274,7 +306,8 @@ extension QueryBuilder {
         for entry in items(value) {
             guard case .object(let fields) = entry else { continue }
             for (key, direction) in fields {
-                try appendOrder(key: key, direction: direction, table: table, alias: alias, aggregates: aggregates, into: &terms)
+                try appendOrder(
+                    key: key, direction: direction, table: table, alias: alias, aggregates: aggregates, into: &terms)
             }
         }
         return terms
@@ -297,13 +330,17 @@ extension QueryBuilder {
             for entry in items(direction) {
                 guard case .object(let fields) = entry else { continue }
                 for (nestedKey, nestedDirection) in fields {
-                    try appendOrder(key: nestedKey, direction: nestedDirection, table: target, alias: inner, aggregates: false, into: &nested)
+                    try appendOrder(
+                        key: nestedKey, direction: nestedDirection, table: target, alias: inner, aggregates: false,
+                        into: &nested)
                 }
             }
             for term in nested {
                 terms.append(
-                    ("(SELECT \(term.expression) FROM \(dialect.quote(target.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))",
-                     term.direction))
+                    (
+                        "(SELECT \(term.expression) FROM \(dialect.quote(target.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))",
+                        term.direction
+                    ))
             }
             return
         }

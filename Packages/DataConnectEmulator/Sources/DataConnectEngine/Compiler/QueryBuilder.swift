@@ -42,7 +42,9 @@ struct QueryBuilder {
     }
 
     func table(_ name: String) throws(PlanError) -> Table {
-        guard let table = model.table(name) else { throw PlanError(message: "unknown table \"\(name)\"", location: nil) }
+        guard let table = model.table(name) else {
+            throw PlanError(message: "unknown table \"\(name)\"", location: nil)
+        }
         return table
     }
 
@@ -72,7 +74,9 @@ struct QueryBuilder {
             let target = try table(name)
             let alias = newAlias()
             let conditions = try selectorConditions(arguments(node), table: target, alias: alias)
-            return try singleRow(node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)", conditions: conditions.conditions, orderBy: conditions.orderBy)
+            return try singleRow(
+                node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)",
+                conditions: conditions.conditions, orderBy: conditions.orderBy)
         case .list(let name):
             let target = try table(name)
             return try list(node, table: target, correlation: nil)
@@ -86,7 +90,8 @@ struct QueryBuilder {
             guard let parentAlias, let parentTable else { return "NULL" }
             return try relationValue(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
         case .rowCount, .aggregate:
-            throw PlanError(message: "aggregate field \"\(node.name)\" must be selected inside a list", location: node.location)
+            throw PlanError(
+                message: "aggregate field \"\(node.name)\" must be selected inside a list", location: node.location)
         default:
             if node.name == "_metadata" { return "NULL" }
             throw PlanError(message: "field \"\(node.name)\" cannot be read here", location: node.location)
@@ -143,15 +148,20 @@ struct QueryBuilder {
     }
 
     /// A list of rows as a JSON array.
-    mutating func list(_ node: FieldNode, table: Table, correlation: ((String) -> Correlation)?) throws(PlanError) -> String {
+    mutating func list(
+        _ node: FieldNode, table: Table, correlation: ((String) -> Correlation)?
+    ) throws(PlanError) -> String {
         let args = arguments(node)
         let alias = newAlias()
         let link =
             correlation?(alias)
             ?? Correlation(
-                from: "\(dialect.quote(table.sqlName)) AS \(alias)", conditions: [], filterAlias: alias, filterTable: table)
+                from: "\(dialect.quote(table.sqlName)) AS \(alias)", conditions: [], filterAlias: alias,
+                filterTable: table)
         var conditions = link.conditions
-        if let whereValue = args["where"], let condition = try filter(whereValue, table: link.filterTable, alias: link.filterAlias) {
+        if let whereValue = args["where"],
+            let condition = try filter(whereValue, table: link.filterTable, alias: link.filterAlias)
+        {
             conditions.append(condition)
         }
         let visible = node.children.filter { !resolution.skipped.contains($0.id) }
@@ -162,9 +172,11 @@ struct QueryBuilder {
             }
         }
         if isAggregate {
-            return try aggregateList(node, visible: visible, table: table, alias: alias, link: link, conditions: conditions)
+            return try aggregateList(
+                node, visible: visible, table: table, alias: alias, link: link, conditions: conditions)
         }
-        var orderKeys = try orderTerms(args["orderBy"], table: link.filterTable, alias: link.filterAlias, aggregates: false)
+        var orderKeys = try orderTerms(
+            args["orderBy"], table: link.filterTable, alias: link.filterAlias, aggregates: false)
         if orderKeys.isEmpty {
             orderKeys = table.keyColumns.map { (column(alias, $0), "ASC") }
         }
@@ -172,20 +184,28 @@ struct QueryBuilder {
         for (index, key) in orderKeys.enumerated() { inner += ", \(key.expression) AS _o\(index)" }
         inner += " FROM \(link.from)"
         if !conditions.isEmpty { inner += " WHERE " + conditions.joined(separator: " AND ") }
-        inner += " ORDER BY " + orderKeys.enumerated().map { "_o\($0.offset) \(Self.direction($0.element.direction))" }.joined(separator: ", ")
-        inner += " LIMIT " + limitParameter(args["limit"], name: "limit")
+        let ordering = orderKeys.indices.map { "_o\($0) \(Self.direction(orderKeys[$0].direction))" }.joined(
+            separator: ", ")
+        var page = " LIMIT " + limitParameter(args["limit"], name: "limit")
         if let offset = args["offset"], !offset.isNullConstant {
-            inner += " OFFSET " + parameter(.value(offset, .count("offset")))
+            page += " OFFSET " + parameter(.value(offset, .count("offset")))
         }
+        var isDistinct = false
+        if case .constant(.bool(true))? = args["distinct"] { isDistinct = true }
+        // Rows of a distinct list are projections, not entities: an entity id would make every row distinct.
+        let includesEntityIDs = includeEntityIDs
+        if isDistinct { includeEntityIDs = false }
         let object = try object(node.children, table: table, alias: alias)
-        var distinct = ""
-        if case .constant(.bool(true))? = args["distinct"] { distinct = "DISTINCT " }
-        let ordering = orderKeys.indices.map { "_o\($0) \(Self.direction(orderKeys[$0].direction))" }.joined(separator: ", ")
+        includeEntityIDs = includesEntityIDs
         let middle: String
-        if distinct.isEmpty {
-            middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias) ORDER BY \(ordering)"
+        if isDistinct {
+            // Duplicates go before the page is cut: each distinct object keeps the position of its first row.
+            middle =
+                "SELECT j FROM (SELECT \(object) AS j, row_number() OVER (ORDER BY \(ordering)) AS _rn "
+                + "FROM (\(inner)) AS \(alias)) GROUP BY j ORDER BY min(_rn)\(page)"
         } else {
-            middle = "SELECT DISTINCT \(object) AS j FROM (\(inner)) AS \(alias)"
+            inner += " ORDER BY \(ordering)\(page)"
+            middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias) ORDER BY \(ordering)"
         }
         return "(SELECT coalesce(\(dialect.jsonArrayAggregate(dialect.embedJSON("j"))), '[]') FROM (\(middle)))"
     }
@@ -223,7 +243,8 @@ struct QueryBuilder {
                 pairs.append((child.responseKey, dialect.stringLiteral(table.name)))
             default:
                 throw PlanError(
-                    message: "\"\(child.responseKey)\" cannot be selected next to aggregates; select plain fields to group by",
+                    message:
+                        "\"\(child.responseKey)\" cannot be selected next to aggregates; select plain fields to group by",
                     location: child.location)
             }
         }
@@ -235,7 +256,9 @@ struct QueryBuilder {
         }
         let orderKeys = try orderTerms(args["orderBy"], table: table, alias: alias, aggregates: true)
         if !orderKeys.isEmpty {
-            sql += " ORDER BY " + orderKeys.map { "\($0.expression) \(Self.direction($0.direction))" }.joined(separator: ", ")
+            sql +=
+                " ORDER BY "
+                + orderKeys.map { "\($0.expression) \(Self.direction($0.direction))" }.joined(separator: ", ")
         }
         sql += " LIMIT " + limitParameter(args["limit"], name: "limit")
         if let offset = args["offset"], !offset.isNullConstant {
@@ -249,10 +272,10 @@ struct QueryBuilder {
         let argument = (distinct ? "DISTINCT " : "") + self.column(alias, column)
         switch function {
         case .count: return "COUNT(\(argument))"
-        case .avg: return "AVG(\(argument))"
+        case .avg: return "json(dataconnect_float(AVG(\(argument))))"
         case .sum:
             if column.type == .scalar(.int64) { return "CAST(SUM(\(argument)) AS TEXT)" }
-            if column.type == .scalar(.float) { return "TOTAL(\(argument))" }
+            if column.type == .scalar(.float) { return "json(dataconnect_float(SUM(\(argument))))" }
             return "SUM(\(argument))"
         case .min, .max:
             return dialect.jsonValue("\(function.rawValue.uppercased())(\(argument))", of: column)
@@ -262,7 +285,9 @@ struct QueryBuilder {
     // MARK: - Relations
 
     /// The join condition of a reference: `a.fk = b.key` for each key column.
-    func join(_ reference: Reference, from owner: Table, ownerAlias: String, to target: Table, targetAlias: String) -> [String] {
+    func join(
+        _ reference: Reference, from owner: Table, ownerAlias: String, to target: Table, targetAlias: String
+    ) -> [String] {
         zip(reference.foreignKeyFields, reference.targetFields).compactMap { fk, key in
             guard let fkColumn = owner.column(fk), let keyColumn = target.column(key) else { return nil }
             return "\(column(targetAlias, keyColumn)) = \(column(ownerAlias, fkColumn))"
@@ -278,13 +303,18 @@ struct QueryBuilder {
             guard let reference = parentTable.reference(referenceName) else { return "NULL" }
             let alias = newAlias()
             let conditions = join(reference, from: parentTable, ownerAlias: parentAlias, to: target, targetAlias: alias)
-            return try singleRow(node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)", conditions: conditions)
+            return try singleRow(
+                node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)",
+                conditions: conditions)
         case .reverseOne(let owner, let referenceName):
             let ownerTable = try table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return "NULL" }
             let alias = newAlias()
-            let conditions = join(reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias)
-            return try singleRow(node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)", conditions: conditions)
+            let conditions = join(
+                reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias)
+            return try singleRow(
+                node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)",
+                conditions: conditions)
         case .reverseMany(let owner, let referenceName):
             let ownerTable = try table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return "NULL" }
@@ -293,7 +323,8 @@ struct QueryBuilder {
             return try list(node, table: ownerTable) { alias in
                 Correlation(
                     from: "\(dialect.quote(ownerTable.sqlName)) AS \(alias)",
-                    conditions: builder.join(reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias),
+                    conditions: builder.join(
+                        reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias),
                     filterAlias: alias, filterTable: ownerTable)
             }
         case .manyToMany(let joinName, let near, let far):
@@ -302,13 +333,16 @@ struct QueryBuilder {
                 return "NULL"
             }
             let joinAlias = newAlias("j")
-            let nearConditions = join(nearReference, from: joinTable, ownerAlias: joinAlias, to: parentTable, targetAlias: parentAlias)
+            let nearConditions = join(
+                nearReference, from: joinTable, ownerAlias: joinAlias, to: parentTable, targetAlias: parentAlias)
             let dialect = self.dialect
             let builder = self
             return try list(node, table: target) { alias in
-                let farConditions = builder.join(farReference, from: joinTable, ownerAlias: joinAlias, to: target, targetAlias: alias)
+                let farConditions = builder.join(
+                    farReference, from: joinTable, ownerAlias: joinAlias, to: target, targetAlias: alias)
                 return Correlation(
-                    from: "\(dialect.quote(joinTable.sqlName)) AS \(joinAlias) JOIN \(dialect.quote(target.sqlName)) AS \(alias) ON "
+                    from:
+                        "\(dialect.quote(joinTable.sqlName)) AS \(joinAlias) JOIN \(dialect.quote(target.sqlName)) AS \(alias) ON "
                         + farConditions.joined(separator: " AND "),
                     conditions: nearConditions, filterAlias: joinAlias, filterTable: joinTable)
             }
@@ -325,7 +359,9 @@ struct QueryBuilder {
             return (["\(self.column(alias, column)) = " + parameter(.value(id, .column(column)))], [])
         }
         if case .constant(.string(let source))? = args["id_expr"], let column = table.column("id") {
-            return (["\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column)))], [])
+            return (
+                ["\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column)))], []
+            )
         }
         if let key = args["key"] {
             return (try keyConditions(key, table: table, alias: alias), [])
@@ -349,7 +385,8 @@ struct QueryBuilder {
             if let value = key[column.name] {
                 conditions.append("\(self.column(alias, column)) = " + parameter(.value(value, .column(column))))
             } else if case .constant(.string(let source))? = key["\(column.name)_expr"] {
-                conditions.append("\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column))))
+                conditions.append(
+                    "\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column))))
             } else {
                 throw PlanError(message: "the key of \(table.name) needs \"\(column.name)\"", location: nil)
             }

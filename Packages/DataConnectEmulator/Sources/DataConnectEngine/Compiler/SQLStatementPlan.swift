@@ -50,7 +50,9 @@ struct ExecutionError: Error, Sendable {
     let code: StatusCode
     let message: String
 
-    static func invalid(_ message: String) -> ExecutionError { ExecutionError(code: .invalidArgument, message: message) }
+    static func invalid(_ message: String) -> ExecutionError {
+        ExecutionError(code: .invalidArgument, message: message)
+    }
 }
 
 /// Evaluates parameter sources against one request.
@@ -98,7 +100,10 @@ struct ParameterBinder {
             if case .null = json { return .null }
             if column.isList {
                 guard case .array(let items) = json else { throw .invalid("expected a list for \"\(column.name)\"") }
-                return .text(ScalarCodec.listStorage(.array(try items.map { item throws(ExecutionError) in try coerce(item, column) }), column: column))
+                return .text(
+                    ScalarCodec.listStorage(
+                        .array(try items.map { item throws(ExecutionError) in try coerce(item, column) }),
+                        column: column))
             }
             return ScalarCodec.storage(try coerce(json, column), for: column)
         case .scalar(let scalar):
@@ -122,7 +127,12 @@ struct ParameterBinder {
         case .wireArray(let column):
             let items = json.arrayValue ?? [json]
             let element = Column.element(of: column)
-            return .text(JSONValue.array(try items.map { item throws(ExecutionError) in ScalarCodec.wire(try coerce(item, element), column: element) }).jsonString())
+            return .text(
+                JSONValue.array(
+                    try items.map { item throws(ExecutionError) in
+                        ScalarCodec.wire(try coerce(item, element), column: element)
+                    }
+                ).jsonString())
         case .wireElement(let column):
             let element = Column.element(of: column)
             switch ScalarCodec.wire(try coerce(json, element), column: element) {
@@ -174,7 +184,10 @@ struct ParameterBinder {
         } else if let at = object["at"]?.stringValue, let time = Instant(rfc3339: at) {
             instant = time
         } else {
-            throw .invalid(isDate ? "a relative date needs today: true or on: <date>" : "a relative time needs now: true or at: <timestamp>")
+            throw .invalid(
+                isDate
+                    ? "a relative date needs today: true or on: <date>"
+                    : "a relative time needs now: true or at: <timestamp>")
         }
         for (key, sign) in [("add", 1), ("sub", -1)] {
             guard case .object(let d)? = object[key] else { continue }

@@ -3,7 +3,7 @@ import DataConnectWire
 import SQLiteKit
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// An instant as microseconds since 1970-01-01T00:00:00Z, with the calendar arithmetic the
@@ -107,8 +107,10 @@ struct Instant: Comparable, Sendable {
     }
 
     /// Adds a calendar duration: months and years move the date (clamping the day), the rest is exact.
-    func adding(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0,
-                seconds: Int = 0, milliseconds: Int = 0, sign: Int = 1) -> Instant {
+    func adding(
+        years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0,
+        seconds: Int = 0, milliseconds: Int = 0, sign: Int = 1
+    ) -> Instant {
         var (dayNumber, second, micro) = parts
         if years != 0 || months != 0 {
             var (y, m, d) = Self.civil(days: dayNumber)
@@ -169,7 +171,8 @@ enum ScalarCodec {
 
     /// Coerces a JSON value to a scalar's canonical wire form (UUID dashless, timestamps in storage
     /// form, Int64 as a number); throws when it does not fit.
-    static func coerce(_ value: JSONValue, to scalar: String, enumValues: [String]? = nil) throws(Mismatch) -> JSONValue {
+    static func coerce(_ value: JSONValue, to scalar: String, enumValues: [String]? = nil) throws(Mismatch) -> JSONValue
+    {
         if case .null = value { return .null }
         if let enumValues {
             guard case .string(let s) = value, enumValues.contains(s) else {
@@ -226,7 +229,9 @@ enum ScalarCodec {
         case (.int64, .string(let s)): return .integer(Int64(s) ?? 0)
         case (.float, .number(let n)): return .real(n.doubleValue)
         case (.boolean, .bool(let b)): return .integer(b ? 1 : 0)
-        case (.any, _), (.vector, _): return .text(value.jsonString())
+        // `Any` is stored canonically (keys sorted), so equal values compare equal in SQL, as jsonb does.
+        case (.any, _): return .text(value.jsonString(canonical: true))
+        case (.vector, _): return .text(value.jsonString())
         case (.timestamp, .string(let s)): return .text(Instant(rfc3339: s)?.storageText ?? s)
         case (_, .string(let s)): return .text(s)
         case (_, .number(let n)): return n.isInteger ? .integer(n.int64Value ?? 0) : .real(n.doubleValue)

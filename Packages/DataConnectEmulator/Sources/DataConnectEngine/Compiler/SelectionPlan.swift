@@ -98,7 +98,8 @@ struct SelectionPlanner {
     }
 
     private func flatten(
-        _ set: SelectionSet, inherited: [Directive], into fields: inout [(Field, [Directive])], visited: inout Set<String>
+        _ set: SelectionSet, inherited: [Directive], into fields: inout [(Field, [Directive])],
+        visited: inout Set<String>
     ) {
         for selection in set.selections {
             switch selection {
@@ -107,7 +108,9 @@ struct SelectionPlanner {
             case .inlineFragment(let inline):
                 flatten(inline.selectionSet, inherited: inherited + inline.directives, into: &fields, visited: &visited)
             case .fragmentSpread(let spread):
-                guard let fragment = fragments[spread.name.value], !visited.contains(spread.name.value) else { continue }
+                guard let fragment = fragments[spread.name.value], !visited.contains(spread.name.value) else {
+                    continue
+                }
                 visited.insert(spread.name.value)
                 flatten(
                     fragment.selectionSet, inherited: inherited + spread.directives + fragment.directives,
@@ -139,9 +142,11 @@ struct SelectionPlanner {
                 var optional = false
                 if case .boolean(let b, _)? = directive.argument("optional")?.value { optional = b }
                 do {
-                    checks.append(CheckSpec(expression: try CELExpression(parsing: source), message: message, optional: optional))
+                    checks.append(
+                        CheckSpec(expression: try CELExpression(parsing: source), message: message, optional: optional))
                 } catch {
-                    throw PlanError(message: "invalid @check expression \"\(source)\": \(error)", location: directive.location)
+                    throw PlanError(
+                        message: "invalid @check expression \"\(source)\": \(error)", location: directive.location)
                 }
             default:
                 break

@@ -59,24 +59,29 @@ struct VariableCoercer: Sendable {
         case .inputObject(let input):
             guard case .object(let object) = value else {
                 throw VariableError(
-                    message: "variable \"\(path)\": expected an object of type \"\(typeName)\", found \(value.jsonString())")
+                    message:
+                        "variable \"\(path)\": expected an object of type \"\(typeName)\", found \(value.jsonString())")
             }
             var result = JSONObject()
             for (key, fieldValue) in object {
                 guard let field = input.fields.first(where: { $0.name.value == key }) else {
-                    throw VariableError(message: "variable \"\(path)\": field \"\(key)\" is not defined by type \"\(typeName)\"")
+                    throw VariableError(
+                        message: "variable \"\(path)\": field \"\(key)\" is not defined by type \"\(typeName)\"")
                 }
                 if field.directives.first(named: "fdc_forbiddenInVariables") != nil {
                     throw VariableError(
                         message:
-                            "variable \"\(path)\": field \"\(key)\" of \"\(typeName)\" may only be written in the operation, not in variables")
+                            "variable \"\(path)\": field \"\(key)\" of \"\(typeName)\" may only be written in the operation, not in variables"
+                    )
                 }
                 result[key] = try coerce(fieldValue, to: field.type, path: "\(path).\(key)")
             }
             for field in input.fields where field.type.isNonNull && field.defaultValue == nil {
                 if result[field.name.value] == nil {
                     throw VariableError(
-                        message: "variable \"\(path)\": field \"\(field.name.value)\" of required type \"\(field.type)\" was not provided")
+                        message:
+                            "variable \"\(path)\": field \"\(field.name.value)\" of required type \"\(field.type)\" was not provided"
+                    )
                 }
             }
             return .object(result)

@@ -48,7 +48,9 @@ final class CompiledOperation: Sendable {
     ) throws(PlanError) -> CompiledOperation {
         var auth: AuthRequirement?
         if let directive = operation.directives.first(named: "auth") {
-            if case .enum(let level)? = directive.argument("level")?.value, let access = AccessLevel(rawValue: level.value) {
+            if case .enum(let level)? = directive.argument("level")?.value,
+                let access = AccessLevel(rawValue: level.value)
+            {
                 auth = .level(access)
             } else if case .string(let source)? = directive.argument("expr")?.value {
                 auth = .expression(try QueryBuilder.cel(source.value))

@@ -2,7 +2,7 @@ import SQLiteKit
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 extension PooledConnection: StatementSource {
@@ -13,19 +13,39 @@ extension PooledConnection: StatementSource {
 }
 
 /// Prepares each connection once for the engine's SQL: case-sensitive `LIKE` (GraphQL string filters are
-/// case-sensitive) and the `dataconnect_regexp(pattern, text, flags)` function behind `pattern.regex`.
+/// case-sensitive), the `dataconnect_regexp(pattern, text, flags)` function behind `pattern.regex`, and
+/// `dataconnect_float(x)`, the shortest text that reads back as the same double (SQLite's JSON keeps only
+/// 15 significant digits).
 enum ConnectionSetup {
-    static let prepared = Mutex<Set<ObjectIdentifier>>([])
+    /// A prepared connection, held weakly: once it is freed, a new connection may get the same address.
+    struct PreparedConnection: Sendable {
+        weak var connection: Connection?
+    }
+
+    static let prepared = Mutex<[ObjectIdentifier: PreparedConnection]>([:])
 
     static func prepare(_ connection: Connection) throws {
         let id = ObjectIdentifier(connection)
-        guard prepared.withLock({ $0.insert(id).inserted }) else { return }
+        let isNew = prepared.withLock { entries in
+            if entries[id]?.connection === connection { return false }
+            entries = entries.filter { $0.value.connection != nil }
+            entries[id] = PreparedConnection(connection: connection)
+            return true
+        }
+        guard isNew else { return }
         try connection.execute("PRAGMA case_sensitive_like = ON")
         try connection.createFunction("dataconnect_regexp", argumentCount: 3) { arguments in
             guard case .text(let pattern) = arguments[0], case .text(let subject) = arguments[1] else { return .null }
             var flags: String = ""
             if case .text(let f) = arguments[2] { flags = f }
             return .integer(try POSIXRegex.matches(pattern, subject, ignoreCase: flags.contains("i")) ? 1 : 0)
+        }
+        try connection.createFunction("dataconnect_float", argumentCount: 1) { arguments in
+            switch arguments[0] {
+            case .real(let value) where value.isFinite: return .text(value.description)
+            case .integer(let value): return .text(String(value))
+            default: return .null
+            }
         }
     }
 }

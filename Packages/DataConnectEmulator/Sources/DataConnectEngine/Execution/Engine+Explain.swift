@@ -5,7 +5,9 @@ extension Engine {
     /// values of these variables: for benchmarks, debugging and documentation.
     ///
     /// - Returns: one `(sql, parameters)` pair per root read field; empty for mutations or unknown operations.
-    public func explain(connector: String, operationName: String, variables: JSONObject = [:]) -> [(sql: String, parameters: [String])] {
+    public func explain(
+        connector: String, operationName: String, variables: JSONObject = [:]
+    ) -> [(sql: String, parameters: [String])] {
         guard let operation = operations[connector]?[operationName], operation.kind == .query,
             let coerced = try? operation.coercer.coerce(variables)
         else { return [] }

@@ -110,7 +110,9 @@ public final class Engine: Sendable {
         switch request.kind {
         case .connector(let connector, let name, let mutation):
             guard let connectorOperations = operations[connector] else {
-                return Self.failure(.notFound, "connector \"\(connector)\" not found in service \"\(service.project.config.serviceId)\"")
+                return Self.failure(
+                    .notFound, "connector \"\(connector)\" not found in service \"\(service.project.config.serviceId)\""
+                )
             }
             guard let found = connectorOperations[name] else {
                 if let issue = issues[connector]?[name] {
@@ -120,7 +122,8 @@ public final class Engine: Sendable {
             }
             if (found.kind == .mutation) != mutation {
                 let expected = found.kind == .mutation ? "executeMutation" : "executeQuery"
-                return Self.failure(.invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)")
+                return Self.failure(
+                    .invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)")
             }
             operation = found
             entityIDs = entityIDConnectors.contains(connector)
@@ -155,17 +158,23 @@ public final class Engine: Sendable {
     func adminOperation(_ query: String, operationName: String?) -> Result<CompiledOperation, Failure> {
         let cacheKey = (operationName ?? "") + "\u{0}" + query
         if let cached = adminCache.withLock({ $0[cacheKey] }) { return .success(cached) }
-        let validated = OperationValidator.validate([Source(name: "request", text: query)], api: service.api, mode: .admin)
+        let validated = OperationValidator.validate(
+            [Source(name: "request", text: query)], api: service.api, mode: .admin)
         let errors = validated.diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
-            return .failure(Failure(response: Self.failure(.invalidArgument, errors.map(\.description).joined(separator: "\n"))))
+            return .failure(
+                Failure(response: Self.failure(.invalidArgument, errors.map(\.description).joined(separator: "\n"))))
         }
         let candidates = validated.operations.filter { operationName == nil || $0.name?.value == operationName }
         guard let definition = candidates.first else {
-            return .failure(Failure(response: Self.failure(.notFound, "operation \"\(operationName ?? "")\" not found")))
+            return .failure(
+                Failure(response: Self.failure(.notFound, "operation \"\(operationName ?? "")\" not found")))
         }
         if operationName == nil && validated.operations.count > 1 {
-            return .failure(Failure(response: Self.failure(.invalidArgument, "the document has several operations; operationName is required")))
+            return .failure(
+                Failure(
+                    response: Self.failure(
+                        .invalidArgument, "the document has several operations; operationName is required")))
         }
         do {
             let compiled = try CompiledOperation.compile(
@@ -184,7 +193,9 @@ public final class Engine: Sendable {
     func authorize(_ operation: CompiledOperation, request: EngineRequest) -> EngineResponse? {
         switch operation.auth {
         case nil:
-            return Self.failure(.permissionDenied, "operation \"\(operation.name)\" has no @auth directive, so only admin calls may run it (NO_ACCESS)")
+            return Self.failure(
+                .permissionDenied,
+                "operation \"\(operation.name)\" has no @auth directive, so only admin calls may run it (NO_ACCESS)")
         case .level(let level)?:
             switch DataConnectEngine.authorize(level: level, auth: request.auth) {
             case .allowed: return nil
@@ -198,7 +209,9 @@ public final class Engine: Sendable {
                 if try expression.evaluateCondition(in: bindings) { return nil }
                 return Self.failure(.permissionDenied, "@auth(expr:) denied the request")
             } catch {
-                if case .unauthenticated = error { return Self.failure(.unauthenticated, "this operation needs a signed-in user") }
+                if case .unauthenticated = error {
+                    return Self.failure(.unauthenticated, "this operation needs a signed-in user")
+                }
                 return Self.failure(.permissionDenied, "@auth(expr:) failed: \(error.message)")
             }
         }

@@ -32,7 +32,8 @@ struct Execution {
         self.variables = variables
         self.auth = auth
         self.entityIDs = entityIDs
-        self.bindings = CELBindings(auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)
+        self.bindings = CELBindings(
+            auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)
     }
 
     var binder: ParameterBinder {
@@ -91,6 +92,8 @@ struct Execution {
 
     /// Runs a root read field; returns its JSON text (`null` when SQL returns NULL).
     func read(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> [UInt8] {
+        // `__typename` of the root type: a JSON string, no SQL needed.
+        if root.role == nil { return JSONValue.string(root.parentType).serialized() }
         let plan = try plan(for: root)
         let values = try binder.values(for: plan)
         do {
@@ -136,7 +139,9 @@ struct Execution {
     }
 
     /// Removes the hidden `_dc_eid` keys, recording entity ids per path (lists as `entityIds`).
-    static func extractEntityIDs(_ value: JSONValue, path: [PathSegment], into found: inout [DataConnectProperties]) -> JSONValue {
+    static func extractEntityIDs(
+        _ value: JSONValue, path: [PathSegment], into found: inout [DataConnectProperties]
+    ) -> JSONValue {
         switch value {
         case .object(var object):
             if let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue {
@@ -152,7 +157,9 @@ struct Execution {
             var nested: [DataConnectProperties] = []
             var result: [JSONValue] = []
             for (index, item) in items.enumerated() {
-                if case .object(var object) = item, let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue {
+                if case .object(var object) = item,
+                    let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue
+                {
                     ids.append(id)
                     var inner: [DataConnectProperties] = []
                     var cleaned = JSONObject()
@@ -240,7 +247,7 @@ struct Execution {
         var failed = false
         for (index, root) in operation.roots.enumerated() where !resolution.skipped.contains(root.id) {
             if failed {
-                outputs.append((root.responseKey, .value(.null)))
+                if !root.isRedacted { outputs.append((root.responseKey, .value(.null))) }
                 errors.append(GraphQLError(message: "(aborted)", path: [.field(root.responseKey)], code: .aborted))
                 continue
             }
@@ -250,7 +257,7 @@ struct Execution {
                 if !transactional { try? connection.execute("RELEASE field") }
                 succeeded.append(root.responseKey)
             } catch {
-                let isCheck = error.code == .permissionDenied && !root.checks.isEmpty
+                let isCheck = error.code == .permissionDenied && root.subtree.contains { !$0.checks.isEmpty }
                 if transactional {
                     try? connection.execute("ROLLBACK")
                     outputs = outputs.map { entry in
@@ -266,8 +273,12 @@ struct Execution {
                     try? connection.execute("RELEASE field")
                     if isCheck { failed = true }
                 }
-                outputs.append((root.responseKey, .value(.null)))
-                errors.append(GraphQLError(message: error.message, path: [.field(root.responseKey)], code: error.code))
+                if !root.isRedacted { outputs.append((root.responseKey, .value(.null))) }
+                errors.append(
+                    GraphQLError(
+                        message: error.message, path: [.field(root.responseKey)], code: error.code,
+                        debugDetails:
+                            "\(error.code.name) in \(root.name) (operation \(operation.name)): \(error.message)"))
                 _ = index
             }
         }
@@ -313,10 +324,17 @@ struct Execution {
         let result = try runner.run(root, role: role, arguments: resolution.arguments[root.id] ?? .object([]))
         try check(root, value: result.json, reached: true)
         bindings.response[root.responseKey] = result.json
-        if result.entityIDs.count == 1, case .object = result.json {
-            properties.append(DataConnectProperties(path: [.field(root.responseKey)], entityId: result.entityIDs[0], action: result.action))
+        // Entity ids and actions only for connectors with a client cache (never for admin calls).
+        if !entityIDs {
+            // nothing to record
+        } else if result.entityIDs.count == 1, case .object = result.json {
+            properties.append(
+                DataConnectProperties(
+                    path: [.field(root.responseKey)], entityId: result.entityIDs[0], action: result.action))
         } else if !result.entityIDs.isEmpty {
-            properties.append(DataConnectProperties(path: [.field(root.responseKey)], entityIds: result.entityIDs, action: result.action))
+            properties.append(
+                DataConnectProperties(
+                    path: [.field(root.responseKey)], entityIds: result.entityIDs, action: result.action))
         } else if let action = result.action, case .number = result.json {
             properties.append(DataConnectProperties(path: [.field(root.responseKey)], action: action))
         }

@@ -52,16 +52,19 @@ struct MutationRunner {
             let table = try self.table(name)
             guard let data = arguments["data"] else { throw .invalid("\"data\" is required") }
             let key = try update(data, table: table, selector: arguments)
-            return MutationFieldResult(json: key?.json ?? .null, entityIDs: key.map { [$0.entityID] } ?? [], action: .update)
+            return MutationFieldResult(
+                json: key?.json ?? .null, entityIDs: key.map { [$0.entityID] } ?? [], action: .update)
         case .delete(let name):
             let table = try self.table(name)
             let key = try delete(table: table, selector: arguments)
-            return MutationFieldResult(json: key?.json ?? .null, entityIDs: key.map { [$0.entityID] } ?? [], action: .delete)
+            return MutationFieldResult(
+                json: key?.json ?? .null, entityIDs: key.map { [$0.entityID] } ?? [], action: .delete)
         case .updateMany(let name), .deleteMany(let name):
             let table = try self.table(name)
             let isUpdate = if case .updateMany = role { true } else { false }
             let count = try many(table: table, arguments: arguments, update: isUpdate)
-            return MutationFieldResult(json: .number(JSONNumber(count)), entityIDs: [], action: isUpdate ? .update : .delete)
+            return MutationFieldResult(
+                json: .number(JSONNumber(count)), entityIDs: [], action: isUpdate ? .update : .delete)
         default:
             throw .invalid("\"\(node.name)\" is not a mutation field")
         }
@@ -78,7 +81,9 @@ struct MutationRunner {
     /// `_update` transforms are returned separately (they need the old value).
     func assignments(
         _ data: Resolved, table: Table
-    ) throws(ExecutionError) -> (values: [(column: Column, value: SQLiteValue)], transforms: [(column: Column, ops: Resolved)]) {
+    ) throws(ExecutionError) -> (
+        values: [(column: Column, value: SQLiteValue)], transforms: [(column: Column, ops: Resolved)]
+    ) {
         guard case .object(let fields) = data else { throw .invalid("\"data\" must be an object") }
         var values: [(column: Column, value: SQLiteValue)] = []
         var transforms: [(column: Column, ops: Resolved)] = []
@@ -93,16 +98,22 @@ struct MutationRunner {
             if let column = table.column(key) {
                 set(column, try binder.value(.value(value, .column(column))))
             } else if key.hasSuffix("_expr"), let column = table.column(String(key.dropLast(5))) {
-                guard case .constant(.string(let source)) = value else { throw .invalid("\"\(key)\" must be a string literal") }
+                guard case .constant(.string(let source)) = value else {
+                    throw .invalid("\"\(key)\" must be a string literal")
+                }
                 set(column, try binder.value(.expression(try Self.cel(source), .column(column))))
-            } else if key.hasSuffix("_date") || key.hasSuffix("_time"), let column = table.column(String(key.dropLast(5))) {
+            } else if key.hasSuffix("_date") || key.hasSuffix("_time"),
+                let column = table.column(String(key.dropLast(5)))
+            {
                 set(column, try binder.value(.relative(value, isDate: key.hasSuffix("_date"))))
             } else if key.hasSuffix("_update"), let column = table.column(String(key.dropLast(7))) {
                 transforms.append((column, value))
             } else if let reference = table.reference(key) {
                 guard let target = model.table(reference.target) else { continue }
                 for (fk, targetField) in zip(reference.foreignKeyFields, reference.targetFields) {
-                    guard let fkColumn = table.column(fk), let targetColumn = target.column(targetField) else { continue }
+                    guard let fkColumn = table.column(fk), let targetColumn = target.column(targetField) else {
+                        continue
+                    }
                     if let v = value[targetField] {
                         set(fkColumn, try binder.value(.value(v, .column(targetColumn))))
                     } else if case .constant(.string(let source))? = value["\(targetField)_expr"] {
@@ -133,7 +144,9 @@ struct MutationRunner {
         case "uuidV7()": return .text(UUIDGenerator.v7())
         case "auth.uid":
             guard let uid = auth?.uid else {
-                throw ExecutionError(code: .unauthenticated, message: "\"\(column.name)\" defaults to auth.uid, which needs a signed-in user")
+                throw ExecutionError(
+                    code: .unauthenticated,
+                    message: "\"\(column.name)\" defaults to auth.uid, which needs a signed-in user")
             }
             return .text(uid)
         case "request.time":
@@ -190,12 +203,16 @@ struct MutationRunner {
         if values.isEmpty {
             sql += "DEFAULT VALUES"
         } else {
-            sql += "(" + values.map { dialect.quote($0.column.sqlName) }.joined(separator: ", ") + ") VALUES ("
+            sql +=
+                "(" + values.map { dialect.quote($0.column.sqlName) }.joined(separator: ", ") + ") VALUES ("
                 + values.map { _ in "?" }.joined(separator: ", ") + ")"
         }
         if upsert {
             let keys = Set(table.primaryKey)
-            let updates = values.map(\.column).filter { !keys.contains($0.name) && provided.contains($0.name) }.map(\.sqlName)
+            var updates = values.map(\.column).filter { !keys.contains($0.name) && provided.contains($0.name) }.map(
+                \.sqlName)
+            // Only the key given: a no-op update still returns the existing row (DO NOTHING would return none).
+            if updates.isEmpty { updates = table.keyColumns.map(\.sqlName) }
             sql += " " + dialect.upsertClause(conflictColumns: table.keyColumns.map(\.sqlName), updateColumns: updates)
         }
         sql += " " + returningKey(table)
@@ -239,7 +256,8 @@ struct MutationRunner {
             let list: [Resolved] = if case .list(let items) = ops { items } else { [ops] }
             for op in list {
                 guard case .object(let fields) = op, let (name, operand) = fields.first else { continue }
-                (expression, bound) = try transform(expression, op: name, operand: operand, column: column, bound: bound)
+                (expression, bound) = try transform(
+                    expression, op: name, operand: operand, column: column, bound: bound)
             }
             parts.append("\(dialect.quote(column.sqlName)) = \(expression)")
         }
@@ -254,7 +272,14 @@ struct MutationRunner {
         var bound = bound
         if column.isList {
             let current = "json_each(coalesce(\(expression), '[]'))"
-            bound.append(try binder.value(.value(operand, .wireArray(column))))
+            var values = try binder.value(.value(operand, .wireArray(column)))
+            if op == "add", case .text(let text) = values, case .array(let items)? = try? JSONValue(parsing: text) {
+                // "add" appends each value once, even when the input repeats it.
+                var unique: [JSONValue] = []
+                for item in items where !unique.contains(item) { unique.append(item) }
+                values = .text(JSONValue.array(unique).jsonString())
+            }
+            bound.append(values)
             let p = "?\(bound.count)"
             let merged: String
             switch op {
@@ -263,7 +288,8 @@ struct MutationRunner {
             case "add":
                 merged =
                     "SELECT value FROM \(current) UNION ALL SELECT value FROM json_each(\(p)) WHERE value NOT IN (SELECT value FROM \(current))"
-            case "remove": merged = "SELECT value FROM \(current) WHERE value NOT IN (SELECT value FROM json_each(\(p)))"
+            case "remove":
+                merged = "SELECT value FROM \(current) WHERE value NOT IN (SELECT value FROM json_each(\(p)))"
             default: throw .invalid("unknown list update \"\(op)\"")
             }
             return ("(SELECT coalesce(json_group_array(value), '[]') FROM (\(merged)))", bound)
@@ -275,25 +301,51 @@ struct MutationRunner {
             bound.append(try binder.value(.value(operand, .column(column))))
             return ("(\(expression) \(sign) ?\(bound.count))", bound)
         case .scalar(.date), .scalar(.timestamp):
+            // Months and years move the calendar date (the day clamped to the month's end, as Postgres and
+            // relative dates do); the other units are exact, down to the stored microseconds.
             let duration = binder.resolution.json(operand)
-            var modifiers: [String] = []
-            for (unit, sqlUnit, factor) in [
-                ("years", "years", 1), ("months", "months", 1), ("weeks", "days", 7), ("days", "days", 1),
-                ("hours", "hours", 1), ("minutes", "minutes", 1), ("seconds", "seconds", 1),
-            ] {
-                if let n = duration[unit]?.intValue, n != 0 {
-                    modifiers.append("'\(op == "inc" ? "+" : "-")\(n * factor) \(sqlUnit)'")
-                }
+            func n(_ unit: String) -> Int64 { Int64(duration[unit]?.intValue ?? 0) }
+            let sign: Int64 = op == "inc" ? 1 : -1
+            let months = sign * (n("years") * 12 + n("months"))
+            let days = sign * (n("weeks") * 7 + n("days"))
+            if column.type == .scalar(.date) {
+                return (Self.shiftedDate(expression, months: months, days: days), bound)
             }
-            if let ms = duration["milliseconds"]?.intValue, ms != 0 {
-                modifiers.append("'\(op == "inc" ? "+" : "-")\(Double(ms) / 1000) seconds'")
-            }
-            let list = modifiers.isEmpty ? "" : ", " + modifiers.joined(separator: ", ")
-            if column.type == .scalar(.date) { return ("date(\(expression)\(list))", bound) }
-            return ("(strftime('%Y-%m-%dT%H:%M:%S', \(expression)\(list)) || substr(\(expression), 20, 7) || 'Z')", bound)
+            let microseconds =
+                days * 86_400_000_000
+                + sign
+                * (n("hours") * 3_600_000_000 + n("minutes") * 60_000_000 + n("seconds") * 1_000_000
+                    + n("milliseconds") * 1000)
+            return (Self.shiftedTimestamp(expression, months: months, microseconds: microseconds), bound)
         default:
             throw .invalid("\(column.name) cannot be incremented")
         }
+    }
+
+    /// A `YYYY-MM-DD` expression moved by whole months (day clamped to the target month) and days.
+    static func shiftedDate(_ date: String, months: Int64, days: Int64) -> String {
+        func modifier(_ n: Int64, _ unit: String) -> String { "'\(n >= 0 ? "+" : "")\(n) \(unit)'" }
+        var result = "date(\(date)"
+        if months != 0 {
+            let nextMonth = modifier(months + 1, "months")
+            let lastDay = "CAST(strftime('%d', \(date), 'start of month', \(nextMonth), '-1 day') AS INTEGER)"
+            result +=
+                ", 'start of month', \(modifier(months, "months")), "
+                + "'+' || (min(CAST(strftime('%d', \(date)) AS INTEGER), \(lastDay)) - 1) || ' days'"
+        }
+        if days != 0 { result += ", " + modifier(days, "days") }
+        return result + ")"
+    }
+
+    /// A stored timestamp expression moved by whole months, then by an exact number of microseconds.
+    static func shiftedTimestamp(_ stored: String, months: Int64, microseconds: Int64) -> String {
+        let day = "substr(\(stored), 1, 10)"
+        let date = months == 0 ? day : shiftedDate(day, months: months, days: 0)
+        let seconds = "CAST(strftime('%s', \(date) || ' ' || substr(\(stored), 12, 8)) AS INTEGER)"
+        let total = "\(seconds) * 1000000 + CAST(substr(\(stored), 21, 6) AS INTEGER) + \(microseconds)"
+        return "(SELECT strftime('%Y-%m-%dT%H:%M:%S', (u - f) / 1000000, 'unixepoch') || '.' "
+            + "|| substr('00000' || f, -6) || 'Z' "
+            + "FROM (SELECT u, ((u % 1000000) + 1000000) % 1000000 AS f FROM (SELECT \(total) AS u)))"
     }
 
     /// The WHERE clause of `id`/`id_expr`/`key`/`first` selectors.
@@ -387,7 +439,8 @@ struct MutationRunner {
         let message = error.message
         switch error.extendedCode {
         case .constraintUnique, .constraintPrimaryKey:
-            return ExecutionError(code: .alreadyExists, message: "duplicate key value violates unique constraint: \(message)")
+            return ExecutionError(
+                code: .alreadyExists, message: "duplicate key value violates unique constraint: \(message)")
         case .constraintForeignKey:
             return ExecutionError(code: .failedPrecondition, message: "violates foreign key constraint: \(message)")
         case .constraintNotNull, .constraintCheck:

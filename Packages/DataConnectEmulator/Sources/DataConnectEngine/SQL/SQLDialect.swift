@@ -81,7 +81,8 @@ public struct SQLiteDialect: SQLDialect {
         case .enumeration: return expression
         case .scalar(let scalar):
             switch scalar {
-            case .string, .uuid, .date, .int, .float: return expression
+            case .string, .uuid, .date, .int: return expression
+            case .float: return "json(dataconnect_float(\(expression)))"
             case .int64: return "CAST(\(expression) AS TEXT)"
             case .boolean: return "json(CASE \(expression) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)"
             case .any, .vector: return "json(\(expression))"
@@ -114,7 +115,10 @@ public struct SQLiteDialect: SQLDialect {
 
     public func upsertClause(conflictColumns: [String], updateColumns: [String]) -> String {
         let target = conflictColumns.map(quote).joined(separator: ", ")
-        if updateColumns.isEmpty { return "ON CONFLICT (\(target)) DO NOTHING" }
+        if updateColumns.isEmpty, let first = conflictColumns.first {
+            // A no-op update, so that RETURNING still yields the existing row's key.
+            return "ON CONFLICT (\(target)) DO UPDATE SET \(quote(first)) = excluded.\(quote(first))"
+        }
         let sets = updateColumns.map { "\(quote($0)) = excluded.\(quote($0))" }.joined(separator: ", ")
         return "ON CONFLICT (\(target)) DO UPDATE SET \(sets)"
     }

@@ -1,0 +1,147 @@
+import DataConnectWire
+import Testing
+
+@testable import DataConnectEngine
+
+/// `extensions.dataConnect`: entity ids and actions for connectors whose `connector.yaml` enables the
+/// client cache.
+@Suite struct EntityIDTests {
+    static let operations = """
+        query TwoMovies @auth(level: PUBLIC) { movies(orderBy: [{title: ASC}], limit: 2) { title } }
+        query MovieAndDirector @auth(level: PUBLIC) {
+          movie(id: "a0000000000000000000000000000001") { title director { name } }
+        }
+        query ReviewsOfInception @auth(level: PUBLIC) {
+          movie(id: "a0000000000000000000000000000001") { reviews_on_movie(orderBy: [{userId: ASC}]) { rating } }
+        }
+        query Genres @auth(level: PUBLIC) { movies(distinct: true, orderBy: [{genre: ASC}]) { genre } }
+        mutation Create @auth(level: PUBLIC) { actor_insert(data: {id: "c00000000000000000000000000000ff", name: "New"}) }
+        mutation Update @auth(level: PUBLIC) { actor_update(id: "c0000000000000000000000000000001", data: {name: "Leo"}) }
+        mutation Upsert @auth(level: PUBLIC) { user_upsert(data: {id: "u1", username: "alice2"}) }
+        mutation Delete @auth(level: PUBLIC) {
+          review_delete(key: {movieId: "a0000000000000000000000000000001", userId: "u2"})
+        }
+        mutation CreateTwo @auth(level: PUBLIC) { actor_insertMany(data: [{id: "c000000000000000000000000000000a", name: "A"}, {id: "c000000000000000000000000000000b", name: "B"}]) }
+        """
+
+    @Test func listsTheEntitiesOfAList() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.query("TwoMovies")
+
+        // then: the ids travel in a hidden key and are removed from the data
+        #expect(result.allSQL.contains(#"'_dc_eid', 'Movie' || '/' || CAST(t1."id" AS TEXT)"#))
+        #expect(result.data == json(#"{"movies": [{"title": "50% Off_Sale"}, {"title": "Barbie"}]}"#))
+        #expect(
+            result.dataConnect == [
+                json(
+                    #"{"path": ["movies"], "entityIds": ["Movie/a0000000000000000000000000000005", "Movie/a0000000000000000000000000000002"], "action": "LIST"}"#
+                )
+            ])
+    }
+
+    @Test func namesNestedSingleEntities() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.query("MovieAndDirector")
+
+        // then
+        #expect(result.data == json(#"{"movie": {"title": "Inception", "director": {"name": "Nolan"}}}"#))
+        #expect(
+            Set(result.dataConnect) == [
+                json(#"{"path": ["movie"], "entityId": "Movie/a0000000000000000000000000000001", "action": "GET"}"#),
+                json(
+                    #"{"path": ["movie", "director"], "entityId": "Person/d0000000000000000000000000000001", "action": "GET"}"#
+                ),
+            ])
+    }
+
+    @Test func listsTheEntitiesOfANestedList() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.query("ReviewsOfInception")
+
+        // then
+        #expect(
+            Set(result.dataConnect) == [
+                json(#"{"path": ["movie"], "entityId": "Movie/a0000000000000000000000000000001", "action": "GET"}"#),
+                json(
+                    #"{"path": ["movie", "reviews_on_movie"], "entityIds": ["Review/a0000000000000000000000000000001/u1", "#
+                        + #""Review/a0000000000000000000000000000001/u2"], "action": "LIST"}"#),
+            ])
+    }
+
+    @Test func leavesDistinctProjectionsWithoutEntityIDs() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.query("Genres")
+
+        // then: duplicates are still removed, and no entity is claimed
+        #expect(!result.allSQL.contains("_dc_eid"))
+        #expect(
+            result.data
+                == json(#"{"movies": [{"genre": "DRAMA"}, {"genre": "COMEDY"}, {"genre": "SCIFI"}, {"genre": null}]}"#))
+        #expect(result.dataConnect.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("Create", "actor_insert", "Actor/c00000000000000000000000000000ff", "CREATE"),
+        ("Update", "actor_update", "Actor/c0000000000000000000000000000001", "UPDATE"),
+        ("Upsert", "user_upsert", "User/u1", "UPSERT"),
+        ("Delete", "review_delete", "Review/a0000000000000000000000000000001/u2", "DELETE"),
+    ])
+    func namesTheEntityAMutationWrote(_ operation: String, _ field: String, _ entityID: String, _ action: String) throws
+    {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.mutation(operation)
+
+        // then
+        #expect(result.errors.isEmpty, "\(result.body)")
+        #expect(
+            result.dataConnect == [
+                .object(["path": [.string(field)], "entityId": .string(entityID), "action": .string(action)])
+            ])
+    }
+
+    @Test func namesEveryEntityOfAManyInsert() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.mutation("CreateTwo")
+
+        // then
+        #expect(
+            result.dataConnect == [
+                json(
+                    #"{"path": ["actor_insertMany"], "entityIds": ["Actor/c000000000000000000000000000000a", "Actor/c000000000000000000000000000000b"], "action": "CREATE"}"#
+                )
+            ])
+    }
+
+    @Test func emitsNothingWithoutClientCache() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: false)
+
+        // when
+        let query = backend.query("TwoMovies")
+        let mutation = backend.mutation("Update")
+
+        // then
+        #expect(!query.allSQL.contains("_dc_eid"))
+        #expect(query.dataConnect.isEmpty)
+        #expect(mutation.errors.isEmpty)
+        #expect(mutation.dataConnect.isEmpty)
+    }
+}

@@ -1,0 +1,177 @@
+import DataConnectWire
+import Testing
+
+@testable import DataConnectEngine
+
+/// List root fields `xs(where, orderBy, offset, limit, distinct)`.
+@Suite struct ListQueryTests {
+    static let operations = """
+        query RecentMovies @auth(level: PUBLIC) {
+          movies(where: {releaseYear: {ge: 2000}}, orderBy: [{releaseYear: DESC}]) { title }
+        }
+        query ByDirectorThenYear @auth(level: PUBLIC) {
+          movies(orderBy: [{directorId: ASC}, {releaseYear: DESC}]) { title }
+        }
+        query ByDirectorName @auth(level: PUBLIC) {
+          movies(orderBy: [{director: {name: ASC}}, {title: ASC}]) { title }
+        }
+        query ByYear($direction: OrderDirection!) @auth(level: PUBLIC) {
+          movies(orderBy: [{releaseYear: $direction}]) { title }
+        }
+        query ByGenre @auth(level: PUBLIC) { movies(orderBy: [{genre: ASC}, {title: ASC}]) { title genre } }
+        query AllEvents @auth(level: PUBLIC) { events { name } }
+        query Page($limit: Int, $offset: Int) @auth(level: PUBLIC) {
+          movies(orderBy: [{title: ASC}], limit: $limit, offset: $offset) { title }
+        }
+        query Genres @auth(level: PUBLIC) { movies(distinct: true, orderBy: [{genre: ASC}], limit: 2) { genre } }
+        query Search($q: String, $titleOrder: OrderDirection) @auth(level: PUBLIC) {
+          movies(where: {title: {contains: $q}}, orderBy: [{title: $titleOrder}, {releaseYear: DESC}]) { title }
+        }
+        """
+
+    static func titles(_ result: EngineResult, _ field: String = "movies") -> [String] {
+        (result.data?[field]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
+    }
+
+    @Test func filtersAndOrders() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("RecentMovies")
+
+        // then
+        #expect(
+            result.sql == [
+                #"SELECT (SELECT coalesce(json_group_array(json(j)), '[]') FROM (SELECT json_object('title', t1."title") AS j "#
+                    + #"FROM (SELECT t1.*, t1."release_year" AS _o0 FROM "movie" AS t1 WHERE t1."release_year" >= ?1 "#
+                    + #"ORDER BY _o0 DESC NULLS FIRST LIMIT ?2) AS t1 ORDER BY _o0 DESC NULLS FIRST))"#
+            ])
+        #expect(
+            result.data
+                == json(#"{"movies": [{"title": "Barbie"}, {"title": "Little Women"}, {"title": "Inception"}]}"#))
+    }
+
+    @Test func ordersBySeveralKeys() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("ByDirectorThenYear")
+
+        // then: ties on the director are broken by year; the movie without a director is last
+        #expect(result.allSQL.contains(#"ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST LIMIT ?1"#))
+        #expect(Self.titles(result) == ["Inception", "Barbie", "Little Women", "Cleo from 5 to 7", "50% Off_Sale"])
+    }
+
+    @Test func ordersByAFieldOfAForwardReference() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("ByDirectorName")
+
+        // then
+        #expect(
+            result.allSQL.contains(
+                #"(SELECT o2."name" FROM "People" AS o2 WHERE o2."id" = t1."director_id") AS _o0, t1."title" AS _o1"#))
+        #expect(Self.titles(result) == ["Barbie", "Little Women", "Inception", "Cleo from 5 to 7", "50% Off_Sale"])
+    }
+
+    @Test(arguments: [
+        ("ASC", ["Cleo from 5 to 7", "Inception", "Little Women", "Barbie", "50% Off_Sale"]),
+        ("DESC", ["50% Off_Sale", "Barbie", "Little Women", "Inception", "Cleo from 5 to 7"]),
+    ])
+    func placesNullsLastAscendingAndFirstDescending(direction: String, expected: [String]) throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("ByYear", ["direction": .string(direction)])
+
+        // then
+        #expect(result.allSQL.contains("ORDER BY _o0 \(direction == "ASC" ? "ASC NULLS LAST" : "DESC NULLS FIRST")"))
+        #expect(Self.titles(result) == expected)
+    }
+
+    @Test func ordersEnumsByDeclaration() throws {
+        // given: Genre is declared DRAMA, COMEDY, SCIFI
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("ByGenre")
+
+        // then
+        #expect(
+            result.allSQL.contains(
+                #"(CASE t1."genre" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) AS _o0"#))
+        #expect(
+            result.data?["movies"]?.arrayValue?.map { $0["genre"] ?? .null }
+                == ["DRAMA", "DRAMA", "COMEDY", "SCIFI", nil])
+        #expect(Self.titles(result) == ["Cleo from 5 to 7", "Little Women", "Barbie", "Inception", "50% Off_Sale"])
+    }
+
+    @Test func limitsToOneHundredRowsByDefault() throws {
+        // given: 105 events
+        let backend = try TestBackend(Self.operations)
+        let rows = (1...105).map { "{name: \"e\($0)\"}" }.joined(separator: ", ")
+        #expect(
+            backend.admin("mutation { event_insertMany(data: [\(rows)]) }", auth: EngineFixtures.alice).errors.isEmpty)
+
+        // when
+        let result = backend.query("AllEvents")
+
+        // then
+        #expect(result.allSQL.contains("LIMIT ?1"))
+        #expect(result.data?["events"]?.arrayValue?.count == 100)
+    }
+
+    @Test func pagesWithLimitAndOffset() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let page = backend.query("Page", ["limit": 2, "offset": 1])
+        let rest = backend.query("Page", ["offset": 3])
+
+        // then: titles sort as 50% Off_Sale, Barbie, Cleo..., Inception, Little Women
+        #expect(page.allSQL.contains("LIMIT ?1 OFFSET ?2"))
+        #expect(Self.titles(page) == ["Barbie", "Cleo from 5 to 7"])
+        #expect(Self.titles(rest) == ["Inception", "Little Women"])
+    }
+
+    @Test func removesDuplicatesBeforeLimiting() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("Genres")
+
+        // then: the two first distinct genres, not the distinct values of the first two rows
+        #expect(
+            result.allSQL.contains(
+                "row_number() OVER (ORDER BY _o0 ASC NULLS LAST) AS _rn FROM (SELECT t1.*, (CASE t1.\"genre\" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) AS _o0 FROM \"movie\" AS t1) AS t1) GROUP BY j ORDER BY min(_rn) LIMIT ?1"
+            ))
+        #expect(result.data == json(#"{"movies": [{"genre": "DRAMA"}, {"genre": "COMEDY"}]}"#))
+    }
+
+    @Test func dropsClausesWhoseVariableIsAbsent() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when: neither $q nor $titleOrder is sent
+        let result = backend.query("Search")
+        let filtered = backend.query("Search", ["q": "o", "titleOrder": "ASC"])
+
+        // then: no WHERE, and only the year ordering is left
+        #expect(
+            result.sql == [
+                #"SELECT (SELECT coalesce(json_group_array(json(j)), '[]') FROM (SELECT json_object('title', t1."title") AS j "#
+                    + #"FROM (SELECT t1.*, t1."release_year" AS _o0 FROM "movie" AS t1 "#
+                    + #"ORDER BY _o0 DESC NULLS FIRST LIMIT ?1) AS t1 ORDER BY _o0 DESC NULLS FIRST))"#
+            ])
+        #expect(Self.titles(result) == ["50% Off_Sale", "Barbie", "Little Women", "Inception", "Cleo from 5 to 7"])
+        #expect(filtered.allSQL.contains(#"WHERE t1."title" LIKE ?1 ESCAPE '\'"#))
+        #expect(Self.titles(filtered) == ["Cleo from 5 to 7", "Inception", "Little Women"])
+    }
+}
