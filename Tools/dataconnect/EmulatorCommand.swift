@@ -13,6 +13,15 @@ import Glibc
 /// `dataconnect emulator`: serve until SIGINT or SIGTERM.
 enum EmulatorCommand {
     static func run(_ options: EmulatorOptions) -> Int32 {
+        // Block SIGINT and SIGTERM before any thread starts, so every thread inherits the mask and the
+        // signals reach the dispatch signal sources (a signalfd) instead of a server thread.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         let log: @Sendable (String) -> Void = { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -30,11 +39,10 @@ enum EmulatorCommand {
             return 1
         }
         FileHandle.standardOutput.write(Data("ready \(emulator.url)\n".utf8))
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
         let stop = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "dataconnect.signals")
         let sources = [SIGINT, SIGTERM].map { signalNumber in
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { stop.signal() }
             source.resume()
             return source
@@ -42,8 +50,8 @@ enum EmulatorCommand {
         stop.wait()
         log("stopping")
         emulator.stop()
-        sources.forEach { $0.cancel() }
         log("stopped")
+        withExtendedLifetime(sources) {}
         return 0
     }
 }

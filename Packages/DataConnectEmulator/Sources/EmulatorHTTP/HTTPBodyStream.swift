@@ -5,10 +5,12 @@ import Synchronization
 ///
 /// A responder creates a stream, hands it to whatever produces the data (a subscription hub, a task),
 /// and returns it in ``HTTPResponse/init(status:headers:stream:)``. The server sends the status and
-/// headers at once, then each ``write(_:)-([UInt8])`` as it arrives (as an HTTP/1.1 chunk), and ends the
-/// response after ``finish()``. While nothing is buffered the connection is parked (libmicrohttpd
-/// suspend/resume), so an idle stream costs no thread. Writes are buffered in memory until the client
-/// reads them and may come from any thread, before or after the responder returns.
+/// headers at once, then what is written as soon as the connection can take it (as HTTP/1.1 chunks; writes
+/// that arrive together may share a chunk), and ends the response after ``finish()``. While nothing is
+/// buffered the connection is parked (libmicrohttpd suspend/resume), so an idle stream costs no thread.
+/// Writes may come from any thread, before or after the responder returns; they are buffered in memory
+/// until the client reads them, without a limit, so a producer facing a slow client should watch
+/// ``bufferedByteCount``.
 ///
 /// The stream ends, and ``onTermination(_:)`` handlers run once, when the body has been sent after
 /// ``finish()``, when the client disconnects, or when the server stops. A disconnect is noticed on the
