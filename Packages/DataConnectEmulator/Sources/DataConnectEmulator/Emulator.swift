@@ -82,7 +82,8 @@ public final class Emulator: Sendable {
     public let options: Options
     /// The database.
     public let pool: DatabasePool
-    let responder: EmulatorResponder
+    /// The HTTP responder: call it in-process to test routing without sockets.
+    public let responder: EmulatorResponder
     let server: HTTPServer
     let watcher = Mutex<BackendWatcher?>(nil)
     let stopped = Atomic<Bool>(false)

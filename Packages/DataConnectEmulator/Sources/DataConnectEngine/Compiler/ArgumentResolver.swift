@@ -66,28 +66,31 @@ struct ArgumentResolver {
 
     /// Resolves the arguments of every node of the trees, and `@skip`/`@include`.
     mutating func resolve(_ nodes: [FieldNode]) {
-        for root in nodes {
-            for node in root.subtree {
-                if isSkipped(node) {
-                    resolution.skipped.insert(node.id)
-                    resolution.shape += "S\(node.id);"
-                    continue
-                }
-                var fields: [(key: String, value: Resolved)] = []
-                for definition in node.argumentDefinitions {
-                    let name = definition.name.value
-                    if let argument = node.arguments.first(where: { $0.name.value == name }),
-                        let value = resolve(argument.value, type: definition.type)
-                    {
-                        fields.append((name, value))
-                    } else if let defaultValue = definition.defaultValue,
-                        let value = resolve(defaultValue, type: definition.type)
-                    {
-                        fields.append((name, value))
-                    }
-                }
-                resolution.arguments[node.id] = .object(fields)
+        resolve(nodesWithArguments: nodes.flatMap(\.subtree))
+    }
+
+    /// Resolves the given nodes (those with arguments or conditions; others have nothing to bind).
+    mutating func resolve(nodesWithArguments: [FieldNode]) {
+        for node in nodesWithArguments {
+            if isSkipped(node) {
+                resolution.skipped.insert(node.id)
+                resolution.shape += "S\(node.id);"
+                continue
             }
+            var fields: [(key: String, value: Resolved)] = []
+            for definition in node.argumentDefinitions {
+                let name = definition.name.value
+                if let argument = node.arguments.first(where: { $0.name.value == name }),
+                    let value = resolve(argument.value, type: definition.type)
+                {
+                    fields.append((name, value))
+                } else if let defaultValue = definition.defaultValue,
+                    let value = resolve(defaultValue, type: definition.type)
+                {
+                    fields.append((name, value))
+                }
+            }
+            resolution.arguments[node.id] = .object(fields)
         }
     }
 

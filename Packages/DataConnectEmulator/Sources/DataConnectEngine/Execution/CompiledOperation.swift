@@ -26,6 +26,8 @@ final class CompiledOperation: Sendable {
     let roots: [FieldNode]
     /// Whether any expression reads `response.*` (then results of earlier root fields are kept).
     let readsResponse: Bool
+    /// The nodes that have arguments or `@skip`/`@include` conditions: the only ones a request resolves.
+    let nodesWithArguments: [FieldNode]
     /// Statements by root field id and argument shape.
     let statements = Mutex<[String: SQLStatementPlan]>([:])
 
@@ -40,6 +42,9 @@ final class CompiledOperation: Sendable {
         self.coercer = coercer
         self.roots = roots
         self.readsResponse = readsResponse
+        self.nodesWithArguments = roots.flatMap(\.subtree).filter {
+            !$0.argumentDefinitions.isEmpty || !$0.conditions.isEmpty
+        }
     }
 
     /// Compiles an operation definition against the API.

@@ -78,14 +78,20 @@ public struct PoolAccess: DatabaseAccess {
 
     public func read<T>(_ body: (any StatementSource) throws -> T) throws -> T {
         try pool.read { connection in
-            try ConnectionSetup.prepare(connection.connection)
+            if !connection.isPreparedForEngine {
+                try ConnectionSetup.prepare(connection.connection)
+                connection.isPreparedForEngine = true
+            }
             return try body(connection)
         }
     }
 
     public func write<T>(_ body: (any StatementSource) throws -> T) throws -> T {
         try pool.write { connection in
-            try ConnectionSetup.prepare(connection.connection)
+            if !connection.isPreparedForEngine {
+                try ConnectionSetup.prepare(connection.connection)
+                connection.isPreparedForEngine = true
+            }
             return try body(connection)
         }
     }

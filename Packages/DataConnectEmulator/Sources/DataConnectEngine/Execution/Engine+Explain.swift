@@ -13,7 +13,7 @@ extension Engine {
         else { return [] }
         var execution = Execution(engine: self, operation: operation, variables: coerced, auth: nil, entityIDs: false)
         var resolver = ArgumentResolver(system: service.api.typeSystem, variables: coerced)
-        resolver.resolve(operation.roots)
+        resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         execution.resolution = resolver.resolution
         var result: [(sql: String, parameters: [String])] = []
         for root in operation.roots where !execution.resolution.skipped.contains(root.id) {

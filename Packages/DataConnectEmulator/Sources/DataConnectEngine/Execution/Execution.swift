@@ -42,7 +42,7 @@ struct Execution {
 
     mutating func run() -> EngineResponse {
         var resolver = ArgumentResolver(system: engine.service.api.typeSystem, variables: variables)
-        resolver.resolve(operation.roots)
+        resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         resolution = resolver.resolution
         var failure: ExecutionError?
         do {

@@ -219,6 +219,8 @@ public final class PooledConnection {
     public let connection: Connection
     /// Whether the connection is the writer or a reader.
     public let role: Role
+    /// Whether the engine has set up this connection (functions and pragmas); only its borrower touches it.
+    var isPreparedForEngine = false
 
     private var statements: [String: Statement] = [:]
     private var lent: [Statement] = []

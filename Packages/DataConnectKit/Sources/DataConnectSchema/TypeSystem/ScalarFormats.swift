@@ -6,6 +6,15 @@ public enum ScalarFormats {
     ///
     /// - Returns: the canonical form, or `nil` when the text is not a UUID.
     public static func canonicalUUID(_ text: String) -> String? {
+        // Fast path: already canonical (the form every stored and returned UUID has).
+        if text.utf8.count == 32
+            && text.utf8.allSatisfy({
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+            })
+        {
+            return text
+        }
         var body = Substring(text)
         if body.count >= 9, body.prefix(9).lowercased() == "urn:uuid:" { body = body.dropFirst(9) }
         if body.first == "{" {
