@@ -6,10 +6,10 @@ SWIFT ?= swift
 KIT := Packages/DataConnectKit
 EMU := Packages/DataConnectEmulator
 BACKEND ?= Backend/movies
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk
 
 .DEFAULT_GOAL := help
-.PHONY: help bootstrap build release test test-kit test-emulator test-root demo bench emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-root demo bench bench-emulator emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -63,6 +63,9 @@ emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399
 bench: ## Run the benchmarks (release) and print the figures for docs/performance.md
 	$(SWIFT) run -c release --package-path $(KIT) kit-bench $(abspath $(BACKEND))
 
+bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQLite and a Python peer (wrk, ~3 min)
+	Benchmarks/emulator/run.sh
+
 lint: ## Check formatting
 	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
 	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests
@@ -72,4 +75,4 @@ fmt: ## Format the sources in place
 	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build
+	rm -rf .build $(KIT)/.build $(EMU)/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out

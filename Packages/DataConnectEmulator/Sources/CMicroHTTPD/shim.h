@@ -35,6 +35,8 @@ struct cmhd_daemon_options {
     /* Receives libmicrohttpd's error messages (requires MHD_USE_ERROR_LOG in the flags). */
     MHD_LogCallback logger;
     void *logger_cls;
+    /* Non-zero: set SO_REUSEPORT, so several daemons can listen on one port (the kernel spreads connections). */
+    int reuse_address;
 };
 
 /* MHD_start_daemon with the options above; returns NULL on failure. */
@@ -42,9 +44,12 @@ static inline struct MHD_Daemon *
 cmhd_start_daemon(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
                   const struct cmhd_daemon_options *options)
 {
-    struct MHD_OptionItem items[8];
+    struct MHD_OptionItem items[10];
     unsigned int count = 0;
     items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) options->address };
+    if (options->reuse_address) {
+        items[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL };
+    }
     if (options->thread_pool_size > 1) {
         items[count++] = (struct MHD_OptionItem){
             MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) options->thread_pool_size, NULL };

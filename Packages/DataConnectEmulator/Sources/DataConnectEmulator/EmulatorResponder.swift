@@ -190,17 +190,30 @@ struct Route {
     var method: String
 
     init?(path: String) {
-        guard let colon = path.lastIndex(of: ":") else { return nil }
-        method = String(path[path.index(after: colon)...])
-        let parts = path[..<colon].split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard parts.count >= 7, parts[0] == "v1" || parts[0] == "v1beta" || parts[0] == "v1alpha",
-            parts[1] == "projects", parts[3] == "locations", parts[5] == "services"
-        else { return nil }
-        service = parts[6]
-        if parts.count == 9 && parts[7] == "connectors" {
-            connector = parts[8]
-        } else if parts.count != 7 {
-            return nil
+        // Hand-rolled over UTF-8: this runs on every request.
+        let utf8 = path.utf8
+        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        var segments: [Substring] = []
+        segments.reserveCapacity(9)
+        var start = utf8.startIndex
+        var index = utf8.startIndex
+        while index < colon {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start < index { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
+        if start < colon { segments.append(path[start..<colon]) }
+        guard segments.count == 7 || segments.count == 9,
+            segments[0] == "v1" || segments[0] == "v1beta" || segments[0] == "v1alpha",
+            segments[1] == "projects", segments[3] == "locations", segments[5] == "services"
+        else { return nil }
+        if segments.count == 9 {
+            guard segments[7] == "connectors" else { return nil }
+            connector = String(segments[8])
+        }
+        service = String(segments[6])
+        method = String(path[utf8.index(after: colon)...])
     }
 }

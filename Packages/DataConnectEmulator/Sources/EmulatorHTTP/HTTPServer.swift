@@ -78,14 +78,15 @@ public final class HTTPServer: Sendable {
 
     private let requestedPort: UInt16
     private let core: ServerCore
-    private let daemon = Mutex<Daemon?>(nil)
+    private let daemon = Mutex<Daemons?>(nil)
     private let boundPort: Atomic<UInt16>
     private let running = Atomic<Bool>(false)
 
     /// The running libmicrohttpd daemon; its handle may be used from any thread.
-    private struct Daemon: @unchecked Sendable {
-        let handle: OpaquePointer
+    private struct Daemons: @unchecked Sendable {
+        let handles: [OpaquePointer]
     }
+
 
     /// Creates a stopped server.
     ///
@@ -134,7 +135,7 @@ public final class HTTPServer: Sendable {
     ///   ``HTTPServerError/alreadyRunning(host:port:)`` if started twice, and
     ///   ``HTTPServerError/cannotListen(host:port:reason:)`` when the port is in use or cannot be bound.
     public func start() throws(HTTPServerError) {
-        try daemon.withLock { (daemon: inout Daemon?) throws(HTTPServerError) in
+        try daemon.withLock { (daemon: inout Daemons?) throws(HTTPServerError) in
             if daemon != nil {
                 throw .alreadyRunning(host: host, port: port)
             }
@@ -155,11 +156,23 @@ public final class HTTPServer: Sendable {
             let timeout = configuration.connectionTimeout.components
             let timeoutSeconds = max(0, timeout.seconds + (timeout.attoseconds > 0 ? 1 : 0))
             let corePointer = Unmanaged.passUnretained(core).toOpaque()
-
+            // With a pool and epoll, one single-threaded daemon per thread, each with its own listening
+            // socket on the port (SO_REUSEPORT): the kernel spreads connections over them. One shared
+            // listening socket lets a single thread take most connections.
+            let pool = max(1, configuration.threadPoolSize)
+            let listeners = configuration.usesEpoll && pool > 1 ? pool : 1
+            if listeners > 1 && requestedPort != 0 && !Self.isFree(address) {
+                // SO_REUSEPORT would let this server share a port another one of ours already serves.
+                throw .cannotListen(host: host, port: requestedPort, reason: "Address already in use")
+            }
+            var handles: [OpaquePointer] = []
+            for listener in 0..<listeners {
+            if listener > 0 { address.sin_port = cmhd_daemon_bound_port(handles[0]).bigEndian }
             let handle = withUnsafePointer(to: &address) { addressPointer in
                 var options = cmhd_daemon_options()
                 options.address = addressPointer
-                options.thread_pool_size = UInt32(clamping: max(1, configuration.threadPoolSize))
+                options.thread_pool_size = listeners > 1 ? 1 : UInt32(clamping: pool)
+                options.reuse_address = listeners > 1 ? 1 : 0
                 options.connection_timeout = UInt32(clamping: timeoutSeconds)
                 options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
                 options.connection_memory_limit = max(0, configuration.connectionMemoryLimit ?? 0)
@@ -192,12 +205,32 @@ public final class HTTPServer: Sendable {
             }
             guard let handle else {
                 let reason = core.takeLastLogMessage() ?? "libmicrohttpd could not start the daemon"
+                for started in handles { MHD_stop_daemon(started) }
                 throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
-            daemon = Daemon(handle: handle)
-            boundPort.store(cmhd_daemon_bound_port(handle), ordering: .releasing)
+            handles.append(handle)
+            }
+            daemon = Daemons(handles: handles)
+            boundPort.store(cmhd_daemon_bound_port(handles[0]), ordering: .releasing)
             running.store(true, ordering: .releasing)
         }
+    }
+
+    /// Whether a plain socket (without `SO_REUSEPORT`) can bind the address: nothing listens there yet.
+    private static func isFree(_ address: sockaddr_in) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return true }
+        defer { close(probe) }
+        // Like libmicrohttpd's own socket: connections of a previous run in TIME_WAIT do not count.
+        var one: Int32 = 1
+        setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = address
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0
     }
 
     /// Stops listening, closes every connection and joins the worker threads.
@@ -214,7 +247,7 @@ public final class HTTPServer: Sendable {
             daemon = nil
             running.store(false, ordering: .releasing)
             core.cancelStreams()
-            MHD_stop_daemon(stopping.handle)
+            for handle in stopping.handles { MHD_stop_daemon(handle) }
         }
     }
 }

@@ -177,7 +177,9 @@ struct QueryBuilder {
         }
         var orderKeys = try orderTerms(
             args["orderBy"], table: link.filterTable, alias: link.filterAlias, aggregates: false)
-        if orderKeys.isEmpty {
+        // Root lists without `orderBy` come in key order. Nested lists keep the order of the index that
+        // finds them (deterministic, and free): sorting each parent's children costs a sorter per row.
+        if orderKeys.isEmpty && correlation == nil {
             orderKeys = table.keyColumns.map { (column(alias, $0), "ASC") }
         }
         var inner = "SELECT \(alias).*"
@@ -198,14 +200,15 @@ struct QueryBuilder {
         let object = try object(node.children, table: table, alias: alias)
         includeEntityIDs = includesEntityIDs
         let middle: String
+        let orderClause = ordering.isEmpty ? "" : " ORDER BY \(ordering)"
         if isDistinct {
             // Duplicates go before the page is cut: each distinct object keeps the position of its first row.
             middle =
-                "SELECT j FROM (SELECT \(object) AS j, row_number() OVER (ORDER BY \(ordering)) AS _rn "
+                "SELECT j FROM (SELECT \(object) AS j, row_number() OVER (\(orderClause.dropFirst())) AS _rn "
                 + "FROM (\(inner)) AS \(alias)) GROUP BY j ORDER BY min(_rn)\(page)"
         } else {
-            inner += " ORDER BY \(ordering)\(page)"
-            middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias) ORDER BY \(ordering)"
+            inner += "\(orderClause)\(page)"
+            middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias)\(orderClause)"
         }
         return "(SELECT coalesce(\(dialect.jsonArrayAggregate(dialect.embedJSON("j"))), '[]') FROM (\(middle)))"
     }

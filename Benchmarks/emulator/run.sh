@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The emulator benchmark, end to end: build (release), generate the data once (cached in .out/), then
+# bench.py measures every target on 127.0.0.1 and prints the Markdown table for docs/performance.md.
+# Usage: Benchmarks/emulator/run.sh   (from anywhere)
+# Environment: DURATION=5 (seconds per wrk run), CONNECTIONS=32, ROUNDS=3 (interleaved rounds),
+#   BENCH_INDEX=composite (default: `@index(fields: ["genre", "releaseYear"])` on Movie, the index this list needs) or genre (the schema's `genre: String @index`)
+#   BENCH_SKIP_BUILD=1 (reuse the last build).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$here/.out"
+mkdir -p "$out"
+
+children=()
+cleanup() {
+  for pid in "${children[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+need() { command -v "$1" >/dev/null || { echo "run.sh: $1 is missing (apt-get install -y $2)" >&2; exit 1; }; }
+need wrk wrk
+need gcc gcc
+pkg-config --exists sqlite3 || { echo "run.sh: libsqlite3-dev is missing" >&2; exit 1; }
+
+# BENCH_SKIP_BUILD=1 reuses the binaries of the last build.
+build() { [ "${BENCH_SKIP_BUILD:-0}" = 1 ] || (swift build -c release "$@" 2>&1 | tail -1) >&2; }
+echo "== build (release)" >&2
+build --package-path "$root" --product dataconnect
+dataconnect="$root/.build/release/dataconnect"
+build --package-path "$here/tools" --product sql-explain
+explain="$here/tools/.build/release/sql-explain"
+# The HTTP ceiling: HTTPBench, a fixed reply from the emulator's own HTTP layer.
+build --package-path "$root/Packages/DataConnectEmulator" --product http-bench
+ceiling="$root/Packages/DataConnectEmulator/.build/release/http-bench"
+gcc -O2 -o "$out/floor" "$here/floor.c" $(pkg-config --cflags --libs sqlite3)
+
+echo "== python venv" >&2
+if ! "$here/.venv/bin/python" -c 'import ariadne, uvicorn, uvloop' 2>/dev/null; then
+  python3 -m venv "$here/.venv"
+  "$here/.venv/bin/pip" install -q -r "$here/requirements.txt" >&2
+fi
+
+backend="$here/backend"
+if [ "${BENCH_INDEX:-composite}" = composite ]; then
+  backend="$out/backend-composite"
+  rm -rf "$backend" && cp -r "$here/backend" "$backend"
+  sed -i -e 's/^type Movie @table {/type Movie @table @index(fields: ["genre", "releaseYear"], order: [ASC, DESC]) {/' \
+    -e 's/^  genre: String @index$/  genre: String/' "$backend/schema/schema.gql"
+  grep -q '@index(fields' "$backend/schema/schema.gql" || { echo "run.sh: cannot make the composite variant" >&2; exit 1; }
+fi
+
+# The data: seeded once per (generator, schema, emulator build), through the emulator's --seed.
+key=$(cat "$here/gen_data.py" "$backend"/schema/*.gql "$dataconnect" | sha256sum | cut -c1-16)
+data="$out/data-$key"
+if [ ! -f "$data/dataconnect.sqlite" ]; then
+  echo "== generate data ($data)" >&2
+  rm -rf "$out"/data-* "$out/seed.gql"
+  python3 "$here/gen_data.py" "$out/seed.gql" >&2
+  tmp="$data.tmp"
+  rm -rf "$tmp"
+  "$dataconnect" emulator --backend "$backend" --port 0 --no-watch --data-dir "$tmp" --seed "$out/seed.gql" \
+    >"$out/seed.log" 2>&1 &
+  children+=($!)
+  for _ in $(seq 1 600); do grep -q '^ready ' "$out/seed.log" && break; sleep 0.1; done
+  grep -q '^ready ' "$out/seed.log" || { cat "$out/seed.log" >&2; exit 1; }
+  kill -TERM "${children[-1]}" && wait "${children[-1]}" || true
+  mv "$tmp" "$data"
+fi
+
+echo "== measure" >&2
+"$here/.venv/bin/python" "$here/bench.py" --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" \
+  --floor "$out/floor" --python "$here/.venv/bin/python" --data "$data" --backend "$backend" \
+  --duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-3}" &
+children+=($!)
+wait "${children[-1]}"
