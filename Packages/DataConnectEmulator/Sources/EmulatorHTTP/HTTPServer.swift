@@ -87,7 +87,6 @@ public final class HTTPServer: Sendable {
         let handles: [OpaquePointer]
     }
 
-
     /// Creates a stopped server.
     ///
     /// - Parameters:
@@ -167,48 +166,49 @@ public final class HTTPServer: Sendable {
             }
             var handles: [OpaquePointer] = []
             for listener in 0..<listeners {
-            if listener > 0 { address.sin_port = cmhd_daemon_bound_port(handles[0]).bigEndian }
-            let handle = withUnsafePointer(to: &address) { addressPointer in
-                var options = cmhd_daemon_options()
-                options.address = addressPointer
-                options.thread_pool_size = listeners > 1 ? 1 : UInt32(clamping: pool)
-                options.reuse_address = listeners > 1 ? 1 : 0
-                options.connection_timeout = UInt32(clamping: timeoutSeconds)
-                options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
-                options.connection_memory_limit = max(0, configuration.connectionMemoryLimit ?? 0)
-                options.completed = { _, _, context, _ in
-                    guard let context else { return }
-                    ServerCore.requestCompleted(context: context)
-                }
-                options.completed_cls = nil
-                options.logger = { cls, format, arguments in
-                    guard let cls, let format, let arguments else { return }
-                    var message = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
-                        let length = vsnprintf(buffer.baseAddress, buffer.count, format, arguments)
-                        let count = min(Int(max(0, length)), buffer.count - 1)
-                        return String(
-                            decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+                if listener > 0 { address.sin_port = cmhd_daemon_bound_port(handles[0]).bigEndian }
+                let handle = withUnsafePointer(to: &address) { addressPointer in
+                    var options = cmhd_daemon_options()
+                    options.address = addressPointer
+                    options.thread_pool_size = listeners > 1 ? 1 : UInt32(clamping: pool)
+                    options.reuse_address = listeners > 1 ? 1 : 0
+                    options.connection_timeout = UInt32(clamping: timeoutSeconds)
+                    options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
+                    options.connection_memory_limit = max(0, configuration.connectionMemoryLimit ?? 0)
+                    options.completed = { _, _, context, _ in
+                        guard let context else { return }
+                        ServerCore.requestCompleted(context: context)
                     }
-                    while message.last?.isNewline == true { message.removeLast() }
-                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().log(message)
+                    options.completed_cls = nil
+                    options.logger = { cls, format, arguments in
+                        guard let cls, let format, let arguments else { return }
+                        var message = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
+                            let length = vsnprintf(buffer.baseAddress, buffer.count, format, arguments)
+                            let count = min(Int(max(0, length)), buffer.count - 1)
+                            return String(
+                                decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self
+                            )
+                        }
+                        while message.last?.isNewline == true { message.removeLast() }
+                        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().log(message)
+                    }
+                    options.logger_cls = corePointer
+                    return cmhd_start_daemon(
+                        flags,
+                        { cls, connection, url, method, version, uploadData, uploadDataSize, context in
+                            guard let cls, let connection, let uploadDataSize, let context else { return .NO }
+                            return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().handle(
+                                connection: connection, url: url, method: method, version: version,
+                                uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
+                        },
+                        corePointer, &options)
                 }
-                options.logger_cls = corePointer
-                return cmhd_start_daemon(
-                    flags,
-                    { cls, connection, url, method, version, uploadData, uploadDataSize, context in
-                        guard let cls, let connection, let uploadDataSize, let context else { return .NO }
-                        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().handle(
-                            connection: connection, url: url, method: method, version: version,
-                            uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
-                    },
-                    corePointer, &options)
-            }
-            guard let handle else {
-                let reason = core.takeLastLogMessage() ?? "libmicrohttpd could not start the daemon"
-                for started in handles { MHD_stop_daemon(started) }
-                throw .cannotListen(host: host, port: requestedPort, reason: reason)
-            }
-            handles.append(handle)
+                guard let handle else {
+                    let reason = core.takeLastLogMessage() ?? "libmicrohttpd could not start the daemon"
+                    for started in handles { MHD_stop_daemon(started) }
+                    throw .cannotListen(host: host, port: requestedPort, reason: reason)
+                }
+                handles.append(handle)
             }
             daemon = Daemons(handles: handles)
             boundPort.store(cmhd_daemon_bound_port(handles[0]), ordering: .releasing)

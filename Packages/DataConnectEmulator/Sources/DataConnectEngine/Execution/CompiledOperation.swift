@@ -26,6 +26,9 @@ final class CompiledOperation: Sendable {
     let roots: [FieldNode]
     /// Whether any expression reads `response.*` (then results of earlier root fields are kept).
     let readsResponse: Bool
+    /// Whether the operation evaluates CEL at request time (`_expr`, `@check`): only then are the CEL
+    /// bindings (auth claims, variables, the request time as text) built.
+    let usesExpressions: Bool
     /// The nodes that have arguments or `@skip`/`@include` conditions: the only ones a request resolves.
     let nodesWithArguments: [FieldNode]
     /// Statements by root field id and argument shape.
@@ -33,7 +36,7 @@ final class CompiledOperation: Sendable {
 
     init(
         name: String, kind: OperationType, auth: AuthRequirement?, isTransaction: Bool, coercer: VariableCoercer,
-        roots: [FieldNode], readsResponse: Bool
+        roots: [FieldNode], readsResponse: Bool, usesExpressions: Bool
     ) {
         self.name = name
         self.kind = kind
@@ -42,6 +45,7 @@ final class CompiledOperation: Sendable {
         self.coercer = coercer
         self.roots = roots
         self.readsResponse = readsResponse
+        self.usesExpressions = usesExpressions
         self.nodesWithArguments = roots.flatMap(\.subtree).filter {
             !$0.argumentDefinitions.isEmpty || !$0.conditions.isEmpty
         }
@@ -69,6 +73,7 @@ final class CompiledOperation: Sendable {
             name: name, kind: operation.operation, auth: auth,
             isTransaction: operation.directives.first(named: "transaction") != nil,
             coercer: VariableCoercer(system: api.typeSystem, definitions: operation.variables), roots: roots,
-            readsResponse: printed.contains("response."))
+            readsResponse: printed.contains("response."),
+            usesExpressions: printed.contains("_expr") || printed.contains("@check") || printed.contains("expr:"))
     }
 }

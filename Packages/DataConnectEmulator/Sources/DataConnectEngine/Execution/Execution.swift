@@ -32,8 +32,10 @@ struct Execution {
         self.variables = variables
         self.auth = auth
         self.entityIDs = entityIDs
-        self.bindings = CELBindings(
-            auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)
+        self.bindings =
+            operation.usesExpressions || operation.readsResponse
+            ? CELBindings(auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)
+            : CELBindings(auth: .null, vars: [:], requestTime: "")
     }
 
     var binder: ParameterBinder {
