@@ -63,8 +63,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["help", "bogus"], "dataconnect: no help for \"bogus\"; commands: validate"),
+        (["help", "bogus"], "dataconnect: no help for \"bogus\"; commands: validate, emulator, execute"),
         (["validate", "--bogus"], "dataconnect: unknown option \"--bogus\" for validate"),
+        (["emulator", "--port", "abc"], "dataconnect: --port needs a number from 0 to 65535, got \"abc\""),
+        (["emulator", "--frobnicate"], "dataconnect: unknown option \"--frobnicate\" for emulator"),
+        (["execute"], "dataconnect: execute needs a .gql file"),
         (["validate", "--backend"], "dataconnect: --backend needs a directory"),
     ])
     func badOptionIsAUsageError(_ arguments: [String], message: String) async throws {
