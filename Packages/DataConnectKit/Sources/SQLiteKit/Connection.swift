@@ -113,6 +113,12 @@ public final class Connection: @unchecked Sendable {
     ///     ``Configuration/allowsURI`` a `file:` URI.
     ///   - configuration: Open mode, threading mode, foreign keys and busy timeout.
     /// - Throws: ``SQLiteError``, e.g. ``ResultCode/cannotOpen`` when the file cannot be opened.
+    /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics
+    /// off, since they take a global mutex on every allocation and serialize concurrent connections.
+    static let processSetup: Void = {
+        _ = csqlite_disable_memory_statistics()
+    }()
+
     public init(path: String = ":memory:", configuration: Configuration = Configuration()) throws(SQLiteError) {
         var flags: Int32
         switch configuration.mode {
@@ -127,6 +133,7 @@ public final class Connection: @unchecked Sendable {
         if configuration.allowsURI {
             flags |= SQLITE_OPEN_URI
         }
+        _ = Connection.processSetup
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
