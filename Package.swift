@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
+                .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
             ],
             path: "Tools/dataconnect"
         ),

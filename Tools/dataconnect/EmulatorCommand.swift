@@ -1,5 +1,6 @@
 import DataConnectEmulator
 import Dispatch
+import EmulatorHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -13,15 +14,8 @@ import Glibc
 /// `dataconnect emulator`: serve until SIGINT or SIGTERM.
 enum EmulatorCommand {
     static func run(_ options: EmulatorOptions) -> Int32 {
-        // Block SIGINT and SIGTERM before any thread starts, so every thread inherits the mask and the
-        // signals reach the dispatch signal sources (a signalfd) instead of a server thread.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
+        // Before any thread starts, so every thread inherits the mask (see StopSignals).
+        StopSignals.block()
         let log: @Sendable (String) -> Void = { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -39,19 +33,10 @@ enum EmulatorCommand {
             return 1
         }
         FileHandle.standardOutput.write(Data("ready \(emulator.url)\n".utf8))
-        let stop = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "dataconnect.signals")
-        let sources = [SIGINT, SIGTERM].map { signalNumber in
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
-        stop.wait()
+        StopSignals.wait()
         log("stopping")
         emulator.stop()
         log("stopped")
-        withExtendedLifetime(sources) {}
         return 0
     }
 }

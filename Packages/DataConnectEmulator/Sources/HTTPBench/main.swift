@@ -71,39 +71,6 @@ func writeError(_ text: String) {
     _ = text.withUTF8 { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
-/// Blocks SIGINT and SIGTERM in the calling thread and in every thread it starts from now on.
-///
-/// They are read by dispatch signal sources, which on Linux use a signalfd; a signalfd sees only signals that
-/// no thread takes directly. So both stay blocked everywhere: call this before the server starts its worker
-/// threads (threads inherit the mask), and wait with ``waitForStopSignal()`` rather than in `dispatchMain()`,
-/// which unblocks every signal on the main thread. With unblocked worker threads and `dispatchMain()`, a
-/// SIGINT was seen to be lost under load.
-func blockStopSignals() {
-    var stopSignals = sigset_t()
-    sigemptyset(&stopSignals)
-    sigaddset(&stopSignals, SIGINT)
-    sigaddset(&stopSignals, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-}
-
-/// Waits until SIGINT or SIGTERM arrives (including one that arrived, blocked, before the call).
-func waitForStopSignal() {
-    let stopRequested = DispatchSemaphore(value: 0)
-    let queue = DispatchQueue(label: "HTTPBench.signals")
-    let sources = [SIGINT, SIGTERM].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler { stopRequested.signal() }
-        source.resume()
-        return source
-    }
-    // The sources are not cancelled: they stay registered during the shutdown, so a second signal is absorbed.
-    withExtendedLifetime(sources) {
-        stopRequested.wait()
-    }
-}
-
 let options: BenchOptions
 switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let parsed):
@@ -113,7 +80,7 @@ case .failure(let error):
     exit(2)
 }
 
-blockStopSignals()
+StopSignals.block()
 
 let body = fixedJSONBody(size: options.size)
 let server = HTTPServer(
@@ -130,5 +97,5 @@ do {
 print("ready http://127.0.0.1:\(server.port)")
 fflush(nil)
 
-waitForStopSignal()
+StopSignals.wait()
 server.stop()

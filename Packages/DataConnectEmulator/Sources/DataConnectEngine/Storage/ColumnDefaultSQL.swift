@@ -74,7 +74,7 @@ enum ColumnDefaultSQL {
         case .string: text
         case .uuid: ScalarFormats.canonicalUUID(text)
         case .date: ScalarFormats.canonicalDate(text)
-        case .timestamp: StoredTimestamp(rfc3339: text)?.storageText
+        case .timestamp: Instant(rfc3339: text)?.storageText
         default: nil
         }
     }
@@ -96,7 +96,8 @@ enum ColumnDefaultSQL {
         case (.float, .int(let text, _)), (.float, .float(let text, _)):
             return JSONNumber(literal: text).map(JSONValue.number)
         case (.boolean, .boolean(let flag, _)): return .bool(flag)
-        case (.timestamp, .string(let text)): return StoredTimestamp(rfc3339: text.value).map { .string($0.wireText) }
+        case (.timestamp, .string(let text)):
+            return Instant(rfc3339: text.value).map { .string(ScalarCodec.wireTimestamp($0)) }
         case (_, .string(let text)): return storedText(text.value, scalar: scalar).map(JSONValue.string)
         default: return nil
         }
@@ -178,90 +179,6 @@ enum ColumnDefaultSQL {
             guard digits() > 0 else { return false }
         }
         return bytes.isEmpty
-    }
-}
-
-/// A `Timestamp` in UTC with microsecond precision, parsed from RFC 3339 and written in its storage form.
-struct StoredTimestamp: Hashable, Sendable {
-    /// Microseconds since 1970-01-01T00:00:00Z.
-    var microseconds: Int64
-
-    /// Parses RFC 3339 with any offset and 0 to 9 fractional digits (digits past the sixth are dropped).
-    init?(rfc3339 text: String) {
-        guard ScalarFormats.isValidTimestamp(text) else { return nil }
-        let b = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int64 {
-            range.reduce(0) { $0 * 10 + Int64(b[$1] - UInt8(ascii: "0")) }
-        }
-        let days = Self.days(year: number(0..<4), month: number(5..<7), day: number(8..<10))
-        var seconds = days * 86_400 + number(11..<13) * 3600 + number(14..<16) * 60 + number(17..<19)
-        var fraction: Int64 = 0
-        var i = 19
-        if b[i] == UInt8(ascii: ".") {
-            i += 1
-            var count = 0
-            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-                if count < 6 { fraction = fraction * 10 + Int64(b[i] - UInt8(ascii: "0")) }
-                count += 1
-                i += 1
-            }
-            for _ in min(count, 6)..<6 { fraction *= 10 }
-        }
-        if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-            let offset = number((i + 1)..<(i + 3)) * 3600 + number((i + 4)..<(i + 6)) * 60
-            seconds += b[i] == UInt8(ascii: "+") ? -offset : offset
-        }
-        microseconds = seconds * 1_000_000 + fraction
-    }
-
-    /// The storage form: fixed-width `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
-    var storageText: String {
-        var days = microseconds / 86_400_000_000
-        var rest = microseconds % 86_400_000_000
-        if rest < 0 {
-            rest += 86_400_000_000
-            days -= 1
-        }
-        let (year, month, day) = Self.civil(days: days)
-        let second = rest / 1_000_000
-        return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(Self.pad(second / 3600, 2)):"
-            + "\(Self.pad(second / 60 % 60, 2)):\(Self.pad(second % 60, 2)).\(Self.pad(rest % 1_000_000, 6))Z"
-    }
-
-    /// The wire form: UTC with the fraction trimmed to 0, 3 or 6 digits.
-    var wireText: String {
-        let text = storageText
-        if text.hasSuffix(".000000Z") { return String(text.prefix(19)) + "Z" }
-        if text.hasSuffix("000Z") { return String(text.prefix(23)) + "Z" }
-        return text
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date.
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day number.
-    static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }
 

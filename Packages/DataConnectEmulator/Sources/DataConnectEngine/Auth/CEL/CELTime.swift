@@ -35,7 +35,7 @@ struct CELTimestamp: Hashable, Comparable, Sendable {
             b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= CELCalendar.daysInMonth(year: year, month: month),
+            (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month),
             hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
@@ -65,7 +65,7 @@ struct CELTimestamp: Hashable, Comparable, Sendable {
             else { return nil }
             offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
         }
-        let days = CELCalendar.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
         self.init(seconds: seconds, nanos: Int32(nanos))
     }
@@ -74,7 +74,7 @@ struct CELTimestamp: Hashable, Comparable, Sendable {
     var rfc3339: String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CELCalendar.civilFromDays(days)
+        let (year, month, day) = CivilCalendar.civilFromDays(days)
         func pad(_ value: Int64, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -221,40 +221,5 @@ struct CELDuration: Hashable, Comparable, Sendable {
 
     static func < (lhs: CELDuration, rhs: CELDuration) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
-    }
-}
-
-/// Proleptic Gregorian calendar arithmetic (Howard Hinnant's `days_from_civil` and `civil_from_days`).
-enum CELCalendar {
-    /// Days since 1970-01-01 of a civil date.
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count since 1970-01-01.
-    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// The number of days in a month of the proleptic Gregorian calendar.
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }
