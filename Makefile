@@ -6,7 +6,7 @@ SWIFT ?= swift
 KIT := Packages/DataConnectKit
 EMU := Packages/DataConnectEmulator
 BACKEND ?= Backend/movies
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
 .PHONY: help bootstrap build release test test-kit test-emulator test-root demo bench bench-emulator emulator lint fmt clean validate
@@ -46,7 +46,7 @@ test-root:
 validate: ## Validate $(BACKEND)
 	$(SWIFT) run dataconnect validate --backend $(BACKEND)
 
-demo: bootstrap release ## Walk through the product (grows with the emulator); now: validate Backend/movies
+demo: bootstrap release ## Walk through the product: validate Backend/movies, then serve and query it
 	@echo "== 1. Compile the movies schema and type-check every connector operation"
 	.build/release/dataconnect validate --backend $(BACKEND)
 	@echo "== 2. The GraphQL API generated from the schema (first lines of --print-sdl)"
@@ -56,6 +56,15 @@ demo: bootstrap release ## Walk through the product (grows with the emulator); n
 	@tmp=$$(mktemp -d) && cp -r $(BACKEND)/. $$tmp && \
 	  sed -i 's/^    title$$/    titel/' $$tmp/connector/queries.gql && \
 	  (.build/release/dataconnect validate --backend $$tmp --quiet 2>&1 | head -3 | sed "s|$$tmp|$(BACKEND)|"; true) && rm -rf $$tmp
+	@echo "== 4. Serve it: the emulator on a free port with the seed data, asked for the Sci-Fi movies over HTTP"
+	@out=$$(mktemp); .build/release/dataconnect emulator --backend $(BACKEND) --port 0 --no-watch \
+	    --seed $(BACKEND)/seed_data.gql > $$out 2>/dev/null & pid=$$!; \
+	  for i in $$(seq 200); do grep -q '^ready ' $$out && break; sleep 0.05; done; \
+	  url=$$(sed -n 's/^ready //p' $$out); echo "   $$(cat $$out)"; \
+	  curl -s -X POST -H 'Content-Type: application/json' \
+	    -d '{"name":"x","operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' \
+	    $$url/v1/projects/demo/locations/us-central1/services/movies/connectors/movies:executeQuery | head -c 240; echo " ..."; \
+	  kill -TERM $$pid; wait $$pid; rm -f $$out; echo "   the emulator stopped cleanly"
 
 emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399
 	.build/release/dataconnect emulator --backend $(BACKEND) --seed $(BACKEND)/seed_data.gql
