@@ -5,11 +5,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 KIT := Packages/DataConnectKit
 EMU := Packages/DataConnectEmulator
+SDK := Packages/DataConnect
 BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
-.PHONY: help bootstrap build release test test-kit test-emulator test-root demo bench bench-emulator emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-root demo bench bench-emulator emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -26,18 +27,22 @@ bootstrap: ## Install missing Debian packages (idempotent; needs root)
 build: ## Build everything (debug)
 	$(SWIFT) build --package-path $(KIT)
 	$(SWIFT) build --package-path $(EMU)
+	$(SWIFT) build --package-path $(SDK)
 	$(SWIFT) build
 
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-root ## Run every test suite
+test: test-kit test-emulator test-sdk test-root ## Run every test suite
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
 
 test-emulator:
 	$(SWIFT) test --package-path $(EMU)
+
+test-sdk:
+	$(SWIFT) test --package-path $(SDK)
 
 test-root:
 	$(SWIFT) build --product dataconnect
@@ -77,11 +82,11 @@ bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQ
 
 lint: ## Check formatting
 	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
-	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests
+	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests
 
 fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
-	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests
+	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out

@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// DataConnect: the client SDK, with the upstream Firebase module and type names.
+///
+/// `FirebaseCore` configures apps and holds `Timestamp`; `FirebaseDataConnect` is the Data Connect client.
+let package = Package(
+    name: "DataConnect",
+    products: [
+        .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
+        .library(name: "FirebaseDataConnect", targets: ["FirebaseDataConnect"]),
+    ],
+    dependencies: [
+        // The wire format (JSON values, GraphQL envelopes, status codes) shared with the emulator.
+        .package(path: "../DataConnectKit"),
+        // Tests only: the in-process emulator (`DataConnectTesting`) for integration tests against a live server.
+        .package(path: "../DataConnectEmulator"),
+    ],
+    targets: [
+        // MARK: Libraries
+
+        .target(name: "FirebaseCore"),
+        .target(
+            name: "FirebaseDataConnect",
+            dependencies: [
+                "FirebaseCore",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+
+        // MARK: Tests
+
+        .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
+        .testTarget(
+            name: "FirebaseDataConnectTests",
+            dependencies: [
+                "FirebaseDataConnect",
+                "FirebaseCore",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
