@@ -1,0 +1,242 @@
+import DataConnectWire
+import FirebaseCore
+import Foundation
+import Synchronization
+
+/// The entry point: one instance per app and connector, creating query and mutation refs.
+///
+/// Requests go to the service in ``settings``, to the emulator after ``useEmulator(host:port:)``, or to the
+/// address in `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set and `useEmulator` was not called.
+///
+/// ```swift
+/// FirebaseApp.configure(options: FirebaseOptions(projectID: "demo"))
+/// let dataConnect = DataConnect.dataConnect(
+///     connectorConfig: ConnectorConfig(serviceId: "movies", location: "us-central1", connector: "movies"))
+/// dataConnect.useEmulator()
+/// let movies = try await dataConnect.query(
+///     name: "listMoviesByGenre", variables: GenreVariables(genre: "Sci-Fi"), resultsDataType: MovieList.self
+/// ).execute()
+/// ```
+public final class DataConnect: Sendable {
+    /// The emulator's default address.
+    public enum EmulatorDefaults {
+        /// `127.0.0.1`.
+        public static let host = EmulatorConfiguration.defaultHost
+        /// `9399`.
+        public static let port = EmulatorConfiguration.defaultPort
+    }
+
+    private struct InstanceKey: Hashable {
+        var appName: String
+        var projectID: String
+        var connectorConfig: ConnectorConfig
+    }
+
+    private struct WeakRef {
+        weak var ref: AnyObject?
+    }
+
+    private struct State {
+        var emulator: EmulatorConfiguration?
+        var authTokenProvider: (any AuthTokenProvider)?
+        var liveTransport: URLSessionTransport?
+        var queryRefs: [OperationKey: WeakRef] = [:]
+    }
+
+    private static let instances = Mutex<[InstanceKey: DataConnect]>([:])
+
+    /// The app whose project and credentials are used.
+    public let app: FirebaseApp
+    /// The connector this instance talks to.
+    public let connectorConfig: ConnectorConfig
+    /// The settings given when the instance was created.
+    public let settings: DataConnectSettings
+    /// Whether application code or generated code calls this instance.
+    public let callerSDKType: CallerSDKType
+    /// The connector's resource name.
+    let connector: ConnectorResourceName
+    private let environment: [String: String]
+    private let injectedTransport: (any Transport)?
+    private let state = Mutex(State())
+
+    /// Returns the instance for `app` and `connectorConfig`, creating it on first use.
+    ///
+    /// The first call for an app and connector wins: later calls get the same instance whatever `settings` and
+    /// `callerSDKType` they pass, as upstream.
+    ///
+    /// - Parameters:
+    ///   - app: The app; the default app when `nil`. It must exist and have a project ID.
+    ///   - connectorConfig: The connector.
+    ///   - settings: Where to send requests; production by default.
+    ///   - callerSDKType: `.generated` for generated code.
+    /// - Returns: The shared instance.
+    public static func dataConnect(
+        app: FirebaseApp? = nil, connectorConfig: ConnectorConfig,
+        settings: DataConnectSettings = DataConnectSettings(), callerSDKType: CallerSDKType = .base
+    ) -> DataConnect {
+        // Unlike upstream, a missing default app is not a crash: it is configured from the environment, or as
+        // the emulator's demo project (see `FirebaseApp.configure()`).
+        if app == nil && FirebaseApp.app() == nil { FirebaseApp.configure() }
+        guard let app = app ?? FirebaseApp.app() else {
+            preconditionFailure("FirebaseApp.configure() always registers a default app")
+        }
+        let projectID = app.options.projectID ?? FirebaseOptions.demoProjectID
+        let key = InstanceKey(appName: app.name, projectID: projectID, connectorConfig: connectorConfig)
+        return instances.withLock { instances in
+            if let existing = instances[key] { return existing }
+            let created = DataConnect(
+                app: app, connectorConfig: connectorConfig, settings: settings, callerSDKType: callerSDKType)
+            instances[key] = created
+            return created
+        }
+    }
+
+    /// Creates an instance outside the shared registry.
+    ///
+    /// - Parameters:
+    ///   - app: The app; it must have a project ID.
+    ///   - connectorConfig: The connector.
+    ///   - settings: Where to send requests.
+    ///   - callerSDKType: Who calls.
+    ///   - transport: The transport to use instead of a `URLSessionTransport` built from the settings.
+    ///   - environment: The process environment, read for `FIREBASE_DATA_CONNECT_EMULATOR_HOST`.
+    init(
+        app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
+        callerSDKType: CallerSDKType = .base, transport: (any Transport)? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        let projectID = app.options.projectID ?? FirebaseOptions.demoProjectID
+        self.app = app
+        self.connectorConfig = connectorConfig
+        self.settings = settings
+        self.callerSDKType = callerSDKType
+        self.connector = ConnectorResourceName(
+            projectID: projectID, location: connectorConfig.location, serviceID: connectorConfig.serviceId,
+            connectorID: connectorConfig.connector)
+        self.environment = environment
+        self.injectedTransport = transport
+    }
+
+    /// Sends requests to the emulator at `host:port` over plain HTTP.
+    ///
+    /// Call it before creating refs. Unlike upstream, the cache settings are kept.
+    ///
+    /// - Parameters:
+    ///   - host: The emulator host; `127.0.0.1` by default.
+    ///   - port: The emulator port; 9399 by default.
+    public func useEmulator(host: String = EmulatorDefaults.host, port: Int = EmulatorDefaults.port) {
+        state.withLock { state in
+            state.emulator = EmulatorConfiguration(host: host, port: port)
+            state.liveTransport = nil
+        }
+    }
+
+    /// The source of `X-Firebase-Auth-Token`; `nil` (the default) sends no token.
+    public var authTokenProvider: (any AuthTokenProvider)? {
+        get { state.withLock { $0.authTokenProvider } }
+        set { setAuthTokenProvider(newValue) }
+    }
+
+    /// Sets the source of `X-Firebase-Auth-Token`.
+    ///
+    /// - Parameter provider: The token provider, e.g. an ``EmulatorAuth``; `nil` sends no token.
+    public func setAuthTokenProvider(_ provider: (any AuthTokenProvider)?) {
+        state.withLock { state in
+            state.authTokenProvider = provider
+            state.liveTransport = nil
+        }
+    }
+
+    /// The address requests go to: the emulator, else the environment's emulator, else the settings.
+    var endpoint: ServiceEndpoint {
+        let emulator = state.withLock { $0.emulator }
+        return ServiceEndpoint.resolve(settings: settings.endpoint, emulator: emulator, environment: environment)
+    }
+
+    // MARK: - Refs
+
+    /// Returns the observable ref for the query `name` with `variables`, creating it on first use.
+    ///
+    /// One ref exists per operation name and variables (compared as canonical JSON) while someone holds it.
+    ///
+    /// - Parameters:
+    ///   - name: The operation name in the connector.
+    ///   - variables: The variables; unset ``OptionalVariable`` properties are left out of the request.
+    ///   - resultsDataType: The decoded shape of `data`.
+    ///   - publisher: Kept for source compatibility; every kind is a ``QueryRefObservation`` on Linux.
+    /// - Returns: The shared ref.
+    public func query<ResultData: Decodable & Sendable, Variables: Encodable & Sendable>(
+        name: String, variables: Variables, resultsDataType: ResultData.Type,
+        publisher: ResultsPublisherType = .observableMacro
+    ) -> QueryRefObservation<ResultData, Variables> {
+        let candidate = QueryRefObservation<ResultData, Variables>(
+            dataConnect: self, operationName: name, variables: variables)
+        return state.withLock { state in
+            if let existing = state.queryRefs[candidate.key]?.ref as? QueryRefObservation<ResultData, Variables> {
+                return existing
+            }
+            state.queryRefs = state.queryRefs.filter { $0.value.ref != nil }
+            state.queryRefs[candidate.key] = WeakRef(ref: candidate)
+            return candidate
+        }
+    }
+
+    /// Returns a ref for the mutation `name` with `variables`.
+    ///
+    /// - Parameters:
+    ///   - name: The operation name in the connector.
+    ///   - variables: The variables; unset ``OptionalVariable`` properties are left out of the request.
+    ///   - resultsDataType: The decoded shape of `data`.
+    /// - Returns: A ref; each `execute()` runs the mutation once.
+    public func mutation<ResultData: Decodable & Sendable, Variables: Encodable & Sendable>(
+        name: String, variables: Variables, resultsDataType: ResultData.Type
+    ) -> MutationRef<ResultData, Variables> {
+        MutationRef(dataConnect: self, operationName: name, variables: variables)
+    }
+
+    // MARK: - Executing
+
+    /// Sends one operation and decodes its data.
+    ///
+    /// - Throws: ``DataConnectCodecError``, ``DataConnectServerError`` or ``DataConnectOperationError``.
+    func perform<ResultData: Decodable>(
+        _ kind: OperationRequest.Kind, operationName: String, variables: Result<JSONObject, DataConnectCodecError>,
+        as type: ResultData.Type
+    ) async throws -> ResultData? {
+        let variables = try variables.get()
+        let (transport, provider) = resolveTransport()
+        var metadata = RequestMetadata(
+            appID: app.options.googleAppID, apiKey: app.options.apiKey,
+            isGeneratedCaller: callerSDKType == .generated)
+        if let provider {
+            do {
+                metadata.authToken = try await provider.token(forcingRefresh: false)
+            } catch {
+                throw DataConnectServerError(TransportError.authentication(String(describing: error)))
+            }
+        }
+        let request = OperationRequest(
+            connector: connector, kind: kind, operationName: operationName, variables: variables, metadata: metadata)
+        let response: GraphQLResponse
+        do {
+            response = try await transport.execute(request)
+        } catch {
+            throw DataConnectServerError(error)
+        }
+        return try OperationCodec.decode(response, as: type)
+    }
+
+    /// The transport, and the token provider the caller must consult itself (only for an injected transport;
+    /// the live transport asks the provider and retries a 401 when the token changed).
+    private func resolveTransport() -> (any Transport, (any AuthTokenProvider)?) {
+        let endpoint = endpoint
+        return state.withLock { state in
+            if let injectedTransport { return (injectedTransport, state.authTokenProvider) }
+            if let live = state.liveTransport { return (live, nil) }
+            let live = URLSessionTransport(
+                configuration: .init(endpoint: endpoint, authTokenProvider: state.authTokenProvider))
+            state.liveTransport = live
+            return (live, nil)
+        }
+    }
+}
