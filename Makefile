@@ -10,7 +10,7 @@ BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
-.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-root demo bench bench-emulator emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-root demo bench bench-emulator bench-sdk emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -79,6 +79,9 @@ bench: ## Run the benchmarks (release) and print the figures for docs/performanc
 
 bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQLite and a Python peer (wrk, ~3 min)
 	Benchmarks/emulator/run.sh
+
+bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
+	$(SWIFT) run -c release --package-path $(SDK) sdk-bench
 
 lint: ## Check formatting
 	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \

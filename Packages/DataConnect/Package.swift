@@ -9,11 +9,12 @@ let package = Package(
     products: [
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseDataConnect", targets: ["FirebaseDataConnect"]),
+        .executable(name: "sdk-bench", targets: ["SDKBenchmarks"]),
     ],
     dependencies: [
         // The wire format (JSON values, GraphQL envelopes, status codes) shared with the emulator.
         .package(path: "../DataConnectKit"),
-        // Tests only: the in-process emulator (`DataConnectTesting`) for integration tests against a live server.
+        // Tests and the SDK benchmark only: the in-process emulator (`DataConnectTesting`) for integration tests against a live server.
         .package(path: "../DataConnectEmulator"),
     ],
     targets: [
@@ -26,6 +27,19 @@ let package = Package(
                 "FirebaseCore",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
+        ),
+
+        // MARK: Benchmarks
+
+        // `sdk-bench`: `execute()` against a bare URLSession POST of the same request, on a live emulator.
+        .executableTarget(
+            name: "SDKBenchmarks",
+            dependencies: [
+                "FirebaseDataConnect",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+            ],
+            path: "Sources/SDKBenchmarks"
         ),
 
         // MARK: Tests

@@ -46,7 +46,7 @@ enum OperationCodec {
         guard response.errors.isEmpty else { throw DataConnectOperationError(response) }
         guard let data = response.data, !data.isNull else { return nil }
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(data.serialized()))
+            return try JSONValueDecoder().decode(Value.self, from: data)
         } catch {
             throw DataConnectCodecError(
                 code: .decodingFailed, message: "cannot decode the data as \(Value.self)", underlyingError: error)

@@ -1,0 +1,109 @@
+import DataConnectTesting
+import DataConnectWire
+import Foundation
+import Testing
+
+@testable import FirebaseDataConnect
+
+/// A mutation that fails partially, against the in-process emulator serving a small backend written here.
+///
+/// The mutation has no `@transaction`, so its first root field is written and kept while the second
+/// (a duplicate key) becomes `null` with an error.
+@Suite struct PartialErrorEmulatorTests {
+    struct AddTwoVariables: Encodable, Sendable {
+        var first: String
+        var second: String
+    }
+
+    struct ShelfKey: Decodable, Sendable, Equatable {
+        var code: String
+    }
+
+    struct AddTwoData: Decodable, Sendable {
+        var first: ShelfKey?
+        var second: ShelfKey?
+    }
+
+    static let schema = """
+        # A shelf, keyed by its code.
+        type Shelf @table(key: "code") {
+          code: String!
+          label: String!
+        }
+        """
+
+    static let mutations = """
+        mutation addTwoShelves($first: String!, $second: String!) @auth(level: PUBLIC) {
+          first: shelf_insert(data: {code: $first, label: "first"})
+          second: shelf_insert(data: {code: $second, label: "second"})
+        }
+        """
+
+    let directory: URL
+    let emulator: TestEmulator
+    let dataConnect: DataConnect
+
+    init() throws {
+        directory = try Self.writeBackend()
+        emulator = try TestEmulator(backend: directory.path)
+        dataConnect = DataConnect(
+            app: DataConnectFixtures.makeApp(),
+            connectorConfig: ConnectorConfig(
+                serviceId: emulator.serviceID, location: "us-central1", connector: "shelves"),
+            environment: [:])
+        dataConnect.useEmulator(host: emulator.host, port: emulator.port)
+    }
+
+    /// Writes `dataconnect.yaml`, the schema and one connector to a new temporary folder.
+    private static func writeBackend() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString)")
+        let files = [
+            "dataconnect.yaml": """
+            specVersion: "v1"
+            serviceId: "shelves"
+            location: "us-central1"
+            schema:
+              source: "./schema"
+              datasource:
+                postgresql:
+                  database: "shelves"
+            connectorDirs: ["./connector"]
+            """,
+            "schema/schema.gql": schema,
+            "connector/connector.yaml": "connectorId: \"shelves\"\n",
+            "connector/mutations.gql": mutations,
+        ]
+        for (path, text) in files {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        return root
+    }
+
+    @Test func duplicateSecondFieldKeepsFirstFieldAsPartialData() async throws {
+        // given
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = emulator.executeAdmin(#"mutation { shelf_insert(data: {code: "taken", label: "seed"}) }"#)
+        let ref = dataConnect.mutation(
+            name: "addTwoShelves", variables: AddTwoVariables(first: "fresh", second: "taken"),
+            resultsDataType: AddTwoData.self)
+
+        // when
+        let error = await #expect(throws: DataConnectOperationError.self) { try await ref.execute() }
+        let stored = emulator.executeAdmin(#"query { shelf(key: {code: "fresh"}) { label } }"#)
+
+        // then
+        let response = try #require(error?.response)
+        #expect(response.errors.count == 1)
+        let info = try #require(response.errors.first)
+        #expect(!info.message.isEmpty)
+        #expect(info.path == [.field("second")])
+        #expect(info.code == "ALREADY_EXISTS" || info.code == "FAILED_PRECONDITION")
+        let partial = try #require(response.data(asType: AddTwoData.self))
+        #expect(partial.first == ShelfKey(code: "fresh"))
+        #expect(partial.second == nil)
+        #expect(stored["data"]?["shelf"]?["label"] == "first")
+    }
+}
