@@ -6,11 +6,12 @@ SWIFT ?= swift
 KIT := Packages/DataConnectKit
 EMU := Packages/DataConnectEmulator
 SDK := Packages/DataConnect
+GEN := Packages/DataConnectCodegen
 BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
-.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-root demo bench bench-emulator bench-sdk emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-codegen test-root demo bench bench-emulator bench-sdk emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -28,12 +29,13 @@ build: ## Build everything (debug)
 	$(SWIFT) build --package-path $(KIT)
 	$(SWIFT) build --package-path $(EMU)
 	$(SWIFT) build --package-path $(SDK)
+	$(SWIFT) build --package-path $(GEN)
 	$(SWIFT) build
 
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-sdk test-root ## Run every test suite
+test: test-kit test-emulator test-sdk test-codegen test-root ## Run every test suite
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
@@ -43,6 +45,9 @@ test-emulator:
 
 test-sdk:
 	$(SWIFT) test --package-path $(SDK)
+
+test-codegen:
+	$(SWIFT) test --package-path $(GEN)
 
 test-root:
 	$(SWIFT) build --product dataconnect
@@ -85,11 +90,13 @@ bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same
 
 lint: ## Check formatting
 	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
-	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests
+	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests \
+	  $(GEN)/Package.swift $(GEN)/Sources $(GEN)/Tests
 
 fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
-	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests
+	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests \
+	  $(GEN)/Package.swift $(GEN)/Sources $(GEN)/Tests
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(GEN)/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
