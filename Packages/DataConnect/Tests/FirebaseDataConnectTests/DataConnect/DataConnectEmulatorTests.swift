@@ -42,7 +42,7 @@ import Testing
     let dataConnect: DataConnect
 
     init() throws {
-        let backend = try Self.moviesBackend()
+        let backend = try RepositoryPaths.moviesBackend()
         emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
         dataConnect = DataConnect(
             app: DataConnectFixtures.makeApp(),
@@ -50,19 +50,6 @@ import Testing
                 serviceId: emulator.serviceID, location: "us-central1", connector: "movies"),
             environment: [:])
         dataConnect.useEmulator(host: emulator.host, port: emulator.port)
-    }
-
-    /// Finds `Backend/movies` above this file, following the symlinks a development package may use.
-    private static func moviesBackend() throws -> String {
-        var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("Backend/movies")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("dataconnect.yaml").path) {
-                return candidate.path
-            }
-            directory.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile)
     }
 
     @Test func createdMovieIsFoundByKeyAndByGenre() async throws {

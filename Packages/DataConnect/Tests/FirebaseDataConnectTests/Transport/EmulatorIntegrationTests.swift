@@ -11,23 +11,10 @@ import Testing
     let connector: ConnectorResourceName
 
     init() throws {
-        let backend = try Self.moviesBackend()
+        let backend = try RepositoryPaths.moviesBackend()
         emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
         connector = ConnectorResourceName(
             projectID: "demo", location: "us-central1", serviceID: emulator.serviceID, connectorID: "movies")
-    }
-
-    /// Finds `Backend/movies` above this file, following the symlinks a development package may use.
-    private static func moviesBackend() throws -> String {
-        var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("Backend/movies")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("dataconnect.yaml").path) {
-                return candidate.path
-            }
-            directory.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile)
     }
 
     private func transport(auth: (any AuthTokenProvider)? = nil) -> URLSessionTransport {
