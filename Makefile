@@ -11,7 +11,10 @@ BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
-.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-codegen test-root demo bench bench-emulator bench-sdk emulator lint fmt clean validate
+GENERATED_BACKENDS := Backend/movies Tests/Backends/library
+CONSUMER := Tests/GeneratedConsumer
+
+.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -35,7 +38,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-sdk test-codegen test-root ## Run every test suite
+test: test-kit test-emulator test-sdk test-codegen test-root check-generated test-consumer ## Run every test suite
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
@@ -52,6 +55,17 @@ test-codegen:
 test-root:
 	$(SWIFT) build --product dataconnect
 	$(SWIFT) test
+
+test-consumer: ## Compile the generated packages and run every operation against a live emulator
+	$(SWIFT) test --package-path $(CONSUMER)
+
+generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
+	$(SWIFT) build --product dataconnect
+	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend || exit 1; done
+
+check-generated: ## Fail when the checked-in generated packages differ from a fresh generation
+	$(SWIFT) build --product dataconnect
+	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend --check || exit 1; done
 
 validate: ## Validate $(BACKEND)
 	$(SWIFT) run dataconnect validate --backend $(BACKEND)
@@ -99,4 +113,4 @@ fmt: ## Format the sources in place
 	  $(GEN)/Package.swift $(GEN)/Sources $(GEN)/Tests
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(GEN)/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out

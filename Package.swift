@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(path: "Packages/DataConnectKit"),
         .package(path: "Packages/DataConnectEmulator"),
+        .package(path: "Packages/DataConnectCodegen"),
     ],
     targets: [
         // MARK: Tools
@@ -23,6 +24,7 @@ let package = Package(
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
+                .product(name: "DataConnectCodegen", package: "DataConnectCodegen"),
             ],
             path: "Tools/dataconnect"
         ),

@@ -7,6 +7,8 @@ enum Command: Equatable {
     case emulator(EmulatorOptions)
     /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
     case execute(ExecuteOptions)
+    /// `dataconnect generate [--backend DIR] [--watch | --check]`
+    case generate(GenerateOptions)
     /// `dataconnect help [COMMAND]`, `--help`, `-h`
     case help(topic: String?)
     /// `dataconnect --version`
@@ -45,6 +47,15 @@ struct ExecuteOptions: Equatable {
     var operationName: String?
 }
 
+/// Options of `dataconnect generate`.
+struct GenerateOptions: Equatable {
+    var backend = "."
+    /// Keep running and regenerate after every saved change.
+    var watch = false
+    /// Write nothing; exit 1 when the generated packages on disk differ from a fresh generation.
+    var check = false
+}
+
 /// A command-line usage error: printed with the usage text, exit status 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
@@ -52,7 +63,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The commands `dataconnect help` knows about.
-let helpTopics = ["validate", "emulator", "execute"]
+let helpTopics = ["validate", "generate", "emulator", "execute"]
 
 /// Parses the arguments after the program name into a ``Command``.
 ///
@@ -143,6 +154,28 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
         }
         guard !options.file.isEmpty else { throw UsageError(message: "execute needs a .gql file") }
         return .execute(options)
+    case "generate", "sdk":
+        var options = GenerateOptions()
+        var reader = ArgumentReader(rest, command: "generate")
+        while let argument = reader.next() {
+            switch argument {
+            case "generate" where first == "sdk" && reader.index == 1: continue
+            case "--backend", "--config_dir", "--config-dir": options.backend = try reader.value(for: argument)
+            case "--watch": options.watch = true
+            case "--check": options.check = true
+            case "-h", "--help": return .help(topic: "generate")
+            default:
+                if argument.hasPrefix("--config_dir=") || argument.hasPrefix("--backend=") {
+                    options.backend = String(argument[argument.index(after: argument.firstIndex(of: "=")!)...])
+                } else {
+                    throw UsageError(message: "unknown option \"\(argument)\" for generate")
+                }
+            }
+        }
+        if options.watch && options.check {
+            throw UsageError(message: "--watch and --check cannot be combined")
+        }
+        return .generate(options)
     default:
         throw UsageError(message: "unknown command \"\(first)\"")
     }
@@ -189,6 +222,23 @@ func usage(_ topic: String?) -> String {
 
             Exit status: 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage error.
             """
+    case "generate":
+        return """
+            usage: dataconnect generate [--backend DIR] [--watch | --check]
+
+            Validates the backend, then writes one Swift package per `generate.swiftSdk` entry of each
+            connector.yaml to <outputDir>/<package>/ (paths relative to the connector's folder): Package.swift,
+            README.md and Sources/<Connector>{Client,Keys,Operations}.swift. Only files whose contents change
+            are rewritten. `sdk generate` is accepted as a synonym.
+
+              --backend DIR   the folder holding dataconnect.yaml (default: the current folder)
+              --watch         keep running; regenerate after each saved .gql or .yaml change, print the
+                              diagnostics of a broken file and keep watching; stop with Ctrl-C
+              --check         write nothing; list the files that a generation would change
+
+            Exit status: 0 when generated (or, with --check, up to date), 1 on errors or differences,
+            2 on a usage error.
+            """
     case "emulator":
         return """
             usage: dataconnect emulator [--backend DIR] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
@@ -220,6 +270,7 @@ func usage(_ topic: String?) -> String {
 
             Commands:
               validate    check a backend's schema and connector operations
+              generate    write the typed Swift package of each connector
               emulator    serve a backend locally over HTTP on SQLite
               execute     run an admin GraphQL file on a running emulator
               help        show help for a command

@@ -28,6 +28,8 @@ struct DataConnectTool {
             exit(EmulatorCommand.run(options))
         case .execute(let options):
             exit(ExecuteCommand.run(options))
+        case .generate(let options):
+            exit(GenerateCommand.run(options))
         }
     }
 

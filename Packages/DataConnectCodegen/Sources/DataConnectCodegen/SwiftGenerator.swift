@@ -96,7 +96,7 @@ public enum SwiftGenerator {
     ///   two operations clash.
     public static func generate(
         service: CompiledService, connector: CompiledConnector, options: Options
-    ) throws -> [GeneratedFile] {
+    ) throws(SwiftGeneratorError) -> [GeneratedFile] {
         try validate(connector)
         let model = SwiftTranslator(service: service, connector: connector, options: options).translate()
         try validate(model)
@@ -113,7 +113,7 @@ public enum SwiftGenerator {
 
     // MARK: Validate
 
-    private static func validate(_ connector: CompiledConnector) throws {
+    private static func validate(_ connector: CompiledConnector) throws(SwiftGeneratorError) {
         let id = connector.sources.manifest.connectorId
         let invalid = connector.validated.invalidOperations
         if !invalid.isEmpty {
@@ -124,7 +124,7 @@ public enum SwiftGenerator {
         }
     }
 
-    private static func validate(_ model: SwiftConnector) throws {
+    private static func validate(_ model: SwiftConnector) throws(SwiftGeneratorError) {
         var seen: Set<String> = []
         for operation in model.operations where !seen.insert(operation.className).inserted {
             throw SwiftGeneratorError.duplicateTypeName(connector: model.connectorId, name: operation.className)

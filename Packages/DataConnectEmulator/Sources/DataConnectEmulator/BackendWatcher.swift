@@ -7,15 +7,22 @@ import Glibc
 
 /// Watches a backend directory tree with inotify and calls back, debounced, after changes to
 /// `.gql` and `.yaml` files.
-final class BackendWatcher: Sendable {
+///
+/// Used by the emulator to reload and by `dataconnect generate --watch` to regenerate.
+///
+/// ```swift
+/// let watcher = BackendWatcher(directory: "Backend/movies") { print("changed") }
+/// watcher?.start()
+/// ```
+public final class BackendWatcher: Sendable {
     let descriptor: Int32
     let onChange: @Sendable () -> Void
     let running = Atomic<Bool>(false)
     /// How long to wait for more changes before calling back.
-    static let debounce: Duration = .milliseconds(150)
+    public static let debounce: Duration = .milliseconds(150)
 
     /// Creates a watcher on every folder under `directory`; `nil` when inotify is unavailable.
-    init?(directory: String, onChange: @escaping @Sendable () -> Void) {
+    public init?(directory: String, onChange: @escaping @Sendable () -> Void) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         descriptor = fd
@@ -36,14 +43,16 @@ final class BackendWatcher: Sendable {
         for folder in folders { _ = inotify_add_watch(fd, folder, mask) }
     }
 
-    func start() {
+    /// Starts watching on a thread of its own.
+    public func start() {
         running.store(true, ordering: .releasing)
         let thread = Thread { [self] in self.loop() }
         thread.name = "backend-watcher"
         thread.start()
     }
 
-    func stop() {
+    /// Stops watching; the thread ends within 50 ms.
+    public func stop() {
         running.store(false, ordering: .releasing)
     }
 

@@ -121,12 +121,23 @@ public final class DataConnect: Sendable {
     ///
     /// Call it before creating refs. Unlike upstream, the cache settings are kept.
     ///
+    /// Called with no arguments, it honours `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set, so an app
+    /// written with a bare `useEmulator()` follows a test harness or `firebase emulators:exec` to another
+    /// port; an explicit host or port always wins.
+    ///
     /// - Parameters:
     ///   - host: The emulator host; `127.0.0.1` by default.
     ///   - port: The emulator port; 9399 by default.
-    public func useEmulator(host: String = EmulatorDefaults.host, port: Int = EmulatorDefaults.port) {
+    public func useEmulator(host: String? = nil, port: Int? = nil) {
+        var configuration = EmulatorConfiguration(
+            host: host ?? EmulatorDefaults.host, port: port ?? EmulatorDefaults.port)
+        if host == nil, port == nil, let value = environment[EmulatorConfiguration.environmentVariable],
+            let fromEnvironment = EmulatorConfiguration(hostAndPort: value)
+        {
+            configuration = fromEnvironment
+        }
         state.withLock { state in
-            state.emulator = EmulatorConfiguration(host: host, port: port)
+            state.emulator = configuration
             state.liveTransport = nil
         }
     }

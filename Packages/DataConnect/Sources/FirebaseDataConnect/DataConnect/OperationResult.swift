@@ -8,13 +8,19 @@ public enum DataSource: Hashable, Sendable {
 
 /// The data an operation returned, and where it came from.
 ///
+/// `data` is an implicitly unwrapped optional, so both styles of the Data Connect documentation compile:
+///
 /// ```swift
-/// let result = try await ref.execute()
-/// if let movies = result.data?.movies { print(movies.count, result.source) }
+/// let result = try await connector.createMovieMutation.execute(title: "Alien", releaseYear: 1979, genre: "Sci-Fi", rating: 5)
+/// print(result.data.movie_insert.id)          // a mutation that succeeded always has data
+/// if let movies = try await ref.execute().data?.movies { print(movies.count) }   // a cache miss has none
 /// ```
 public struct OperationResult<ResultData: Decodable & Sendable>: Sendable {
-    /// The decoded data, or `nil` when there is none (e.g. a `.cacheOnly` miss).
-    public let data: ResultData?
+    /// The decoded data, or `nil` when there is none (a `.cacheOnly` miss).
+    ///
+    /// Implicitly unwrapped: reading a member straight through it (`result.data.movies`) traps on `nil`,
+    /// which only a `.cacheOnly` query can return; `if let`, `?.` and `== nil` work as on any optional.
+    public let data: ResultData!
     /// Where ``data`` came from.
     public let source: DataSource
 

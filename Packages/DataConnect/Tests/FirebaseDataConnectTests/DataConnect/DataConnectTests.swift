@@ -106,6 +106,24 @@ struct CreateReviewData: Decodable, Sendable, Equatable {
         #expect(fromEnvironment.endpoint == ServiceEndpoint(host: "127.0.0.1", port: 9500, sslEnabled: false))
     }
 
+    @Test func bareUseEmulatorFollowsTheEnvironmentButExplicitValuesWin() {
+        // given
+        let environment = [EmulatorConfiguration.environmentVariable: "127.0.0.1:9555"]
+        let bare = DataConnectFixtures.dataConnect(RecordingTransport(), environment: environment)
+        let explicitHost = DataConnectFixtures.dataConnect(RecordingTransport(), environment: environment)
+        let noEnvironment = DataConnectFixtures.dataConnect(RecordingTransport(), environment: [:])
+
+        // when
+        bare.useEmulator()
+        explicitHost.useEmulator(host: "localhost")
+        noEnvironment.useEmulator()
+
+        // then
+        #expect(bare.endpoint == ServiceEndpoint(host: "127.0.0.1", port: 9555, sslEnabled: false))
+        #expect(explicitHost.endpoint == ServiceEndpoint(host: "localhost", port: 9399, sslEnabled: false))
+        #expect(noEnvironment.endpoint == ServiceEndpoint(host: "127.0.0.1", port: 9399, sslEnabled: false))
+    }
+
     @Test(arguments: [CallerSDKType.base, .generated])
     func marksGeneratedCallersInTheApiClientHeader(callerSDKType: CallerSDKType) async throws {
         // given

@@ -49,13 +49,20 @@ struct ClientRenderer {
                 }
             }
             writer.line()
-            writer.doc(["Sends this connector's requests to the local emulator."])
-            writer.line("public func useEmulator(")
-            writer.indented { writer in
-                writer.line(
-                    "host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port")
+            writer.doc([
+                "Sends this connector's requests to the local emulator: `127.0.0.1:9399` unless given, or",
+                "`FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set and neither argument is.",
+            ])
+            writer.block("public func useEmulator(host: String? = nil, port: Int? = nil)") {
+                $0.line("dataConnect.useEmulator(host: host, port: port)")
             }
-            writer.block(")") { $0.line("dataConnect.useEmulator(host: host, port: port)") }
+            writer.line()
+            writer.doc([
+                "Sets where this connector's ID tokens come from, such as an `EmulatorAuth`; `nil` sends none."
+            ])
+            writer.block("public func setAuthTokenProvider(_ provider: (any AuthTokenProvider)?)") {
+                $0.line("dataConnect.setAuthTokenProvider(provider)")
+            }
             for operation in connector.operations {
                 writer.line()
                 writer.doc(["The `\(operation.name)` \(operation.kind.rawValue)."])

@@ -35,8 +35,9 @@ struct PackageRenderer {
                     writer.line("name: \(GeneratedHeader.literal(package)),")
                     writer.line("dependencies: [")
                     writer.indented { writer in
+                        // SwiftPM names a path dependency after the folder's last component.
                         let sdkPackage =
-                            connector.options.coreSdkPackageLocation == nil ? "data-connect-ios-sdk" : "DataConnect"
+                            connector.options.coreSdkPackageLocation.map(Self.packageIdentity) ?? "data-connect-ios-sdk"
                         writer.line(".product(name: \"FirebaseDataConnect\", package: \"\(sdkPackage)\")")
                     }
                     writer.line("],")
@@ -49,5 +50,10 @@ struct PackageRenderer {
         }
         writer.line(")")
         return writer.text
+    }
+
+    /// The last path component of a package location, which SwiftPM uses as the package's name.
+    static func packageIdentity(_ location: String) -> String {
+        location.split(separator: "/").last(where: { $0 != "." }).map(String.init) ?? location
     }
 }

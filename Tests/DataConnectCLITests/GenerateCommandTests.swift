@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+/// `dataconnect generate` run as a process on a copy of Backend/movies whose SDK goes to a scratch folder.
+@Suite struct GenerateCommandTests {
+    /// A copy of Backend/movies whose connector writes `FirebaseDataConnectGenerated` into `<copy>/out`.
+    static func moviesCopy() throws -> TemporaryDirectory {
+        let copy = try Repository.copyOfMovies()
+        let manifest = copy.url.appendingPathComponent("connector/connector.yaml")
+        let core = Repository.root.appendingPathComponent("Packages/DataConnect").path
+        try """
+        connectorId: "movies"
+        generate:
+          swiftSdk:
+            outputDir: "../out"
+            package: "FirebaseDataConnectGenerated"
+            clientCache:
+              maxAge: 30s
+              storage: memory
+            coreSdkPackageLocation: "\(core)"
+        """.write(to: manifest, atomically: true, encoding: .utf8)
+        return copy
+    }
+
+    static func contents(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func writesThePackageThenLeavesUnchangedFilesAlone() async throws {
+        // given
+        let copy = try Self.moviesCopy()
+        defer { copy.remove() }
+        let package = copy.path + "/out/FirebaseDataConnectGenerated"
+
+        // when
+        let first = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        let modified = try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
+            .modificationDate] as? Date
+        let second = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+
+        // then
+        #expect(first.exitStatus == 0, "\(first.standardError)")
+        #expect(first.standardError.contains("out/FirebaseDataConnectGenerated: 5 written, 0 unchanged"))
+        for file in ["Package.swift", "README.md", "Sources/MoviesClient.swift", "Sources/MoviesKeys.swift"] {
+            #expect(FileManager.default.fileExists(atPath: package + "/" + file), "\(file)")
+        }
+        let manifest = try #require(Self.contents(package + "/Package.swift"))
+        let expectedPath = "../../" + String(repeating: "../", count: copy.url.pathComponents.count - 1)
+            + Repository.root.appendingPathComponent("Packages/DataConnect").path.dropFirst()
+        #expect(manifest.contains(".package(path: \"\(expectedPath)\")"), "\(manifest)")
+        #expect(second.exitStatus == 0)
+        #expect(second.standardError.contains("0 written, 5 unchanged"))
+        let after = try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
+            .modificationDate] as? Date
+        #expect(after == modified, "an unchanged file is not rewritten")
+    }
+
+    @Test func checkReportsADiffAndWritesNothing() async throws {
+        // given: a generated package, then a hand edit and a stale file
+        let copy = try Self.moviesCopy()
+        defer { copy.remove() }
+        let package = copy.path + "/out/FirebaseDataConnectGenerated"
+        _ = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        let upToDate = try await DataConnectProcess.run(["generate", "--backend", copy.path, "--check"])
+        let keys = package + "/Sources/MoviesKeys.swift"
+        let original = try #require(Self.contents(keys))
+        try original.replacingOccurrences(of: "public struct MovieKey {", with: "public struct MovieKey { // edited")
+            .write(toFile: keys, atomically: true, encoding: .utf8)
+        try "// old".write(toFile: package + "/Sources/OldClient.swift", atomically: true, encoding: .utf8)
+
+        // when
+        let result = try await DataConnectProcess.run(["generate", "--backend", copy.path, "--check"])
+
+        // then
+        #expect(upToDate.exitStatus == 0)
+        #expect(upToDate.standardError.contains("up to date"))
+        #expect(result.exitStatus == 1)
+        #expect(result.standardError.contains("Sources/MoviesKeys.swift: error: out of date; run `dataconnect generate`"))
+        #expect(result.standardError.contains("-public struct MovieKey { // edited\n+public struct MovieKey {\n"))
+        #expect(result.standardError.contains("Sources/OldClient.swift: error: out of date"))
+        #expect(Self.contents(keys) != original, "--check writes nothing")
+        #expect(FileManager.default.fileExists(atPath: package + "/Sources/OldClient.swift"))
+
+        // and a real generation repairs both
+        let repaired = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        #expect(repaired.standardError.contains("1 written, 4 unchanged, 1 stale removed"))
+        #expect(Self.contents(keys) == original)
+    }
+
+    @Test func aBrokenOperationIsReportedAndNothingIsWritten() async throws {
+        // given
+        let copy = try Self.moviesCopy()
+        defer { copy.remove() }
+        let queries = copy.path + "/connector/queries.gql"
+        let text = try #require(Self.contents(queries))
+        try text.replacingOccurrences(
+                of: "query listMovies @auth(level: PUBLIC) {\n  movies {\n    id\n    title",
+                with: "query listMovies @auth(level: PUBLIC) {\n  movies {\n    id\n    titel"
+            ).write(toFile: queries, atomically: true, encoding: .utf8)
+
+        // when
+        let result = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+
+        // then
+        #expect(result.exitStatus == 1)
+        #expect(result.errorLines.first?.hasPrefix(copy.path + "/connector/queries.gql:7:5: error: ") == true)
+        #expect(result.standardError.contains("nothing generated"))
+        #expect(!FileManager.default.fileExists(atPath: copy.path + "/out"))
+    }
+
+    @Test func watchRegeneratesAfterASaveReportsBrokenFilesAndKeepsWatching() async throws {
+        // given: a watching generator that has written the package
+        let copy = try Self.moviesCopy()
+        defer { copy.remove() }
+        let operations = copy.path + "/out/FirebaseDataConnectGenerated/Sources/MoviesOperations.swift"
+        let watcher = try WatchingGenerator(backend: copy.path)
+        try await watcher.waitForOutput(containing: "watching ")
+        let queries = copy.path + "/connector/queries.gql"
+        let original = try #require(Self.contents(queries))
+
+        // when: a new operation is saved
+        let saved = ContinuousClock.now
+        try (original + "\nquery countTheMovies @auth(level: PUBLIC) { movies { id } }\n")
+            .write(toFile: queries, atomically: false, encoding: .utf8)
+        while !(Self.contents(operations)?.contains("public final class CountTheMoviesQuery") ?? false) {
+            #expect(ContinuousClock.now - saved < .seconds(5), "no regeneration")
+            if ContinuousClock.now - saved > .seconds(5) { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let latency = ContinuousClock.now - saved
+
+        // then: regenerated well within the 300 ms budget (checked loosely here: CI machines are busy)
+        #expect(latency < .milliseconds(1500), "regenerated after \(latency)")
+
+        // when: a broken file is saved
+        try (original + "\nquery broken { movies { nope } }\n").write(
+            toFile: queries, atomically: false, encoding: .utf8)
+        try await watcher.waitForOutput(containing: "error: ")
+
+        // then: the diagnostic is printed, the last good package stays, and the watcher lives on
+        #expect(watcher.isRunning)
+        #expect(Self.contents(operations)?.contains("CountTheMoviesQuery") == true)
+
+        // when: fixed again
+        try original.write(toFile: queries, atomically: false, encoding: .utf8)
+        let fixed = ContinuousClock.now
+        while Self.contents(operations)?.contains("CountTheMoviesQuery") ?? true {
+            if ContinuousClock.now - fixed > .seconds(5) { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(Self.contents(operations)?.contains("CountTheMoviesQuery") == false, "regenerated after the fix")
+
+        // and Ctrl-C stops it cleanly
+        let status = try await watcher.stop(signal: SIGINT)
+        #expect(status == 0)
+        #expect(watcher.errors.hasSuffix("stopped\n"))
+    }
+}
+
+/// A `dataconnect generate --watch` child process.
+final class WatchingGenerator: @unchecked Sendable {
+    let process = Process()
+    let scratch: TemporaryDirectory
+    let errorURL: URL
+
+    init(backend: String) throws {
+        guard let executable = DataConnectProcess.executable else {
+            throw DataConnectProcess.LaunchError(description: "no built dataconnect executable")
+        }
+        scratch = try TemporaryDirectory(prefix: "dataconnect-watch")
+        errorURL = scratch.url.appendingPathComponent("stderr")
+        try Data().write(to: errorURL)
+        process.executableURL = executable
+        process.arguments = ["generate", "--watch", "--backend", backend]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        scratch.remove()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    var errors: String {
+        String(decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self)
+    }
+
+    func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !errors.contains(text) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw DataConnectProcess.LaunchError(description: "no \"\(text)\" in:\n\(errors)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func stop(signal: Int32) async throws -> Int32? {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+}

@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Compiles the checked-in generated packages and runs their operations against a live emulator:
+/// `Apps/FirebaseDataConnectGenerated` (Backend/movies) and `Tests/Generated/Library*` (Tests/Backends/library).
+let package = Package(
+    name: "GeneratedConsumer",
+    dependencies: [
+        .package(path: "../../Apps/FirebaseDataConnectGenerated"),
+        .package(path: "../Generated/LibraryLending"),
+        .package(path: "../Generated/LibraryKiosk"),
+        .package(path: "../../Packages/DataConnect"),
+        .package(path: "../../Packages/DataConnectEmulator"),
+    ],
+    targets: [
+        // The code snippets of the Data Connect documentation, verbatim, as an app would run them.
+        .executableTarget(
+            name: "SeedSnippets",
+            dependencies: [
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated")
+            ]
+        ),
+        .testTarget(
+            name: "GeneratedConsumerTests",
+            dependencies: [
+                "SeedSnippets",
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
+                .product(name: "LibraryLending", package: "LibraryLending"),
+                .product(name: "LibraryKiosk", package: "LibraryKiosk"),
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

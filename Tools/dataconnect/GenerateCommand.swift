@@ -1,0 +1,86 @@
+import DataConnectCodegen
+import DataConnectEmulator
+import DataConnectSchema
+import EmulatorHTTP
+import Foundation
+
+/// `dataconnect generate`: validate the backend, then write (or check) the generated Swift packages.
+enum GenerateCommand {
+    /// Runs the command; returns the exit status.
+    static func run(_ options: GenerateOptions) -> Int32 {
+        guard options.watch else { return generateOnce(options) }
+        // Before the watcher's thread starts, so it inherits the blocked mask (see StopSignals).
+        StopSignals.block()
+        _ = generateOnce(options)
+        guard
+            let watcher = BackendWatcher(
+                directory: options.backend,
+                onChange: {
+                    _ = generateOnce(options)
+                })
+        else {
+            DataConnectTool.printError("dataconnect: cannot watch \(options.backend) (inotify unavailable)")
+            return 1
+        }
+        watcher.start()
+        DataConnectTool.printError("watching \(options.backend) for changes; Ctrl-C stops")
+        StopSignals.wait()
+        watcher.stop()
+        DataConnectTool.printError("stopped")
+        return 0
+    }
+
+    /// One generation (or check); returns the exit status.
+    static func generateOnce(_ options: GenerateOptions) -> Int32 {
+        let start = ContinuousClock.now
+        let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: options.backend)
+        for diagnostic in diagnostics {
+            DataConnectTool.printError(diagnostic.description)
+        }
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        guard let service, errors == 0 else {
+            DataConnectTool.printError("\(options.backend): \(errors) error(s); nothing generated")
+            return 1
+        }
+        let (packages, failures) = PackagePlanner.plan(service: service)
+        for failure in failures {
+            DataConnectTool.printError(failure.description)
+        }
+        if packages.isEmpty && failures.isEmpty {
+            DataConnectTool.printError(
+                "\(options.backend): no connector.yaml has a generate.swiftSdk entry; nothing to generate")
+        }
+        var status: Int32 = failures.isEmpty ? 0 : 1
+        for package in packages {
+            if options.check {
+                let changed = package.differences()
+                if changed.isEmpty {
+                    DataConnectTool.printError("\(package.directory): up to date")
+                } else {
+                    status = 1
+                    for (path, diff) in changed {
+                        DataConnectTool.printError(
+                            "\(PackagePaths.join(package.directory, path)): error: out of date; run `dataconnect generate`"
+                        )
+                        DataConnectTool.printError(diff)
+                    }
+                }
+                continue
+            }
+            do {
+                let report = try package.write()
+                let elapsed = ContinuousClock.now - start
+                let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
+                var summary =
+                    "\(package.directory): \(report.written.count) written, \(report.unchanged.count) unchanged"
+                if !report.removed.isEmpty { summary += ", \(report.removed.count) stale removed" }
+                summary += String(format: " (%.1f ms)", milliseconds)
+                DataConnectTool.printError(summary)
+            } catch {
+                DataConnectTool.printError("\(package.directory): error: \(error.localizedDescription)")
+                status = 1
+            }
+        }
+        return status
+    }
+}
