@@ -14,7 +14,7 @@ APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pk
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library
 CONSUMER := Tests/GeneratedConsumer
 
-.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -98,6 +98,13 @@ bench: ## Run the benchmarks (release) and print the figures for docs/performanc
 
 bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQLite and a Python peer (wrk, ~3 min)
 	Benchmarks/emulator/run.sh
+
+bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) and build the movies SDK with warnings as errors
+	$(SWIFT) run -c release --package-path $(GEN) codegen-bench $(abspath $(BACKEND)) $(abspath .build/release/dataconnect)
+	@rm -rf /tmp/dataconnect-generated-build && start=$$(date +%s%N) && \
+	  $(SWIFT) build --package-path Apps/FirebaseDataConnectGenerated --scratch-path /tmp/dataconnect-generated-build \
+	    -Xswiftc -warnings-as-errors > /tmp/dataconnect-generated-build.log 2>&1 || { cat /tmp/dataconnect-generated-build.log; exit 1; }; \
+	  echo "Apps/FirebaseDataConnectGenerated (with the core SDK) builds from clean with -warnings-as-errors in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"
 
 bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
 	$(SWIFT) run -c release --package-path $(SDK) sdk-bench
