@@ -1152,60 +1152,20 @@ public final class UpdateMyReviewTextMutation: Sendable {
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
-        public var query: Query?
         public var review_update: ReviewKey?
 
-        public init(query: Query?, review_update: ReviewKey?) {
-            self.query = query
+        public init(review_update: ReviewKey?) {
             self.review_update = review_update
         }
 
         enum CodingKeys: String, CodingKey {
-            case query
             case review_update
         }
 
         public init(from decoder: any Decoder) throws {
             var container = try decoder.container(keyedBy: CodingKeys.self)
             let codecHelper = CodecHelper<CodingKeys>()
-            self.query = try codecHelper.decode(Query?.self, forKey: .query, container: &container)
             self.review_update = try codecHelper.decode(ReviewKey?.self, forKey: .review_update, container: &container)
-        }
-
-        public struct Query: Decodable, Sendable {
-            public var review: Review?
-
-            public init(review: Review?) {
-                self.review = review
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case review
-            }
-
-            public init(from decoder: any Decoder) throws {
-                var container = try decoder.container(keyedBy: CodingKeys.self)
-                let codecHelper = CodecHelper<CodingKeys>()
-                self.review = try codecHelper.decode(Review?.self, forKey: .review, container: &container)
-            }
-
-            public struct Review: Decodable, Sendable {
-                public var rating: Int?
-
-                public init(rating: Int?) {
-                    self.rating = rating
-                }
-
-                enum CodingKeys: String, CodingKey {
-                    case rating
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    var container = try decoder.container(keyedBy: CodingKeys.self)
-                    let codecHelper = CodecHelper<CodingKeys>()
-                    self.rating = try codecHelper.decode(Int?.self, forKey: .rating, container: &container)
-                }
-            }
         }
     }
 

@@ -489,18 +489,15 @@ public final class BorrowBookMutation: Sendable {
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
-        public var query: Query?
         public var loan_insert: LoanKey
         public var book_update: BookKey?
 
-        public init(query: Query?, loan_insert: LoanKey, book_update: BookKey?) {
-            self.query = query
+        public init(loan_insert: LoanKey, book_update: BookKey?) {
             self.loan_insert = loan_insert
             self.book_update = book_update
         }
 
         enum CodingKeys: String, CodingKey {
-            case query
             case loan_insert
             case book_update
         }
@@ -508,45 +505,8 @@ public final class BorrowBookMutation: Sendable {
         public init(from decoder: any Decoder) throws {
             var container = try decoder.container(keyedBy: CodingKeys.self)
             let codecHelper = CodecHelper<CodingKeys>()
-            self.query = try codecHelper.decode(Query?.self, forKey: .query, container: &container)
             self.loan_insert = try codecHelper.decode(LoanKey.self, forKey: .loan_insert, container: &container)
             self.book_update = try codecHelper.decode(BookKey?.self, forKey: .book_update, container: &container)
-        }
-
-        public struct Query: Decodable, Sendable {
-            public var book: Book?
-
-            public init(book: Book?) {
-                self.book = book
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case book
-            }
-
-            public init(from decoder: any Decoder) throws {
-                var container = try decoder.container(keyedBy: CodingKeys.self)
-                let codecHelper = CodecHelper<CodingKeys>()
-                self.book = try codecHelper.decode(Book?.self, forKey: .book, container: &container)
-            }
-
-            public struct Book: Decodable, Sendable {
-                public var copiesAvailable: Int
-
-                public init(copiesAvailable: Int) {
-                    self.copiesAvailable = copiesAvailable
-                }
-
-                enum CodingKeys: String, CodingKey {
-                    case copiesAvailable
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    var container = try decoder.container(keyedBy: CodingKeys.self)
-                    let codecHelper = CodecHelper<CodingKeys>()
-                    self.copiesAvailable = try codecHelper.decode(Int.self, forKey: .copiesAvailable, container: &container)
-                }
-            }
         }
     }
 

@@ -42,7 +42,7 @@ enum BuiltExecutable {
         process.executableURL = try url(name)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle

@@ -139,12 +139,16 @@ struct SwiftTranslator {
     }
 
     /// The fields of a selection set with fragments inlined and repeated response keys merged, in first-seen order.
+    ///
+    /// Fields marked `@redact` are left out: the server runs them (for `@check`) but never returns them.
     private func mergedFields(_ selectionSet: SelectionSet, on typeName: String) -> [Field] {
         var order: [String] = []
         var byKey: [String: Field] = [:]
         func collect(_ set: SelectionSet) {
             for selection in set.selections {
                 switch selection {
+                case .field(let field) where field.directives.contains { $0.name.value == "redact" }:
+                    continue
                 case .field(let field):
                     if var existing = byKey[field.responseKey] {
                         if let more = field.selectionSet {

@@ -20,6 +20,24 @@ import Testing
         #expect(operations.contains("            public struct Chef: Decodable, Sendable {\n"))
     }
 
+    @Test func redactedFieldsAreNotInTheData() throws {
+        // given: a check query the server runs but never returns
+        let operations = try generate(
+            operations: """
+                mutation rename($id: UUID!, $title: String!) @transaction {
+                  query @redact { recipe(id: $id) @check(expr: "this != null", message: "no recipe") { id } }
+                  recipe_update(id: $id, data: {title: $title})
+                }
+                query withSecret { recipes { title id @redact } }
+                """
+        ).operations
+        // then
+        #expect(try properties("public struct Data:", in: operations).first == "public var recipe_update: RecipeKey?")
+        #expect(try properties("public struct Data:", in: operations).count == 1)
+        #expect(!operations.contains("public struct Query"))
+        #expect(try properties("public struct Recipe:", in: operations) == ["public var title: String"])
+    }
+
     @Test func aliasedStructIsTypeNamePlusPascalAlias() throws {
         let operations = try generate(
             operations: """
