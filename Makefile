@@ -7,6 +7,7 @@ KIT := Packages/DataConnectKit
 EMU := Packages/DataConnectEmulator
 SDK := Packages/DataConnect
 GEN := Packages/DataConnectCodegen
+CACHE := Packages/DataConnectCache
 BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
@@ -14,7 +15,7 @@ APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pk
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library
 CONSUMER := Tests/GeneratedConsumer
 
-.PHONY: help bootstrap build release test test-kit test-emulator test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -31,6 +32,7 @@ bootstrap: ## Install missing Debian packages (idempotent; needs root)
 build: ## Build everything (debug)
 	$(SWIFT) build --package-path $(KIT)
 	$(SWIFT) build --package-path $(EMU)
+	$(SWIFT) build --package-path $(CACHE)
 	$(SWIFT) build --package-path $(SDK)
 	$(SWIFT) build --package-path $(GEN)
 	$(SWIFT) build
@@ -38,13 +40,16 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-sdk test-codegen test-root check-generated test-consumer ## Run every test suite
+test: test-kit test-emulator test-cache test-sdk test-codegen test-root check-generated test-consumer ## Run every test suite
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
 
 test-emulator:
 	$(SWIFT) test --package-path $(EMU)
+
+test-cache:
+	$(SWIFT) test --package-path $(CACHE)
 
 test-sdk:
 	$(SWIFT) test --package-path $(SDK)
@@ -120,4 +125,4 @@ fmt: ## Format the sources in place
 	  $(GEN)/Package.swift $(GEN)/Sources $(GEN)/Tests
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out

@@ -1,0 +1,471 @@
+import Foundation
+import SQLiteKit
+import Synchronization
+
+/// A ``CacheStorage`` in one SQLite file, for the `.persistent` cache setting.
+///
+/// The file uses WAL journaling and carries its schema version in `PRAGMA user_version`. Opening never fails
+/// because of the file's content: a file that cannot be read, is not a database, is truncated or corrupt, or has
+/// another schema version is renamed aside to `<name>.corrupt-<unix time>` (with its `-wal` and `-shm`
+/// companions) and a fresh database takes its place. Each such recovery is reported through `onWarning`.
+///
+/// All calls share one connection behind one lock; statements are prepared once and reused.
+///
+/// ```swift
+/// let storage = try SQLiteCacheStorage(path: "/tmp/movies.sqlite3") { warning in
+///     print("cache:", warning)
+/// }
+/// let cache = NormalizedCache(storage: storage)
+/// ```
+public final class SQLiteCacheStorage: CacheStorage {
+    /// The schema version written to `PRAGMA user_version`; any other non-zero version is set aside.
+    public static let schemaVersion = 1
+
+    private static let schema = """
+        CREATE TABLE IF NOT EXISTS queries(
+            id TEXT PRIMARY KEY NOT NULL, tree BLOB NOT NULL, cached_at REAL NOT NULL, max_age REAL NOT NULL,
+            last_accessed REAL NOT NULL, is_stale INTEGER NOT NULL, byte_size INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS queries_by_last_accessed ON queries(last_accessed, id);
+        CREATE TABLE IF NOT EXISTS entities(
+            id TEXT PRIMARY KEY NOT NULL, fields BLOB NOT NULL, byte_size INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS query_entities(
+            query_id TEXT NOT NULL, entity_id TEXT NOT NULL, table_name TEXT NOT NULL, fields TEXT NOT NULL,
+            PRIMARY KEY(query_id, entity_id)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS query_entities_by_entity ON query_entities(entity_id, query_id);
+        CREATE INDEX IF NOT EXISTS query_entities_by_table ON query_entities(table_name, query_id);
+        CREATE TABLE IF NOT EXISTS query_lists(
+            query_id TEXT NOT NULL, table_name TEXT NOT NULL, PRIMARY KEY(query_id, table_name)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS query_lists_by_table ON query_lists(table_name, query_id);
+        """
+
+    /// Field keys are GraphQL names, which never contain a comma.
+    private static let fieldSeparator: Character = ","
+
+    private final class State {
+        let connection: Connection
+        var statements: [String: Statement] = [:]
+        var byteSize = 0
+        var transactionDepth = 0
+
+        init(connection: Connection) {
+            self.connection = connection
+        }
+
+        func statement(_ sql: String) throws -> Statement {
+            if let statement = statements[sql] { return statement }
+            let statement = try connection.prepare(sql, persistent: true)
+            statements[sql] = statement
+            return statement
+        }
+
+        func execute(_ sql: String, _ bindings: [SQLiteValue]) throws {
+            try statement(sql).execute(bindings)
+        }
+
+        func computeByteSize() throws {
+            let rows = try connection.query(
+                """
+                SELECT (SELECT coalesce(sum(byte_size), 0) FROM queries)
+                    + (SELECT coalesce(sum(byte_size), 0) FROM entities)
+                """
+            )
+            byteSize = Int(rows.first?[0].int64Value ?? 0)
+        }
+    }
+
+    /// The database file's path.
+    public let path: String
+    private let state: Mutex<State>
+
+    /// Opens or creates the cache database at `path`, setting aside a file it cannot use.
+    ///
+    /// The parent directory is created when missing. `:memory:` opens a private in-memory database.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - onWarning: Called with a human-readable message for each file set aside.
+    /// - Throws: ``SQLiteKit/SQLiteError`` only when even a fresh database cannot be created there, for example
+    ///   because the directory is not writable.
+    public init(path: String, onWarning: @Sendable (String) -> Void = { _ in }) throws {
+        self.path = path
+        let connection: Connection
+        if path == ":memory:" {
+            connection = try Self.openVerified(path: path)
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            do {
+                connection = try Self.openVerified(path: path)
+            } catch {
+                // Nothing to set aside: the directory itself is unusable.
+                guard FileManager.default.fileExists(atPath: path) else { throw error }
+                let suffix = ".corrupt-\(Int(Date().timeIntervalSince1970))"
+                Self.setAside(path: path, suffix: suffix)
+                onWarning(
+                    "cache database \(path) could not be used (\(error)); "
+                        + "moved it to \(path + suffix) and created a new one"
+                )
+                connection = try Self.openVerified(path: path)
+            }
+        }
+        let state = State(connection: connection)
+        try state.computeByteSize()
+        self.state = Mutex(state)
+    }
+
+    private struct UnusableDatabase: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Opens the file, checks its version and integrity, and creates the schema in a new file.
+    private static func openVerified(path: String) throws -> Connection {
+        let connection = try Connection(
+            path: path, configuration: Connection.Configuration(threading: .multiThread, foreignKeys: false)
+        )
+        if path != ":memory:" {
+            _ = try connection.journalMode(.wal)
+        }
+        let version = try connection.userVersion()
+        if version == 0 {
+            let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+            let known: Set<String> = ["queries", "entities", "query_entities", "query_lists"]
+            if let foreign = tables.compactMap({ $0[0].textValue }).first(where: { !known.contains($0) }) {
+                throw UnusableDatabase(description: "unexpected table \(foreign)")
+            }
+            try connection.transaction(.immediate) {
+                try connection.execute(schema)
+                try connection.setUserVersion(schemaVersion)
+            }
+        } else if version != schemaVersion {
+            throw UnusableDatabase(description: "schema version \(version), expected \(schemaVersion)")
+        } else {
+            let check = try connection.query("PRAGMA quick_check")
+            let result = check.first?[0].textValue ?? "no result"
+            guard result == "ok" else {
+                throw UnusableDatabase(description: "integrity check: \(result)")
+            }
+        }
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        return connection
+    }
+
+    private static func setAside(path: String, suffix: String) {
+        let manager = FileManager.default
+        for companion in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + companion) {
+            let target = path + suffix + companion
+            try? manager.removeItem(atPath: target)
+            if (try? manager.moveItem(atPath: path + companion, toPath: target)) == nil {
+                try? manager.removeItem(atPath: path + companion)
+            }
+        }
+    }
+
+    // MARK: Queries
+
+    public func query(id: String) throws -> QueryRecord? {
+        try state.withLock { state in
+            let statement = try state.statement(
+                "SELECT tree, cached_at, max_age, last_accessed, is_stale FROM queries WHERE id = ?"
+            )
+            statement.reset()
+            try statement.bind([.text(id)])
+            defer { statement.reset() }
+            guard try statement.step() else { return nil }
+            return QueryRecord(
+                id: id, tree: statement.blob(at: 0) ?? [],
+                cachedAt: Date(timeIntervalSince1970: statement.double(at: 1)), maxAge: statement.double(at: 2),
+                lastAccessed: Date(timeIntervalSince1970: statement.double(at: 3)), isStale: statement.bool(at: 4)
+            )
+        }
+    }
+
+    public func saveQuery(_ record: QueryRecord, dependencies: QueryDependencies) throws {
+        try state.withLock { state in
+            let old = try state.statement("SELECT byte_size FROM queries WHERE id = ?").query([.text(record.id)])
+            let oldSize = Int(old.first?[0].int64Value ?? 0)
+            try state.execute(
+                """
+                INSERT OR REPLACE INTO queries(id, tree, cached_at, max_age, last_accessed, is_stale, byte_size)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(record.id), .blob(record.tree), .real(record.cachedAt.timeIntervalSince1970),
+                    .real(record.maxAge), .real(record.lastAccessed.timeIntervalSince1970),
+                    .integer(record.isStale ? 1 : 0), .integer(Int64(record.byteSize)),
+                ]
+            )
+            state.byteSize += record.byteSize - oldSize
+            try Self.replaceDependencies(dependencies, of: record.id, in: state)
+        }
+    }
+
+    private static func replaceDependencies(_ dependencies: QueryDependencies, of id: String, in state: State) throws {
+        try state.execute("DELETE FROM query_entities WHERE query_id = ?", [.text(id)])
+        try state.execute("DELETE FROM query_lists WHERE query_id = ?", [.text(id)])
+        let insertEntity = try state.statement(
+            "INSERT INTO query_entities(query_id, entity_id, table_name, fields) VALUES (?, ?, ?, ?)"
+        )
+        for (entityID, fields) in dependencies.entities {
+            try insertEntity.execute([
+                .text(id), .text(entityID), .text(EntityRecord.table(ofEntity: entityID)),
+                .text(fields.sorted().joined(separator: String(fieldSeparator))),
+            ])
+        }
+        let insertList = try state.statement("INSERT INTO query_lists(query_id, table_name) VALUES (?, ?)")
+        for table in dependencies.listTables {
+            try insertList.execute([.text(id), .text(table)])
+        }
+    }
+
+    public func deleteQuery(id: String) throws {
+        try state.withLock { state in
+            let old = try state.statement("SELECT byte_size FROM queries WHERE id = ?").query([.text(id)])
+            guard let size = old.first?[0].int64Value else { return }
+            try state.execute("DELETE FROM queries WHERE id = ?", [.text(id)])
+            try Self.replaceDependencies(QueryDependencies(), of: id, in: state)
+            state.byteSize -= Int(size)
+        }
+    }
+
+    public func dependencies(ofQuery id: String) throws -> QueryDependencies {
+        try state.withLock { state in
+            var dependencies = QueryDependencies()
+            let entityRows = try state.statement("SELECT entity_id, fields FROM query_entities WHERE query_id = ?")
+                .query([.text(id)])
+            for row in entityRows {
+                dependencies.entities[row[0].textValue ?? ""] = Self.fields(row[1].textValue)
+            }
+            let listRows = try state.statement("SELECT table_name FROM query_lists WHERE query_id = ?")
+                .query([.text(id)])
+            dependencies.listTables = Set(listRows.compactMap { $0[0].textValue })
+            return dependencies
+        }
+    }
+
+    private static func fields(_ text: String?) -> Set<String> {
+        guard let text, !text.isEmpty else { return [] }
+        return Set(text.split(separator: fieldSeparator).map(String.init))
+    }
+
+    public func markStale(queryIDs: Set<String>) throws {
+        try state.withLock { state in
+            for id in queryIDs {
+                try state.execute("UPDATE queries SET is_stale = 1 WHERE id = ?", [.text(id)])
+            }
+        }
+    }
+
+    public func touch(queryID: String, at date: Date) throws {
+        try state.withLock { state in
+            try state.execute(
+                "UPDATE queries SET last_accessed = ? WHERE id = ?",
+                [.real(date.timeIntervalSince1970), .text(queryID)]
+            )
+        }
+    }
+
+    public func leastRecentlyAccessedQueryIDs(limit: Int) throws -> [String] {
+        try state.withLock { state in
+            try state.statement("SELECT id FROM queries ORDER BY last_accessed, id LIMIT ?")
+                .query([.integer(Int64(limit))])
+                .compactMap { $0[0].textValue }
+        }
+    }
+
+    public func allQueries() throws -> [QueryRecord] {
+        try state.withLock { state in
+            try state.connection.query(
+                "SELECT id, tree, cached_at, max_age, last_accessed, is_stale FROM queries ORDER BY id"
+            ).map { row in
+                QueryRecord(
+                    id: row[0].textValue ?? "", tree: row[1].blobValue ?? [],
+                    cachedAt: Date(timeIntervalSince1970: row[2].doubleValue ?? 0), maxAge: row[3].doubleValue ?? 0,
+                    lastAccessed: Date(timeIntervalSince1970: row[4].doubleValue ?? 0),
+                    isStale: (row[5].int64Value ?? 0) != 0
+                )
+            }
+        }
+    }
+
+    // MARK: Entities
+
+    public func entities(ids: [String]) throws -> [String: EntityRecord] {
+        guard !ids.isEmpty else { return [:] }
+        return try state.withLock { state in
+            var found: [String: EntityRecord] = [:]
+            found.reserveCapacity(ids.count)
+            let statement = try state.statement("SELECT fields FROM entities WHERE id = ?")
+            for id in ids {
+                statement.reset()
+                try statement.bind([.text(id)])
+                if try statement.step() {
+                    found[id] = EntityRecord(id: id, fields: statement.blob(at: 0) ?? [])
+                }
+                statement.reset()
+            }
+            return found
+        }
+    }
+
+    public func saveEntity(_ record: EntityRecord) throws {
+        try state.withLock { state in
+            let old = try state.statement("SELECT byte_size FROM entities WHERE id = ?").query([.text(record.id)])
+            let oldSize = Int(old.first?[0].int64Value ?? 0)
+            try state.execute(
+                "INSERT OR REPLACE INTO entities(id, fields, byte_size) VALUES (?, ?, ?)",
+                [.text(record.id), .blob(record.fields), .integer(Int64(record.byteSize))]
+            )
+            state.byteSize += record.byteSize - oldSize
+        }
+    }
+
+    public func deleteEntity(id: String) throws {
+        try state.withLock { state in
+            let old = try state.statement("SELECT byte_size FROM entities WHERE id = ?").query([.text(id)])
+            guard let size = old.first?[0].int64Value else { return }
+            try state.execute("DELETE FROM entities WHERE id = ?", [.text(id)])
+            state.byteSize -= Int(size)
+        }
+    }
+
+    public func allEntities() throws -> [EntityRecord] {
+        try state.withLock { state in
+            try state.connection.query("SELECT id, fields FROM entities ORDER BY id").map { row in
+                EntityRecord(id: row[0].textValue ?? "", fields: row[1].blobValue ?? [])
+            }
+        }
+    }
+
+    // MARK: Dependency index
+
+    public func readers(ofEntity id: String) throws -> [String: Set<String>] {
+        try state.withLock { state in
+            var readers: [String: Set<String>] = [:]
+            for row in try state.statement("SELECT query_id, fields FROM query_entities WHERE entity_id = ?")
+                .query([.text(id)])
+            {
+                readers[row[0].textValue ?? ""] = Self.fields(row[1].textValue)
+            }
+            return readers
+        }
+    }
+
+    public func queryIDs(showingTable table: String) throws -> Set<String> {
+        try state.withLock { state in
+            Set(
+                try state.statement("SELECT DISTINCT query_id FROM query_entities WHERE table_name = ?")
+                    .query([.text(table)]).compactMap { $0[0].textValue }
+            )
+        }
+    }
+
+    public func queryIDs(listingTable table: String) throws -> Set<String> {
+        try state.withLock { state in
+            Set(
+                try state.statement("SELECT query_id FROM query_lists WHERE table_name = ?")
+                    .query([.text(table)]).compactMap { $0[0].textValue }
+            )
+        }
+    }
+
+    public func isEntityReferenced(_ id: String) throws -> Bool {
+        try state.withLock { state in
+            try !state.statement("SELECT 1 FROM query_entities WHERE entity_id = ? LIMIT 1").query([.text(id)]).isEmpty
+        }
+    }
+
+    // MARK: Whole store
+
+    public func totalByteSize() -> Int {
+        state.withLock { $0.byteSize }
+    }
+
+    public func statistics() throws -> CacheStatistics {
+        try state.withLock { state in
+            let rows = try state.connection.query(
+                "SELECT (SELECT count(*) FROM queries), (SELECT count(*) FROM entities)"
+            )
+            return CacheStatistics(
+                queryCount: Int(rows.first?[0].int64Value ?? 0), entityCount: Int(rows.first?[1].int64Value ?? 0),
+                byteSize: state.byteSize
+            )
+        }
+    }
+
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let outermost = try state.withLock { state in
+            if state.transactionDepth == 0 {
+                try state.connection.execute("BEGIN IMMEDIATE")
+            }
+            state.transactionDepth += 1
+            return state.transactionDepth == 1
+        }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            state.withLock { state in
+                state.transactionDepth -= 1
+                if outermost {
+                    try? state.connection.execute("ROLLBACK")
+                    try? state.computeByteSize()
+                }
+            }
+            throw error
+        }
+        try state.withLock { state in
+            state.transactionDepth -= 1
+            guard outermost else { return }
+            do {
+                try state.connection.execute("COMMIT")
+            } catch {
+                try? state.connection.execute("ROLLBACK")
+                try? state.computeByteSize()
+                throw error
+            }
+        }
+        return result
+    }
+
+    public func clear() throws {
+        try state.withLock { state in
+            try state.connection.execute(
+                "DELETE FROM queries; DELETE FROM entities; DELETE FROM query_entities; DELETE FROM query_lists"
+            )
+            state.byteSize = 0
+            if state.transactionDepth == 0 {
+                try state.connection.execute("VACUUM")
+            }
+        }
+    }
+}
+
+extension SQLiteValue {
+    fileprivate var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    fileprivate var blobValue: [UInt8]? {
+        switch self {
+        case .blob(let bytes): return bytes
+        case .text(let text): return Array(text.utf8)
+        default: return nil
+        }
+    }
+
+    fileprivate var int64Value: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    fileprivate var doubleValue: Double? {
+        switch self {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
+}
