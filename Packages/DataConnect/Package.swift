@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         // The wire format (JSON values, GraphQL envelopes, status codes) shared with the emulator.
         .package(path: "../DataConnectKit"),
+        // The normalized client cache engine (memory or SQLite) behind `CacheSettings`.
+        .package(path: "../DataConnectCache"),
         // Tests and the SDK benchmark only: the in-process emulator (`DataConnectTesting`) for integration tests against a live server.
         .package(path: "../DataConnectEmulator"),
     ],
@@ -26,6 +28,7 @@ let package = Package(
             dependencies: [
                 "FirebaseCore",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "DataConnectCache", package: "DataConnectCache"),
             ]
         ),
 

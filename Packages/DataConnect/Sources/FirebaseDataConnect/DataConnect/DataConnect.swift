@@ -1,3 +1,4 @@
+import DataConnectCache
 import DataConnectWire
 import FirebaseCore
 import Foundation
@@ -58,6 +59,8 @@ public final class DataConnect: Sendable {
     private let environment: [String: String]
     private let injectedTransport: (any Transport)?
     private let state = Mutex(State())
+    /// The client cache, when ``settings`` has cache settings.
+    let cache: ClientCache?
 
     /// Returns the instance for `app` and `connectorConfig`, creating it on first use.
     ///
@@ -100,10 +103,12 @@ public final class DataConnect: Sendable {
     ///   - callerSDKType: Who calls.
     ///   - transport: The transport to use instead of a `URLSessionTransport` built from the settings.
     ///   - environment: The process environment, read for `FIREBASE_DATA_CONNECT_EMULATOR_HOST`.
+    ///   - cacheWarning: Where client cache warnings go; standard error by default.
     init(
         app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
         callerSDKType: CallerSDKType = .base, transport: (any Transport)? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        cacheWarning: @escaping @Sendable (String) -> Void = ClientCache.printWarning
     ) {
         let projectID = app.options.projectID ?? FirebaseOptions.demoProjectID
         self.app = app
@@ -115,6 +120,11 @@ public final class DataConnect: Sendable {
             connectorID: connectorConfig.connector)
         self.environment = environment
         self.injectedTransport = transport
+        self.cache = settings.cacheSettings.map {
+            ClientCache(
+                settings: $0, projectID: projectID, appName: app.name, connectorConfig: connectorConfig,
+                warn: cacheWarning)
+        }
     }
 
     /// Sends requests to the emulator at `host:port` over plain HTTP.
@@ -188,6 +198,7 @@ public final class DataConnect: Sendable {
             }
             state.queryRefs = state.queryRefs.filter { $0.value.ref != nil }
             state.queryRefs[candidate.key] = WeakRef(ref: candidate)
+            candidate.startObserving()
             return candidate
         }
     }
@@ -214,18 +225,29 @@ public final class DataConnect: Sendable {
         _ kind: OperationRequest.Kind, operationName: String, variables: Result<JSONObject, DataConnectCodecError>,
         as type: ResultData.Type
     ) async throws -> ResultData? {
+        let (response, _) = try await send(kind, operationName: operationName, variables: variables)
+        return try OperationCodec.decode(response, as: type)
+    }
+
+    /// Sends one operation and returns the raw response, with the signed-in user's id read from the token sent.
+    ///
+    /// - Throws: ``DataConnectCodecError`` when the variables do not encode, ``DataConnectServerError`` when the
+    ///   request fails.
+    func send(
+        _ kind: OperationRequest.Kind, operationName: String, variables: Result<JSONObject, DataConnectCodecError>
+    ) async throws -> (response: GraphQLResponse, uid: String?) {
         let variables = try variables.get()
         let (transport, provider) = resolveTransport()
         var metadata = RequestMetadata(
             appID: app.options.googleAppID, apiKey: app.options.apiKey,
             isGeneratedCaller: callerSDKType == .generated)
-        if let provider {
-            do {
-                metadata.authToken = try await provider.token(forcingRefresh: false)
-            } catch {
-                throw DataConnectServerError(TransportError.authentication(String(describing: error)))
-            }
+        let token: String?
+        do {
+            token = try await currentProvider?.token(forcingRefresh: false)
+        } catch {
+            throw DataConnectServerError(TransportError.authentication(String(describing: error)))
         }
+        if provider != nil { metadata.authToken = token }
         let request = OperationRequest(
             connector: connector, kind: kind, operationName: operationName, variables: variables, metadata: metadata)
         let response: GraphQLResponse
@@ -234,7 +256,62 @@ public final class DataConnect: Sendable {
         } catch {
             throw DataConnectServerError(error)
         }
-        return try OperationCodec.decode(response, as: type)
+        return (response, token.flatMap(TokenSubject.uid(fromToken:)))
+    }
+
+    /// The id of the signed-in user, read from the provider's current token; `nil` when signed out.
+    func currentUID() async -> String? {
+        guard let token = try? await currentProvider?.token(forcingRefresh: false) else { return nil }
+        return TokenSubject.uid(fromToken: token)
+    }
+
+    private var currentProvider: (any AuthTokenProvider)? {
+        state.withLock { $0.authTokenProvider }
+    }
+
+    // MARK: - Cache
+
+    /// The signed-in user's cache for the current endpoint, or `nil` without cache settings.
+    func cacheEngine(uid: String?) -> NormalizedCache? {
+        guard let cache else { return nil }
+        let endpoint = endpoint
+        return cache.engine(host: "\(endpoint.host):\(endpoint.port)", uid: uid)
+    }
+
+    /// Republishes from the cache the live refs whose cached result changed, and refetches from the server the
+    /// live refs a mutation made stale.
+    ///
+    /// - Parameters:
+    ///   - update: What a cache write or mutation changed.
+    ///   - engine: The cache it happened in.
+    ///   - origin: The ref that caused the write, which publishes its own result.
+    func propagate(_ update: CacheUpdate, in engine: NormalizedCache, from origin: OperationKey? = nil) {
+        guard !update.changedQueries.isEmpty || !update.staleQueries.isEmpty else { return }
+        let live = state.withLock { state in
+            state.queryRefs.compactMap { key, weak -> (any CacheObservingRef)? in
+                key == origin ? nil : weak.ref as? any CacheObservingRef
+            }
+        }
+        var stale: [String: any CacheObservingRef] = [:]
+        for ref in live {
+            let id = ref.cacheKey.id
+            if update.staleQueries.contains(id) {
+                stale[id] = ref
+            } else if update.changedQueries.contains(id) {
+                ref.refreshFromCache(engine)
+            }
+        }
+        guard !stale.isEmpty else { return }
+        // One at a time, biggest first: a refetched list often refreshes every field a detail shows, which then
+        // is fresh again and republished from the cache without a request of its own.
+        let order = (try? engine.refetchOrder(Set(stale.keys))) ?? Array(stale.keys)
+        Task {
+            for id in order {
+                guard let ref = stale[id] else { continue }
+                if (try? engine.isFresh(ref.cacheKey)) == true { continue }
+                await ref.refetchFromServer()
+            }
+        }
     }
 
     /// The transport, and the token provider the caller must consult itself (only for an injected transport;

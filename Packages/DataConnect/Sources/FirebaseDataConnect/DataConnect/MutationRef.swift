@@ -26,15 +26,26 @@ public final class MutationRef<ResultData: Decodable & Sendable, Variable: Encod
         key = OperationCodec.key(operationName, encodedVariables)
     }
 
-    /// Runs the mutation on the server.
+    /// Runs the mutation on the server, then updates the client cache.
+    ///
+    /// With cache settings, the ids and actions the server reports update the signed-in user's cache: a deleted
+    /// entity leaves every cached list and result (live refs are republished without a request), an updated
+    /// entity makes the queries showing it stale, an inserted one makes the list queries over its table stale;
+    /// live refs whose result went stale are executed again.
     ///
     /// - Returns: The decoded data, with `source == .server`.
     /// - Throws: ``DataConnectOperationError`` when the server reported errors; read the partial data with
     ///   `error.response?.data(asType:)`. ``DataConnectServerError`` when the request failed,
     ///   ``DataConnectCodecError`` when the variables do not encode or the data does not decode.
     public func execute() async throws -> OperationResult<ResultData> {
-        let data = try await dataConnect.perform(
-            .mutation, operationName: operationName, variables: encodedVariables, as: ResultData.self)
+        let (response, uid) = try await dataConnect.send(
+            .mutation, operationName: operationName, variables: encodedVariables)
+        let data = try OperationCodec.decode(response, as: ResultData.self)
+        if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid), case .object(let object)? = response.data,
+            let update = try? engine.applyMutation(response: object, properties: response.extensions.dataConnect)
+        {
+            dataConnect.propagate(update, in: engine)
+        }
         return OperationResult(data: data, source: .server)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a result came from.
 public enum DataSource: Hashable, Sendable {
     /// The Data Connect service.
@@ -23,15 +25,25 @@ public struct OperationResult<ResultData: Decodable & Sendable>: Sendable {
     public let data: ResultData!
     /// Where ``data`` came from.
     public let source: DataSource
+    /// Whether cached data is older than its `maxAge` (or was invalidated by a mutation) **[ext]**.
+    ///
+    /// Only `.cacheOnly` and `.staleIfOffline` return stale data; server results are never stale.
+    public let isStale: Bool
+    /// When cached data was received from the server; `nil` for server results **[ext]**.
+    public let cachedAt: Date?
 
     /// Creates a result.
     ///
     /// - Parameters:
     ///   - data: The decoded data, if any.
     ///   - source: Where it came from.
-    public init(data: ResultData?, source: DataSource) {
+    ///   - isStale: Whether cached data is past its freshness.
+    ///   - cachedAt: When cached data arrived from the server.
+    public init(data: ResultData?, source: DataSource, isStale: Bool = false, cachedAt: Date? = nil) {
         self.data = data
         self.source = source
+        self.isStale = isStale
+        self.cachedAt = cachedAt
     }
 }
 
@@ -40,15 +52,18 @@ extension OperationResult: Hashable where ResultData: Hashable {}
 
 /// Whether a query execution may answer from the client cache.
 ///
-/// There is no client cache yet: `.preferCache` and `.serverOnly` always go to the server, and `.cacheOnly`
-/// never does; it returns `OperationResult(data: nil, source: .cache)` without an error, as on a cache miss.
+/// Without ``CacheSettings`` nothing is cached: `.cacheOnly` then always misses and the others go to the server.
 public enum QueryFetchPolicy: Hashable, Sendable {
-    /// Fresh cached data when there is some, otherwise the server; the default of `execute()`.
+    /// Fresh cached data when there is some, otherwise the server (whose result is cached); the default.
     case preferCache
-    /// Cached data only, stale allowed; `nil` data on a miss, never an error.
+    /// Cached data only, stale allowed and marked; a miss is `data == nil` with `source == .cache`, never an
+    /// error, and never a request.
     case cacheOnly
-    /// The server only.
+    /// The server only; the result is then cached.
     case serverOnly
+    /// Like ``preferCache``, but when the server cannot be reached (a connection failure or timeout, not an
+    /// error the server returned) cached data is returned even if stale, with `isStale` set **[ext]**.
+    case staleIfOffline
 }
 
 /// Which kind of observable query ref to create.

@@ -1,4 +1,6 @@
+import DataConnectCache
 import DataConnectWire
+import Foundation
 import Observation
 import Synchronization
 
@@ -34,6 +36,8 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
     @ObservationIgnored private let dataConnect: DataConnect
     @ObservationIgnored private let encodedVariables: Result<JSONObject, DataConnectCodecError>
     @ObservationIgnored let key: OperationKey
+    /// The query's identity in the client cache.
+    @ObservationIgnored let cacheKey: QueryKey
     @ObservationIgnored private let state = Mutex(State())
 
     init(dataConnect: DataConnect, operationName: String, variables: Variable) {
@@ -42,11 +46,18 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         self.variables = variables
         encodedVariables = OperationCodec.encode(variables)
         key = OperationCodec.key(operationName, encodedVariables)
+        cacheKey = QueryKey(operationName, encodedVariables)
+    }
+
+    /// Registers the ref as observed: the cache keeps its result through eviction while the ref lives.
+    func startObserving() {
+        dataConnect.cache?.pin(cacheKey)
     }
 
     deinit {
         let consumers = state.withLock { $0.consumers.values }
         for consumer in consumers { consumer.finish() }
+        dataConnect.cache?.unpin(cacheKey)
     }
 
     /// The latest data, or `nil` before the first result; observable.
@@ -91,33 +102,83 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         state.withLock { $0.consumers.count }
     }
 
-    /// Runs the query under `fetchPolicy` and publishes a server result.
+    /// Runs the query under `fetchPolicy` and publishes the result to ``data`` and ``results``.
     ///
-    /// There is no client cache yet: `.preferCache` and `.serverOnly` go to the server; `.cacheOnly` returns
-    /// `OperationResult(data: nil, source: .cache)` without a request, changing nothing on the ref.
+    /// With cache settings on the ``DataConnect`` instance:
+    /// - `.preferCache` answers from a fresh cached result, else from the server;
+    /// - `.cacheOnly` answers from the cache, stale allowed (`isStale` set), and never sends a request; a miss is
+    ///   `OperationResult(data: nil, source: .cache)`, not an error, and changes nothing on the ref;
+    /// - `.serverOnly` always asks the server;
+    /// - `.staleIfOffline` is `.preferCache`, but returns stale cached data when the server cannot be reached.
+    ///
+    /// A server result is written to the signed-in user's cache, and other live refs whose cached result it
+    /// changed are republished. Without cache settings every policy but `.cacheOnly` asks the server.
     ///
     /// - Parameter fetchPolicy: Whether the cache may answer.
-    /// - Returns: The decoded data and where it came from.
+    /// - Returns: The decoded data, where it came from, and whether it is stale.
     /// - Throws: ``DataConnectOperationError`` when the server reported errors (with any partial data),
     ///   ``DataConnectServerError`` when the request failed, ``DataConnectCodecError`` when the variables do not
     ///   encode or the data does not decode. The error is also kept in ``lastError``.
     public func execute(fetchPolicy: QueryFetchPolicy) async throws -> OperationResult<ResultData> {
-        if fetchPolicy == .cacheOnly {
-            return OperationResult(data: nil, source: .cache)
-        }
-        do {
-            let data = try await dataConnect.perform(
-                .query, operationName: operationName, variables: encodedVariables, as: ResultData.self)
-            let result = OperationResult(data: data, source: .server)
+        let engine = dataConnect.cache == nil ? nil : dataConnect.cacheEngine(uid: await dataConnect.currentUID())
+        switch fetchPolicy {
+        case .cacheOnly:
+            guard let engine, let result = cachedResult(in: engine, allowStale: true) else {
+                return OperationResult(data: nil, source: .cache)
+            }
             publish(result)
             return result
-        } catch {
-            if let error = error as? any DataConnectError {
-                withMutation(keyPath: \.lastError) {
-                    state.withLock { $0.lastError = error }
-                }
+        case .preferCache, .staleIfOffline:
+            if let engine, let result = cachedResult(in: engine, allowStale: false) {
+                publish(result)
+                return result
             }
+        case .serverOnly:
+            break
+        }
+        do {
+            return try await executeOnServer()
+        } catch let error as DataConnectServerError where fetchPolicy == .staleIfOffline && error.isUnreachable {
+            if let engine, let result = cachedResult(in: engine, allowStale: true) {
+                publish(result)
+                return result
+            }
+            record(error)
             throw error
+        } catch {
+            record(error)
+            throw error
+        }
+    }
+
+    /// Asks the server, caches and publishes the result.
+    private func executeOnServer() async throws -> OperationResult<ResultData> {
+        let (response, uid) = try await dataConnect.send(.query, operationName: operationName, variables: encodedVariables)
+        let data = try OperationCodec.decode(response, as: ResultData.self)
+        if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid), case .object(let object)? = response.data,
+            let update = try? engine.write(
+                query: cacheKey, response: object, properties: response.extensions.dataConnect)
+        {
+            dataConnect.propagate(update, in: engine, from: key)
+        }
+        let result = OperationResult(data: data, source: .server)
+        publish(result)
+        return result
+    }
+
+    /// The cached result decoded, or `nil` on a miss, a stale result when `allowStale` is false, or data that no
+    /// longer decodes.
+    private func cachedResult(in engine: NormalizedCache, allowStale: Bool) -> OperationResult<ResultData>? {
+        guard let cached = try? engine.read(query: cacheKey, allowStale: allowStale),
+            let data = try? JSONValueDecoder().decode(ResultData.self, from: .object(cached.data))
+        else { return nil }
+        return OperationResult(data: data, source: .cache, isStale: cached.isStale, cachedAt: cached.cachedAt)
+    }
+
+    private func record(_ error: any Error) {
+        guard let error = error as? any DataConnectError else { return }
+        withMutation(keyPath: \.lastError) {
+            state.withLock { $0.lastError = error }
         }
     }
 
@@ -144,5 +205,38 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
     /// Hashes the operation name and variables.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
+    }
+}
+
+extension QueryRefObservation: CacheObservingRef {
+    func refreshFromCache(_ engine: NormalizedCache) {
+        guard let result = cachedResult(in: engine, allowStale: true) else { return }
+        publish(result)
+    }
+
+    func refetchFromServer() async {
+        do {
+            _ = try await executeOnServer()
+        } catch {
+            record(error)
+        }
+    }
+}
+
+/// A live query ref the cache can republish or refetch, whatever its data type.
+protocol CacheObservingRef: AnyObject, Sendable {
+    /// The query's identity in the client cache.
+    var cacheKey: QueryKey { get }
+    /// Publishes the query's cached result again, after a write changed it.
+    func refreshFromCache(_ engine: NormalizedCache)
+    /// Executes the query on the server again, after a mutation made its cached result stale.
+    func refetchFromServer() async
+}
+
+extension DataConnectServerError {
+    /// Whether the server could not be reached at all (no response, or a gateway's 502, 503 or 504).
+    var isUnreachable: Bool {
+        if case .connection? = underlyingError as? TransportError { return true }
+        return [502, 503, 504].contains(httpStatus ?? 0)
     }
 }

@@ -35,13 +35,15 @@ extension NormalizedCache {
                 let changedFields = try mergeEntities(normalized.entities)
                 var changed = try readers(of: changedFields, excluding: nil)
                 var stale: Set<QueryKey.ID> = []
+                var reasons: [QueryKey.ID: [String: Set<String>]] = [:]
                 for property in properties {
                     guard let action = property.action, writes.contains(action) else { continue }
                     let ids = property.entityIds ?? property.entityId.map { [$0] } ?? []
                     if ids.isEmpty {
                         if let table = Self.table(ofBulkField: property.path) {
-                            stale.formUnion(try storage.queryIDs(showingTable: table))
-                            stale.formUnion(try queriesListing(table: table))
+                            let affected = try storage.queryIDs(showingTable: table).union(queriesListing(table: table))
+                            stale.formUnion(affected)
+                            for queryID in affected { reasons[queryID, default: [:]][Self.unknownReason] = [] }
                         }
                         continue
                     }
@@ -53,16 +55,20 @@ extension NormalizedCache {
                             let carried = Set(normalized.entities[id]?.keys ?? [])
                             for (queryID, read) in try storage.readers(ofEntity: id) where !read.isSubset(of: carried) {
                                 stale.insert(queryID)
+                                reasons[queryID, default: [:]][id, default: []].formUnion(read.subtracting(carried))
                             }
                         default:
                             break
                         }
                         if action == .create || action == .upsert {
-                            stale.formUnion(try queriesListing(table: EntityRecord.table(ofEntity: id)))
+                            let listing = try queriesListing(table: EntityRecord.table(ofEntity: id))
+                            stale.formUnion(listing)
+                            for queryID in listing { reasons[queryID, default: [:]][Self.unknownReason] = [] }
                         }
                     }
                 }
                 try storage.markStale(queryIDs: stale)
+                recordStaleness(reasons)
                 // Entities only this mutation returned belong to no cached query.
                 try sweepOrphans(normalized.entities.keys)
                 let evicted = try evictIfNeeded(pinned: pinned)

@@ -29,6 +29,12 @@ public final class NormalizedCache: Sendable {
     let clock: @Sendable () -> Date
     /// Serializes operations; holds the pinned query ids.
     let pinned = Mutex<Set<QueryKey.ID>>([])
+    /// Why queries went stale after mutations: per query, per entity, the fields it shows that the mutation may
+    /// have changed. A later result carrying all those fields makes the query fresh again without a refetch;
+    /// ``unknownReason`` (an insert or bulk change) never clears. Only touched with ``pinned`` locked.
+    let staleReasons = Mutex<[QueryKey.ID: [String: Set<String>]]>([:])
+    /// The reason key of staleness no single entity write can cure.
+    static let unknownReason = "*"
 
     /// Creates a cache over a storage.
     ///
@@ -94,6 +100,7 @@ public final class NormalizedCache: Sendable {
                     lastAccessed: now
                 )
                 try storage.saveQuery(record, dependencies: dependencies)
+                try refreshStaleQueries(with: normalized.entities, written: query.id)
                 try sweepOrphans(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
                 let evicted = try evictIfNeeded(pinned: pinned)
                 return CacheUpdate(changedQueries: changed.subtracting(evicted), evictedQueries: evicted)
@@ -136,6 +143,31 @@ public final class NormalizedCache: Sendable {
         }
     }
 
+    /// Whether a query has a cached result that is neither past its `maxAge` nor marked stale.
+    ///
+    /// - Throws: Storage errors.
+    public func isFresh(_ query: QueryKey) throws -> Bool {
+        try pinned.withLock { _ in
+            guard let record = try storage.query(id: query.id) else { return false }
+            return !record.isStale && clock().timeIntervalSince(record.cachedAt) <= record.maxAge
+        }
+    }
+
+    /// Orders stale queries for refetching: those showing the most entities first, since their fresh results
+    /// often refresh every field the smaller ones show and so make those fresh without a request.
+    ///
+    /// ```swift
+    /// for id in try cache.refetchOrder(update.staleQueries) where !(try cache.isFresh(keys[id]!)) { … }
+    /// ```
+    ///
+    /// - Throws: Storage errors.
+    public func refetchOrder(_ queries: Set<QueryKey.ID>) throws -> [QueryKey.ID] {
+        try pinned.withLock { _ in
+            let sizes = try queries.map { ($0, try storage.dependencies(ofQuery: $0).entities.count) }
+            return sizes.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
+        }
+    }
+
     // MARK: Pinning
 
     /// Protects a query from eviction, typically while it is observed.
@@ -159,7 +191,10 @@ public final class NormalizedCache: Sendable {
     ///
     /// - Throws: Storage errors.
     public func clear() throws {
-        try pinned.withLock { _ in try storage.clear() }
+        try pinned.withLock { _ in
+            staleReasons.withLock { $0.removeAll() }
+            try storage.clear()
+        }
     }
 
     /// Counts and size of what the cache holds.
@@ -241,6 +276,36 @@ public final class NormalizedCache: Sendable {
             }
         }
         return result
+    }
+
+    /// Clears the staleness of queries whose every stale entity field was just written fresh from the server.
+    func refreshStaleQueries(with entities: [String: JSONObject], written: QueryKey.ID?) throws {
+        var fresh: Set<QueryKey.ID> = []
+        staleReasons.withLock { reasons in
+            if let written { reasons[written] = nil }
+            for (queryID, var pending) in reasons {
+                for (entityID, needed) in pending where entityID != Self.unknownReason {
+                    guard let fields = entities[entityID], needed.allSatisfy({ fields[$0] != nil }) else { continue }
+                    pending[entityID] = nil
+                }
+                if pending.isEmpty {
+                    reasons[queryID] = nil
+                    fresh.insert(queryID)
+                } else {
+                    reasons[queryID] = pending
+                }
+            }
+        }
+        if !fresh.isEmpty { try storage.clearStale(queryIDs: fresh) }
+    }
+
+    /// Records why queries went stale (see ``staleReasons``).
+    func recordStaleness(_ reasons: [QueryKey.ID: [String: Set<String>]]) {
+        staleReasons.withLock { all in
+            for (queryID, entities) in reasons {
+                all[queryID, default: [:]].merge(entities) { $0.union($1) }
+            }
+        }
     }
 
     /// Deletes the entities among `candidates` that no query shows any more.

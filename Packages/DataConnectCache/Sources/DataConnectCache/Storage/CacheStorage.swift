@@ -33,6 +33,9 @@ public protocol CacheStorage: AnyObject, Sendable {
     /// Marks the given queries stale; missing ids are ignored.
     func markStale(queryIDs: Set<String>) throws
 
+    /// Marks queries fresh again (their stale entities were refreshed by other results); missing ids are ignored.
+    func clearStale(queryIDs: Set<String>) throws
+
     /// Sets a query's last-accessed time; a missing id is ignored.
     func touch(queryID: String, at date: Date) throws
 

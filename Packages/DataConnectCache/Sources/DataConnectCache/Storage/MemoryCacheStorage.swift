@@ -90,6 +90,14 @@ public final class MemoryCacheStorage: CacheStorage {
         }
     }
 
+    public func clearStale(queryIDs: Set<String>) {
+        state.withLock { state in
+            for id in queryIDs {
+                state.queries[id]?.isStale = false
+            }
+        }
+    }
+
     public func touch(queryID: String, at date: Date) {
         state.withLock { $0.queries[queryID]?.lastAccessed = date }
     }

@@ -257,6 +257,14 @@ public final class SQLiteCacheStorage: CacheStorage {
         }
     }
 
+    public func clearStale(queryIDs: Set<String>) throws {
+        try state.withLock { state in
+            for id in queryIDs {
+                try state.execute("UPDATE queries SET is_stale = 0 WHERE id = ?", [.text(id)])
+            }
+        }
+    }
+
     public func touch(queryID: String, at date: Date) throws {
         try state.withLock { state in
             try state.execute(

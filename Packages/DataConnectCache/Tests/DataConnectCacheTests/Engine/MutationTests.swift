@@ -91,6 +91,56 @@ import Testing
     }
 
     @Test(arguments: [CacheBackend.memory, .sqlite])
+    func aStaleQueryIsFreshAgainWhenAnotherResultRefreshesEveryFieldItShows(backend: CacheBackend) throws {
+        // given the list (id, title) and the detail (id, title, rating) made stale by an update of m1
+        let fixture = try seeded(backend)
+        try fixture.mutate(
+            """
+            {"data":{"movie_update":{"id":"m1"}},
+             "extensions":{"dataConnect":[{"path":["movie_update"],"entityId":"Movie/m1","action":"UPDATE"}]}}
+            """)
+
+        // when the detail is fetched again, with a new title
+        let update = try fixture.write(Fixtures.getMovie, Fixtures.movieWithRating(title: "Alien (1979)"))
+
+        // then the list, whose fields of m1 the detail covers, is fresh and changed without its own refetch
+        #expect(update.changedQueries.contains(Fixtures.listMovies.id))
+        #expect(try fixture.cache.read(query: Fixtures.listMovies, allowStale: false)?.isStale == false)
+        #expect(
+            try fixture.readText(Fixtures.listMovies)
+                == #"{"movies":[{"id":"m1","title":"Alien (1979)"},{"id":"m2","title":"Heat"}]}"#)
+
+        // but a list refetched first does not cover the detail's rating, so the detail stays stale
+        let other = try seeded(backend)
+        try other.mutate(
+            """
+            {"data":{"movie_update":{"id":"m1"}},
+             "extensions":{"dataConnect":[{"path":["movie_update"],"entityId":"Movie/m1","action":"UPDATE"}]}}
+            """)
+        try other.write(Fixtures.listMovies, Fixtures.moviesResponse(titles: ("Alien (1979)", "Heat")))
+        #expect(try other.cache.read(query: Fixtures.getMovie, allowStale: false) == nil)
+    }
+
+    @Test(arguments: [CacheBackend.memory, .sqlite])
+    func anInsertStaysStaleUntilTheListItselfIsRefetched(backend: CacheBackend) throws {
+        // given the list made stale by an insert into its table
+        let fixture = try seeded(backend)
+        try fixture.mutate(
+            """
+            {"data":{"movie_insert":{"id":"m3"}},
+             "extensions":{"dataConnect":[{"path":["movie_insert"],"entityId":"Movie/m3","action":"CREATE"}]}}
+            """)
+
+        // when another query refreshes both listed movies
+        try fixture.write(Fixtures.getMovie, Fixtures.movieWithRating())
+
+        // then the list is still stale: only fetching it again can show the new row
+        #expect(try fixture.cache.read(query: Fixtures.listMovies, allowStale: false) == nil)
+        try fixture.write(Fixtures.listMovies, Fixtures.moviesResponse())
+        #expect(try fixture.cache.read(query: Fixtures.listMovies, allowStale: false) != nil)
+    }
+
+    @Test(arguments: [CacheBackend.memory, .sqlite])
     func updateWithValuesRepublishesInsteadOfMarkingStale(backend: CacheBackend) throws {
         // given queries showing m1's title, and one also its rating
         let fixture = try seeded(backend)
