@@ -1,0 +1,238 @@
+import DataConnectTesting
+import DataConnectWire
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FirebaseDataConnect
+
+/// A transport that forwards to the live one and counts requests per operation.
+final class CountingTransport: Transport {
+    private let inner: any Transport
+    private let counts = Mutex<[String: Int]>([:])
+
+    init(_ inner: any Transport) { self.inner = inner }
+
+    func execute(_ request: OperationRequest) async throws(TransportError) -> GraphQLResponse {
+        counts.withLock { $0[request.operationName, default: 0] += 1 }
+        return try await inner.execute(request)
+    }
+
+    func count(_ operation: String) -> Int { counts.withLock { $0[operation] ?? 0 } }
+    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+}
+
+struct Catalogue: Decodable, Sendable {
+    struct Movie: Decodable, Sendable, Identifiable, Hashable {
+        var id: String
+        var title: String
+        var genre: String
+        var releaseYear: Int
+        static func == (lhs: Movie, rhs: Movie) -> Bool { lhs.id == rhs.id }
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+    var movies: [Movie]
+}
+
+struct MovieTitle: Decodable, Sendable {
+    struct Movie: Decodable, Sendable {
+        var id: String
+        var title: String
+    }
+    var movie: Movie?
+}
+
+struct KeyVariables: Encodable, Sendable {
+    struct Key: Encodable, Sendable { var id: String }
+    var key: Key
+}
+
+struct RenameVariables: Encodable, Sendable {
+    var id: String
+    var title: String
+}
+
+struct IDVariables: Encodable, Sendable { var id: String }
+
+struct NewMovieVariables: Encodable, Sendable {
+    var title: String
+    var releaseYear: Int
+    var genre: String
+    var rating: Int
+}
+
+struct NameVariables: Encodable, Sendable { var name: String }
+
+struct MutationKeys: Decodable, Sendable {}
+
+/// Values appended from any thread.
+final class LockedList<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func append(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+}
+
+/// Collects what a stream publishes, from a background task.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = LockedList<Value>()
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<Value>) {
+        let values = values
+        task = Task { for await value in stream { values.append(value) } }
+    }
+
+    deinit { task.cancel() }
+
+    var all: [Value] { values.all }
+
+    /// Waits until `count` values arrived (or two seconds passed) and returns them.
+    func wait(for count: Int) async -> [Value] {
+        for _ in 0..<400 where all.count < count { try? await Task.sleep(for: .milliseconds(5)) }
+        return all
+    }
+}
+
+/// The cache against a live emulator: observed queries recorded as value sequences.
+@Suite(.serialized) struct CacheObservationTests {
+    let emulator: TestEmulator
+    let transport: CountingTransport
+    let dataConnect: DataConnect
+
+    init() throws {
+        let backend = try RepositoryPaths.moviesBackend()
+        emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
+        transport = CountingTransport(
+            URLSessionTransport(
+                configuration: .init(endpoint: ServiceEndpoint(host: emulator.host, port: emulator.port, sslEnabled: false))))
+        dataConnect = DataConnect(
+            app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
+            settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)),
+            transport: transport, environment: [:])
+    }
+
+    func mutate<Variables: Encodable & Sendable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
+        let ref = dataConnect.mutation(name: name, variables: variables, resultsDataType: AnyValueData.self)
+        return try await ref.execute().data?.value
+    }
+
+    struct AnyValueData: Decodable, Sendable {
+        var value: JSONValue
+        init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+    }
+
+    @Test func anUpdateChangesTheListAndTheDetailWithoutRefetchingTheDetail() async throws {
+        // given: the catalogue and one movie's detail, both observed
+        let list = dataConnect.query(name: "listMovies", variables: NoVariables(), resultsDataType: Catalogue.self)
+        _ = try await list.execute(fetchPolicy: .serverOnly)
+        let movie = try #require(list.data?.movies.first)
+        let detail = dataConnect.query(
+            name: "getMovieByKey", variables: KeyVariables(key: .init(id: movie.id)), resultsDataType: MovieTitle.self)
+        _ = try await detail.execute(fetchPolicy: .serverOnly)
+        let listTitles = Recorder(list.results)
+        let detailTitles = Recorder(detail.results)
+        try await Task.sleep(for: .milliseconds(20))
+
+        // when: the movie is renamed
+        _ = try await mutate("updateMovie", RenameVariables(id: movie.id, title: "Renamed Classic"))
+
+        // then: the list was refetched once and the detail republished from the cache
+        let detailValues = await detailTitles.wait(for: 1)
+        let listValues = await listTitles.wait(for: 1)
+        #expect(detailValues.map { $0.data?.movie?.title } == ["Renamed Classic"])
+        #expect(detailValues.first?.source == .cache)
+        #expect(listValues.map { $0.data?.movies.first { $0.id == movie.id }?.title } == ["Renamed Classic"])
+        #expect(transport.count("listMovies") == 2)
+        #expect(transport.count("getMovieByKey") == 1, "the detail is not refetched")
+    }
+
+    @Test func aDeleteRemovesTheRowFromTheListWithoutARefetch() async throws {
+        // given
+        let list = dataConnect.query(name: "listMovies", variables: NoVariables(), resultsDataType: Catalogue.self)
+        _ = try await list.execute(fetchPolicy: .serverOnly)
+        let before = try #require(list.data?.movies)
+        let victim = before[3]
+        let values = Recorder(list.results)
+        try await Task.sleep(for: .milliseconds(20))
+
+        // when
+        _ = try await mutate("deleteMovie", IDVariables(id: victim.id))
+
+        // then
+        let published = await values.wait(for: 1)
+        #expect(published.count == 1)
+        #expect(published.first?.data?.movies.map(\.id) == before.filter { $0.id != victim.id }.map(\.id))
+        #expect(published.first?.source == .cache)
+        #expect(transport.count("listMovies") == 1)
+    }
+
+    @Test func anInsertMakesTheObservedListRefetchAndShowIt() async throws {
+        // given
+        let list = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "Sci-Fi"), resultsDataType: MovieList.self)
+        _ = try await list.execute(fetchPolicy: .serverOnly)
+        let count = try #require(list.data?.movies.count)
+        let values = Recorder(list.results)
+        try await Task.sleep(for: .milliseconds(20))
+
+        // when
+        _ = try await mutate(
+            "createMovie", NewMovieVariables(title: "Cache Odyssey", releaseYear: 2031, genre: "Sci-Fi", rating: 4))
+
+        // then
+        let published = await values.wait(for: 1)
+        #expect(published.first?.data?.movies.count == count + 1)
+        #expect(published.first?.data?.movies.contains { $0.title == "Cache Odyssey" } == true)
+        #expect(published.first?.source == .server)
+        #expect(transport.count("listMoviesByGenre") == 2)
+    }
+
+    @Test func anUnrelatedMutationPublishesNothing() async throws {
+        // given
+        let list = dataConnect.query(name: "listMovies", variables: NoVariables(), resultsDataType: Catalogue.self)
+        _ = try await list.execute(fetchPolicy: .serverOnly)
+        let values = Recorder(list.results)
+
+        // when: an actor is created
+        _ = try await mutate("createActor", NameVariables(name: "Nobody In Particular"))
+        try await Task.sleep(for: .milliseconds(300))
+
+        // then
+        #expect(values.all.isEmpty)
+        #expect(transport.count("listMovies") == 1)
+        #expect(try await list.execute().source == .cache, "still fresh")
+    }
+
+    @Test func aSortedSectionedObservationRegroupsAfterAnInsertAndADelete() async throws {
+        // given: the catalogue sorted by title and grouped by genre
+        let list = dataConnect.query(name: "listMovies", variables: NoVariables(), resultsDataType: Catalogue.self)
+        _ = try await list.execute(fetchPolicy: .serverOnly)
+        let byGenre = list.results(\.movies, sortedBy: \.title).sectioned(by: \.genre)
+        let snapshots = Recorder(byGenre.updates)
+        let initial = try #require(await snapshots.wait(for: 1).first)
+        let sciFi = try #require(initial.sections.firstIndex { $0.key == "Sci-Fi" })
+
+        // when: a Sci-Fi movie that sorts first is added, then a movie of a new genre, then the first is deleted
+        let added = try await mutate(
+            "createMovie", NewMovieVariables(title: "AAA First Contact", releaseYear: 2030, genre: "Sci-Fi", rating: 3))
+        let addedID = try #require(added?["movie_insert"]?["id"]?.stringValue)
+        _ = await snapshots.wait(for: 2)
+        _ = try await mutate(
+            "createMovie", NewMovieVariables(title: "Zither", releaseYear: 2030, genre: "Zzz Documentary", rating: 3))
+        _ = await snapshots.wait(for: 3)
+        _ = try await mutate("deleteMovie", IDVariables(id: addedID))
+        let all = await snapshots.wait(for: 4)
+
+        // then: each snapshot's change indices are the difference from the previous one
+        try #require(all.count == 4)
+        #expect(all[1].changes == SectionedChanges(insertions: [SectionedIndex(section: sciFi, item: 0)]))
+        #expect(all[1].sections[sciFi].first?.title == "AAA First Contact")
+        #expect(all[2].changes == SectionedChanges(insertedSections: [all[2].sections.count - 1]))
+        #expect(all[2].sections.last?.key == "Zzz Documentary")
+        #expect(all[3].changes == SectionedChanges(deletions: [SectionedIndex(section: sciFi, item: 0)]))
+        #expect(all[3].sections[sciFi].map(\.id) == initial.sections[sciFi].map(\.id))
+        for (previous, next) in zip(all, all.dropFirst()) {
+            #expect(next.changes == SectionedChanges(from: previous.sections, to: next.sections))
+        }
+    }
+}
