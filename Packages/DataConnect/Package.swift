@@ -45,6 +45,9 @@ let package = Package(
             path: "Sources/SDKBenchmarks"
         ),
 
+        // A one-query app the persistence tests run as separate processes (not a product).
+        .executableTarget(name: "CacheProbe", dependencies: ["FirebaseDataConnect", "FirebaseCore"]),
+
         // MARK: Tests
 
         .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
@@ -52,6 +55,7 @@ let package = Package(
             name: "FirebaseDataConnectTests",
             dependencies: [
                 "FirebaseDataConnect",
+                "CacheProbe",
                 "FirebaseCore",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "DataConnectTesting", package: "DataConnectEmulator"),

@@ -125,6 +125,15 @@ public final class SQLiteCacheStorage: CacheStorage {
             path: path, configuration: Connection.Configuration(threading: .multiThread, foreignKeys: false)
         )
         if path != ":memory:" {
+            // SQLite reads past the end of a file cut short as zeros; a size that is not a whole number of pages
+            // is the sign of a truncated file.
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            var pageSize: Int64 = 4096
+            if case .integer(let value)? = try connection.query("PRAGMA page_size").first?[0] { pageSize = value }
+            if size > 0, pageSize > 0, size % Int(pageSize) != 0 {
+                throw UnusableDatabase(
+                    description: "truncated: \(size) bytes is not a whole number of \(pageSize)-byte pages")
+            }
             _ = try connection.journalMode(.wal)
         }
         let version = try connection.userVersion()
@@ -145,6 +154,13 @@ public final class SQLiteCacheStorage: CacheStorage {
             let result = check.first?[0].textValue ?? "no result"
             guard result == "ok" else {
                 throw UnusableDatabase(description: "integrity check: \(result)")
+            }
+            // A file cut short can keep its header (and so its version) but lose the schema page's contents.
+            let tables = Set(
+                try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+            let known: Set<String> = ["queries", "entities", "query_entities", "query_lists"]
+            guard known.isSubset(of: tables) else {
+                throw UnusableDatabase(description: "missing tables \(known.subtracting(tables).sorted())")
             }
         }
         try connection.execute("PRAGMA synchronous = NORMAL")

@@ -88,6 +88,30 @@ import Testing
         try writeExample(at: path)
     }
 
+    @Test func setsAsideAFileThatLostItsWriteAheadLog() throws {
+        // given a cache whose data still sits in the WAL (the process ended without a checkpoint), then the WAL
+        // is lost and the main file cut short: the header and version survive, the schema does not
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/cache.sqlite3"
+        let connection = try Connection(path: path)
+        _ = try connection.journalMode(.wal)
+        try connection.execute("CREATE TABLE queries(id TEXT)")
+        try connection.setUserVersion(SQLiteCacheStorage.schemaVersion)
+        let header = try #require(FileManager.default.contents(atPath: path)).prefix(100)
+        try Data(header).write(to: URL(fileURLWithPath: path))
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+
+        // when it is opened
+        let warnings = Warnings()
+        let storage = try SQLiteCacheStorage(path: path, onWarning: warnings.record)
+
+        // then it is set aside and replaced by a usable database
+        #expect(warnings.all.count == 1, "\(warnings.all)")
+        #expect(try setAside(in: directory).count >= 1)
+        #expect(try storage.statistics().queryCount == 0)
+        _ = connection
+    }
+
     @Test func setsAsideAGarbageFile() throws {
         // given a file that is not a database
         let directory = TemporaryDirectory()
