@@ -7,6 +7,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 /*
@@ -83,6 +86,58 @@ cmhd_daemon_bound_port(struct MHD_Daemon *daemon)
 {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info != NULL ? info->port : 0;
+}
+
+/* The socket of a connection (MHD_CONNECTION_INFO_CONNECTION_FD), or -1 if unknown. */
+static inline int
+cmhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info != NULL ? info->connect_fd : -1;
+}
+
+/* The client's IP address as text into buffer (MHD_CONNECTION_INFO_CLIENT_ADDRESS); 0 on success, -1 if unknown. */
+static inline int
+cmhd_connection_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return -1;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        return inet_ntop(AF_INET, &((const struct sockaddr_in *) address)->sin_addr, buffer, size) != NULL ? 0 : -1;
+    }
+    if (address->sa_family == AF_INET6) {
+        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) address)->sin6_addr, buffer, size) != NULL ? 0 : -1;
+    }
+    return -1;
+}
+
+/* An epoll set for watching peers hang up (close-on-exec); -1 on failure. */
+static inline int
+cmhd_hangup_set_create(void)
+{
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/* Adds a socket to the set, reporting once (one-shot) when the peer hangs up; 0 on success. */
+static inline int
+cmhd_hangup_set_add(int set, int fd, uint64_t token)
+{
+    struct epoll_event event;
+    event.events = EPOLLRDHUP | EPOLLONESHOT;
+    event.data.u64 = token;
+    return epoll_ctl(set, EPOLL_CTL_ADD, fd, &event);
+}
+
+/* Waits up to timeout_ms for hang-ups; writes their tokens and returns how many (0 on timeout or error). */
+static inline int
+cmhd_hangup_set_wait(int set, uint64_t *tokens, int capacity, int timeout_ms)
+{
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(set, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) tokens[i] = events[i].data.u64;
+    return count > 0 ? count : 0;
 }
 
 #endif

@@ -53,14 +53,18 @@ public final class Emulator: Sendable {
         public var threads: Int
         /// Where progress and diagnostics go.
         public var log: @Sendable (String) -> Void
+        /// Realtime subscriptions: heartbeat interval, per-client limit, `@refresh(every:)` clamping.
+        public var realtime: SubscriptionHub.Configuration
 
         /// Creates options; everything but the backend has a default.
         public init(
             backend: String, host: String = "127.0.0.1", port: UInt16 = 9399, dataDirectory: String? = nil,
             seedFile: String? = nil, importDirectory: String? = nil, exportOnExit: String? = nil, watch: Bool = false,
             readers: Int = 3, threads: Int = HTTPServer.Configuration.onlineCoreCount,
-            log: @escaping @Sendable (String) -> Void = { _ in }
+            log: @escaping @Sendable (String) -> Void = { _ in },
+            realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration()
         ) {
+            self.realtime = realtime
             self.backend = backend
             self.host = host
             self.port = port
@@ -115,7 +119,8 @@ public final class Emulator: Sendable {
         let engine = Engine(service: service, database: PoolAccess(pool))
         Self.report(engine, log: options.log)
         let pool = self.pool
-        responder = EmulatorResponder(engine: engine, version: Self.version) { request in
+        let hub = SubscriptionHub(engine: engine, configuration: options.realtime)
+        responder = EmulatorResponder(engine: engine, version: Self.version, hub: hub) { request in
             do {
                 switch request {
                 case .clear:
@@ -171,6 +176,7 @@ public final class Emulator: Sendable {
             $0?.stop()
             $0 = nil
         }
+        responder.hub.shutdown()
         server.stop()
         if let directory = options.exportOnExit {
             do {
@@ -186,6 +192,7 @@ public final class Emulator: Sendable {
     public func clear() throws(EmulatorError) {
         do {
             try DataMaintenance(pool: pool).clear()
+            responder.hub.tablesChanged(engine.allTables)
         } catch {
             throw EmulatorError("clearing the data failed: \(error)")
         }
@@ -193,10 +200,12 @@ public final class Emulator: Sendable {
 
     /// Runs an admin GraphQL document (no `@auth` checks), as seed files are run.
     public func executeAdmin(_ query: String, variables: JSONObject = [:]) -> EngineResponse {
-        engine.execute(
+        let response = engine.execute(
             EngineRequest(
                 kind: .admin(query: query, operationName: nil, readOnly: false), variables: variables,
                 enforceAuth: false))
+        if let effect = response.mutation { responder.hub.mutationExecuted(effect) }
+        return response
     }
 
     /// Runs a seed file; fails when the response carries errors.

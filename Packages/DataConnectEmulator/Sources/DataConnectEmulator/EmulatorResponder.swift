@@ -8,6 +8,7 @@ import Synchronization
 ///
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}/connectors/{c}:executeQuery` and `:executeMutation`
 ///   (also under `v1beta`), `:impersonateQuery` and `:impersonateMutation`;
+/// - `POST …/connectors/{c}:subscribe`: a realtime subscription as server-sent events (``SubscriptionHub``);
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}:executeGraphql` and `:executeGraphqlRead`;
 /// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`.
 ///
@@ -19,6 +20,8 @@ public final class EmulatorResponder: HTTPResponder {
     let maintenance: @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     /// The emulator's version string.
     let version: String
+    /// Realtime subscriptions (`:subscribe`), told about every mutation the responder runs.
+    public let hub: SubscriptionHub
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
@@ -27,11 +30,19 @@ public final class EmulatorResponder: HTTPResponder {
     }
 
     /// Creates a responder serving `engine`.
+    ///
+    /// - Parameters:
+    ///   - engine: The engine to serve.
+    ///   - version: The emulator's version, for `/emulator/info`.
+    ///   - hub: The realtime hub for `:subscribe`; a hub with the default configuration when `nil`.
+    ///   - maintenance: Clears and exports data for `/emulator/clear` and `/emulator/export`.
     public init(
         engine: Engine, version: String,
+        hub: SubscriptionHub? = nil,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
         self.current = Mutex(engine)
+        self.hub = hub ?? SubscriptionHub(engine: engine)
         self.version = version
         self.maintenance = maintenance
     }
@@ -39,6 +50,7 @@ public final class EmulatorResponder: HTTPResponder {
     /// Serves a new engine from now on (requests in flight finish on the old one).
     public func replace(_ engine: Engine) {
         current.withLock { $0 = engine }
+        hub.replaceEngine(engine)
     }
 
     /// The engine being served.
@@ -50,7 +62,9 @@ public final class EmulatorResponder: HTTPResponder {
         if path == "/emulator/clear" {
             guard request.method == .post else { return Self.error(.invalidArgument, "use POST /emulator/clear") }
             switch maintenance(.clear) {
-            case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
+            case .success(let message):
+                hub.tablesChanged(engine.allTables)
+                return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)
             }
         }
@@ -119,6 +133,32 @@ public final class EmulatorResponder: HTTPResponder {
         }
         let engineRequest: EngineRequest
         switch route.method {
+        case "subscribe":
+            guard let connector = route.connector else {
+                return Self.error(.notFound, "subscribe needs a connector in the path")
+            }
+            guard let operationName = body["operationName"]?.stringValue, !operationName.isEmpty else {
+                return Self.error(.invalidArgument, "\"operationName\" is required")
+            }
+            guard body["name"]?.stringValue != nil else {
+                return Self.error(.invalidArgument, "\"name\" is required (projects/…/connectors/\(connector))")
+            }
+            guard body["variables"] != nil else {
+                return Self.error(.invalidArgument, "\"variables\" is required (send {} when there are none)")
+            }
+            if let etag = body["dataEtag"], etag.stringValue == nil, etag != .null {
+                return Self.error(.invalidArgument, "\"dataEtag\" must be a string")
+            }
+            let requestID: String
+            switch body["requestId"] {
+            case .string(let text)?: requestID = text
+            case .number(let number)?: requestID = JSONValue.number(number).jsonString()
+            default: requestID = "1"
+            }
+            return hub.subscribe(
+                connector: connector, operationName: operationName, variables: variables, auth: auth,
+                requestId: requestID, dataEtag: body["dataEtag"]?.stringValue,
+                clientKey: auth?.uid.map { "uid:" + $0 } ?? "address:" + (request.remoteAddress ?? "unknown"))
         case "executeQuery", "executeMutation", "impersonateQuery", "impersonateMutation":
             guard let connector = route.connector else {
                 return Self.error(.notFound, "\(route.method) needs a connector in the path")
@@ -154,6 +194,7 @@ public final class EmulatorResponder: HTTPResponder {
             return Self.error(.notFound, "unknown method \":\(route.method)\"")
         }
         let response = engine.execute(engineRequest)
+        if let effect = response.mutation { hub.mutationExecuted(effect) }
         return .json(response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
     }
 

@@ -13,9 +13,10 @@ import Synchronization
 /// ``bufferedByteCount``.
 ///
 /// The stream ends, and ``onTermination(_:)`` handlers run once, when the body has been sent after
-/// ``finish()``, when the client disconnects, or when the server stops. A disconnect is noticed on the
-/// next write, so producers that can stay silent for long should write a heartbeat (for server-sent
-/// events, a comment line `:\n\n`) now and then.
+/// ``finish()``, when the client disconnects, or when the server stops. A client closing the connection is
+/// noticed at once, even while the stream is parked (the server watches the sockets of streamed responses
+/// for hang-ups); a peer that vanishes without closing is noticed on the next write, so producers that can
+/// stay silent for long should still write a heartbeat (for server-sent events, a comment line `:\n\n`).
 ///
 /// ```swift
 /// func respond(to request: HTTPRequest) -> HTTPResponse {

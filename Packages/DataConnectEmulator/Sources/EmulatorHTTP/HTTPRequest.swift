@@ -51,6 +51,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The protocol version as sent, for example `HTTP/1.1`.
     public var version: String
+    /// The client's IP address as text (`127.0.0.1`), when the server knows it.
+    public var remoteAddress: String?
 
     /// One query parameter.
     public struct QueryItem: Sendable, Equatable {
@@ -73,8 +75,10 @@ public struct HTTPRequest: Sendable {
         query: [QueryItem] = [],
         headers: HTTPHeaders = HTTPHeaders(),
         body: [UInt8] = [],
-        version: String = "HTTP/1.1"
+        version: String = "HTTP/1.1",
+        remoteAddress: String? = nil
     ) {
+        self.remoteAddress = remoteAddress
         self.method = method
         self.path = path
         self.query = query

@@ -15,6 +15,8 @@ final class ServerCore: Sendable {
     private let logHandler: (@Sendable (String) -> Void)?
     private let lastLogMessage = Mutex<String?>(nil)
     private let registry = Mutex(StreamRegistry())
+    /// Notices clients that close parked streams; one per run of the server.
+    private let disconnectWatcher = Mutex<DisconnectWatcher?>(nil)
 
     private struct StreamRegistry {
         var accepting = true
@@ -105,10 +107,18 @@ final class ServerCore: Sendable {
             query: Self.queryItems(of: connection),
             headers: HTTPHeaders(Self.headerFields(of: connection)),
             body: body,
-            version: version.map { String(cString: $0) } ?? "HTTP/1.1"
+            version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+            remoteAddress: Self.clientAddress(of: connection)
         )
         let response = responder.respond(to: request)
         return queue(response, on: connection)
+    }
+
+    private static func clientAddress(of connection: OpaquePointer) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            guard cmhd_connection_client_address(connection, buffer.baseAddress, 64) == 0 else { return nil }
+            return String(cString: buffer.baseAddress!)
+        }
     }
 
     private static func headerFields(of connection: OpaquePointer) -> [HTTPHeaders.Field] {
@@ -206,6 +216,9 @@ final class ServerCore: Sendable {
                 return queue(Self.errorResponse(.serviceUnavailable, message, "UNAVAILABLE"), on: connection)
             }
             created = makeStreamResponse(stream)
+            if created != nil {
+                disconnectWatcher.withLock { $0?.watch(stream, descriptor: cmhd_connection_fd(connection)) }
+            }
         }
         guard let created else {
             log("libmicrohttpd could not create a response")
@@ -265,6 +278,9 @@ final class ServerCore: Sendable {
     /// Lets new streams be registered again (before a start).
     func acceptStreams() {
         registry.withLock { $0.accepting = true }
+        disconnectWatcher.withLock { watcher in
+            if watcher == nil { watcher = DisconnectWatcher(log: { [weak self] in self?.log($0) }) }
+        }
     }
 
     /// Refuses new streams and wakes every parked one so libmicrohttpd can close it.
@@ -277,6 +293,10 @@ final class ServerCore: Sendable {
         }
         for stream in streams {
             stream.cancel()
+        }
+        disconnectWatcher.withLock { watcher in
+            watcher?.stop()
+            watcher = nil
         }
     }
 

@@ -33,11 +33,18 @@ final class CompiledOperation: Sendable {
     let nodesWithArguments: [FieldNode]
     /// Statements by root field id and argument shape.
     let statements = Mutex<[String: SQLStatementPlan]>([:])
+    /// `@refresh` rules (queries only): when a subscribed result is re-run besides table changes.
+    let refresh: RefreshRules
+    /// The operation's printed definition: equal text means an unchanged operation across reloads.
+    let fingerprint: String
 
     init(
         name: String, kind: OperationType, auth: AuthRequirement?, isTransaction: Bool, coercer: VariableCoercer,
-        roots: [FieldNode], readsResponse: Bool, usesExpressions: Bool
+        roots: [FieldNode], readsResponse: Bool, usesExpressions: Bool, refresh: RefreshRules = RefreshRules(),
+        fingerprint: String = ""
     ) {
+        self.refresh = refresh
+        self.fingerprint = fingerprint
         self.name = name
         self.kind = kind
         self.auth = auth
@@ -74,6 +81,7 @@ final class CompiledOperation: Sendable {
             isTransaction: operation.directives.first(named: "transaction") != nil,
             coercer: VariableCoercer(system: api.typeSystem, definitions: operation.variables), roots: roots,
             readsResponse: printed.contains("response."),
-            usesExpressions: printed.contains("_expr") || printed.contains("@check") || printed.contains("expr:"))
+            usesExpressions: printed.contains("_expr") || printed.contains("@check") || printed.contains("expr:"),
+            refresh: try RefreshRules(directives: operation.directives.all(named: "refresh")), fingerprint: printed)
     }
 }

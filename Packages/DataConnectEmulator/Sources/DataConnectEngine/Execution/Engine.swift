@@ -47,6 +47,8 @@ public struct EngineResponse: Sendable {
     public var status: StatusCode
     /// The response body: a GraphQL response, or a request-level error body.
     public var body: [UInt8]
+    /// For a mutation that ran: what it may have changed (for realtime subscriptions); `nil` otherwise.
+    public var mutation: MutationEffect? = nil
 }
 
 /// The Data Connect engine: connector operations compiled once into SQL and executed against a database.
@@ -147,7 +149,15 @@ public final class Engine: Sendable {
         }
         var execution = Execution(
             engine: self, operation: operation, variables: variables, auth: request.auth, entityIDs: entityIDs)
-        return execution.run()
+        var response = execution.run()
+        if operation.kind == .mutation {
+            var connector: String?
+            if case .connector(let id, _, _) = request.kind { connector = id }
+            response.mutation = MutationEffect(
+                connector: connector, operationName: operation.name, variables: variables, auth: request.auth,
+                tables: writtenTables(operation))
+        }
+        return response
     }
 
     struct Failure: Error {

@@ -1,0 +1,468 @@
+import DataConnectEngine
+import DataConnectWire
+import Dispatch
+import EmulatorHTTP
+import Synchronization
+
+/// Realtime query subscriptions served as server-sent events.
+///
+/// Subscribers of the same connector, query, canonical variables and caller identity share one *group*,
+/// whose query runs once per change however many subscribers it has. What triggers a re-run:
+/// - a committed mutation (connector, admin, seed, clear) that wrote a table the query reads
+///   (``SubscriptionTarget/tables``; deletes count the tables their cascades touch);
+/// - `@refresh(onMutationExecuted:)` naming the mutation, when its condition holds for the group;
+/// - `@refresh(every:)`, on schedule (clamped to ``Configuration-swift.struct/minimumRefreshInterval``
+///   and ``Configuration-swift.struct/maximumRefreshInterval``).
+///
+/// Re-runs happen on the hub's own queue, never on the thread of the mutation's request. The result's
+/// bytes are hashed into an etag; subscribers get an event only when the etag changed. Every subscriber
+/// also gets a comment line `: ping` every ``Configuration-swift.struct/heartbeatInterval``.
+///
+/// ```swift
+/// let hub = SubscriptionHub(engine: engine)
+/// let response = hub.subscribe(
+///     connector: "movies", operationName: "ListMovies", variables: [:], auth: nil,
+///     requestId: "1", dataEtag: nil, clientKey: "127.0.0.1")
+/// // after a write outside the engine's responses:
+/// hub.tablesChanged(engine.allTables)
+/// ```
+public final class SubscriptionHub: Sendable {
+    /// Limits and timings of a hub.
+    public struct Configuration: Sendable {
+        /// How often each stream gets a `: ping` comment (default 15 s).
+        public var heartbeatInterval: Duration
+        /// The most live subscriptions per client, keyed by auth uid or else remote address (default 1,000).
+        public var maximumSubscriptionsPerClient: Int
+        /// The shortest `@refresh(every:)` honoured (default 10 s, as the reference says).
+        public var minimumRefreshInterval: Duration
+        /// The longest `@refresh(every:)` honoured (default 1 h).
+        public var maximumRefreshInterval: Duration
+
+        /// Creates a configuration; every argument has the documented default.
+        public init(
+            heartbeatInterval: Duration = .seconds(15), maximumSubscriptionsPerClient: Int = 1_000,
+            minimumRefreshInterval: Duration = .seconds(10), maximumRefreshInterval: Duration = .seconds(3_600)
+        ) {
+            self.heartbeatInterval = heartbeatInterval
+            self.maximumSubscriptionsPerClient = maximumSubscriptionsPerClient
+            self.minimumRefreshInterval = minimumRefreshInterval
+            self.maximumRefreshInterval = maximumRefreshInterval
+        }
+    }
+
+    /// The configuration the hub runs with.
+    public let configuration: Configuration
+
+    private let state: Mutex<State>
+    private let executions = Atomic<Int>(0)
+    private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
+    private let ticker = DispatchQueue(label: "SubscriptionHub.ticker")
+    private static let tick: Duration = .milliseconds(50)
+
+    private struct Subscriber {
+        let stream: HTTPBodyStream
+        let requestID: String
+        let clientKey: String
+        /// The etag the client already has (sent with the request); the first event is skipped when equal.
+        var knownEtag: String?
+        var needsInitial = true
+    }
+
+    private struct Group {
+        var target: SubscriptionTarget
+        let auth: AuthContext?
+        var subscribers: [UInt64: Subscriber] = [:]
+        var lastEtag: String?
+        var nextRefresh: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var engine: Engine
+        var groups: [String: Group] = [:]
+        var clients: [String: Int] = [:]
+        var nextID: UInt64 = 1
+        var pendingTables: Set<String> = []
+        var pendingMutations: [MutationEffect] = []
+        var pendingGroups: Set<String> = []
+        var draining = false
+        var closed = false
+        var nextHeartbeat: ContinuousClock.Instant
+    }
+
+    /// Creates a hub serving subscriptions of `engine`'s queries.
+    public init(engine: Engine, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        state = Mutex(State(engine: engine, nextHeartbeat: .now + configuration.heartbeatInterval))
+        scheduleTick()
+    }
+
+    // MARK: Observability (tests and benchmarks)
+
+    /// How many times a group's query has run (initial results and re-runs), since the hub was created.
+    public var executionCount: Int { executions.load(ordering: .relaxed) }
+
+    /// The number of live subscribers.
+    public var subscriberCount: Int { state.withLock { $0.groups.values.reduce(0) { $0 + $1.subscribers.count } } }
+
+    /// The number of groups (distinct query, variables and caller).
+    public var groupCount: Int { state.withLock { $0.groups.count } }
+
+    // MARK: Subscribing
+
+    /// Checks a subscription and, when allowed, returns a 200 `text/event-stream` response fed by the hub.
+    ///
+    /// Refusals are ordinary JSON error responses, with the statuses `:executeQuery` uses; past the
+    /// per-client limit, 429 RESOURCE_EXHAUSTED.
+    ///
+    /// - Parameters:
+    ///   - connector: The connector id.
+    ///   - operationName: The query's name.
+    ///   - variables: The variables as sent.
+    ///   - auth: The caller; re-runs use it too.
+    ///   - requestId: Echoed in every event.
+    ///   - dataEtag: The etag of the result the client holds; the first event is skipped when it matches.
+    ///   - clientKey: Whom the per-client limit counts against (auth uid, else the remote address).
+    /// - Returns: The response to send.
+    public func subscribe(
+        connector: String, operationName: String, variables: JSONObject, auth: AuthContext?, requestId: String,
+        dataEtag: String?, clientKey: String
+    ) -> HTTPResponse {
+        let engine = state.withLock { $0.engine }
+        let target: SubscriptionTarget
+        switch engine.prepareSubscription(
+            connector: connector, operationName: operationName, variables: variables, auth: auth)
+        {
+        case .refused(let response):
+            return .json(response.body, status: HTTPStatus(code: response.status.httpStatus))
+        case .ready(let ready):
+            target = ready
+        }
+        let key = Self.groupKey(target, auth: auth)
+        let stream = HTTPBodyStream()
+        let limit = configuration.maximumSubscriptionsPerClient
+        let refusal = state.withLock { state -> HTTPResponse? in
+            if state.closed { return Self.error(.unavailable, "the emulator is stopping") }
+            let count = state.clients[clientKey, default: 0]
+            if count >= limit {
+                return Self.error(
+                    .resourceExhausted,
+                    "too many live subscriptions for this client: the limit is \(limit) (maximumSubscriptionsPerClient)"
+                )
+            }
+            state.clients[clientKey] = count + 1
+            let id = state.nextID
+            state.nextID += 1
+            var group = state.groups[key] ?? Group(target: target, auth: auth)
+            if group.subscribers.isEmpty, let every = target.refresh.every {
+                group.nextRefresh = .now + clampedRefresh(every)
+            }
+            group.subscribers[id] = Subscriber(
+                stream: stream, requestID: requestId, clientKey: clientKey, knownEtag: dataEtag)
+            state.groups[key] = group
+            state.pendingGroups.insert(key)
+            stream.onTermination { [weak self] in self?.remove(id, from: key) }
+            return nil
+        }
+        if let refusal { return refusal }
+        scheduleDrain()
+        return HTTPResponse(
+            status: .ok,
+            headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"],
+            stream: stream)
+    }
+
+    private func clampedRefresh(_ every: Duration) -> Duration {
+        min(max(every, configuration.minimumRefreshInterval), configuration.maximumRefreshInterval)
+    }
+
+    private func remove(_ id: UInt64, from key: String) {
+        state.withLock { state in
+            guard var group = state.groups[key], let subscriber = group.subscribers.removeValue(forKey: id) else {
+                return
+            }
+            Self.release(subscriber.clientKey, in: &state)
+            state.groups[key] = group.subscribers.isEmpty ? nil : group
+        }
+    }
+
+    private static func release(_ clientKey: String, in state: inout State) {
+        let remaining = state.clients[clientKey, default: 1] - 1
+        state.clients[clientKey] = remaining > 0 ? remaining : nil
+    }
+
+    // MARK: Changes
+
+    /// Reports a committed mutation: groups reading its tables, and groups whose
+    /// `@refresh(onMutationExecuted:)` names it, re-run (off the caller's thread).
+    public func mutationExecuted(_ effect: MutationEffect) {
+        let hasGroups = state.withLock { state -> Bool in
+            guard !state.groups.isEmpty else { return false }
+            state.pendingTables.formUnion(effect.tables)
+            state.pendingMutations.append(effect)
+            return true
+        }
+        if hasGroups { scheduleDrain() }
+    }
+
+    /// Reports tables (GraphQL type names) written outside a mutation response (clear, import).
+    public func tablesChanged(_ tables: Set<String>) {
+        let hasGroups = state.withLock { state -> Bool in
+            guard !state.groups.isEmpty else { return false }
+            state.pendingTables.formUnion(tables)
+            return true
+        }
+        if hasGroups { scheduleDrain() }
+    }
+
+    /// Serves a reloaded engine: subscriptions whose query disappeared or changed, or that the new
+    /// engine refuses, end with a `cancelled: true` event; the others re-run against the new engine.
+    public func replaceEngine(_ engine: Engine) {
+        var cancelled: [Subscriber] = []
+        state.withLock { state in
+            state.engine = engine
+            for (key, group) in state.groups {
+                let target = group.target
+                var replacement: SubscriptionTarget?
+                if engine.operationFingerprint(connector: target.connector, operationName: target.operationName)
+                    == target.fingerprint,
+                    case .ready(let ready) = engine.prepareSubscription(
+                        connector: target.connector, operationName: target.operationName,
+                        variables: target.variables, auth: group.auth)
+                {
+                    replacement = ready
+                }
+                if let replacement {
+                    state.groups[key]?.target = replacement
+                    state.pendingGroups.insert(key)
+                } else {
+                    for subscriber in group.subscribers.values {
+                        Self.release(subscriber.clientKey, in: &state)
+                        cancelled.append(subscriber)
+                    }
+                    state.groups[key] = nil
+                }
+            }
+        }
+        for subscriber in cancelled {
+            Self.cancel(subscriber, reason: "the operation changed or was removed on reload")
+        }
+        scheduleDrain()
+    }
+
+    /// Ends every subscription with a `cancelled: true` event and refuses new ones.
+    public func shutdown() {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.closed = true
+            let all = state.groups.values.flatMap { $0.subscribers.values }
+            state.groups = [:]
+            state.clients = [:]
+            return all
+        }
+        for subscriber in subscribers {
+            Self.cancel(subscriber, reason: "the emulator is stopping")
+        }
+    }
+
+    private static func cancel(_ subscriber: Subscriber, reason: String) {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("requestId")
+        writer.write(.string(subscriber.requestID))
+        writer.key("data")
+        writer.null()
+        writer.key("errors")
+        writer.write(
+            .array([.object(["message": .string(reason), "path": .array([]), "extensions": ["code": "CANCELLED"]])]))
+        writer.key("extensions")
+        writer.write(["dataConnect": .array([])])
+        writer.key("cancelled")
+        writer.write(.bool(true))
+        writer.endObject()
+        subscriber.stream.write(Array("data: ".utf8) + writer.bytes + Array("\n\n".utf8))
+        subscriber.stream.finish()
+    }
+
+    // MARK: Fan-out
+
+    private struct Run {
+        let key: String
+        let request: EngineRequest
+        let engine: Engine
+    }
+
+    private func scheduleDrain() {
+        let start = state.withLock { state -> Bool in
+            guard !state.draining, !state.closed else { return false }
+            state.draining = true
+            return true
+        }
+        if start { fanOut.async { [self] in drain() } }
+    }
+
+    private func drain() {
+        while true {
+            let runs = state.withLock { state -> [Run]? in
+                if state.closed
+                    || (state.pendingTables.isEmpty && state.pendingMutations.isEmpty && state.pendingGroups.isEmpty)
+                {
+                    state.draining = false
+                    return nil
+                }
+                var keys = state.pendingGroups
+                for (key, group) in state.groups where !keys.contains(key) {
+                    if !group.target.tables.isDisjoint(with: state.pendingTables) {
+                        keys.insert(key)
+                        continue
+                    }
+                    for trigger in group.target.refresh.onMutationExecuted
+                    where state.pendingMutations.contains(where: {
+                        trigger.fires(for: $0, variables: group.target.variables, auth: group.auth)
+                    }) {
+                        keys.insert(key)
+                        break
+                    }
+                }
+                state.pendingTables = []
+                state.pendingMutations = []
+                state.pendingGroups = []
+                return keys.compactMap { key in
+                    guard let group = state.groups[key] else { return nil }
+                    let target = group.target
+                    return Run(
+                        key: key,
+                        request: EngineRequest(
+                            kind: .connector(
+                                connector: target.connector, operationName: target.operationName, mutation: false),
+                            variables: target.variables, auth: group.auth),
+                        engine: state.engine)
+                }
+            }
+            guard let runs else { return }
+            if runs.count == 1 {
+                deliver(runs[0].key, runs[0].engine.execute(runs[0].request))
+            } else if !runs.isEmpty {
+                DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+                    deliver(runs[index].key, runs[index].engine.execute(runs[index].request))
+                }
+            }
+        }
+    }
+
+    /// Sends a group's new result to the subscribers that need it.
+    private func deliver(_ key: String, _ response: EngineResponse) {
+        executions.add(1, ordering: .relaxed)
+        guard response.status == .ok, response.body.count >= 2 else {
+            // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it.
+            let message = (try? JSONValue(parsing: response.body))?["error"]?["message"]?.stringValue
+            let ended = state.withLock { state -> [Subscriber] in
+                guard let group = state.groups.removeValue(forKey: key) else { return [] }
+                for subscriber in group.subscribers.values { Self.release(subscriber.clientKey, in: &state) }
+                return Array(group.subscribers.values)
+            }
+            for subscriber in ended {
+                Self.cancel(subscriber, reason: message ?? "the query can no longer run for this subscription")
+            }
+            return
+        }
+        let etag = Self.etag(response.body)
+        let targets = state.withLock { state -> [Subscriber] in
+            guard var group = state.groups[key] else { return [] }
+            let changed = group.lastEtag != etag
+            group.lastEtag = etag
+            var targets: [Subscriber] = []
+            for (id, subscriber) in group.subscribers {
+                if subscriber.needsInitial {
+                    group.subscribers[id]?.needsInitial = false
+                    if subscriber.knownEtag != etag { targets.append(subscriber) }
+                } else if changed {
+                    targets.append(subscriber)
+                }
+            }
+            state.groups[key] = group
+            return targets
+        }
+        guard !targets.isEmpty else { return }
+        // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
+        var tail = Array(response.body[1..<(response.body.count - 1)])
+        tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
+        tail += [0x0A, 0x0A]
+        for subscriber in targets {
+            var event = Array(#"data: {"requestId":"#.utf8)
+            event += JSONValue.string(subscriber.requestID).serialized()
+            event.append(UInt8(ascii: ","))
+            event += tail
+            subscriber.stream.write(event)
+        }
+    }
+
+    /// A fast 64-bit FNV-1a hash of the result bytes, as 16 hex digits.
+    static func etag(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let text = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+
+    // MARK: Heartbeats and periodic refresh
+
+    private func scheduleTick() {
+        let milliseconds = Int(
+            Self.tick.components.seconds * 1_000 + Self.tick.components.attoseconds / 1_000_000_000_000_000)
+        ticker.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
+            self?.tickNow()
+        }
+    }
+
+    private func tickNow() {
+        let now = ContinuousClock.now
+        let (alive, pings, refresh) = state.withLock { state -> (Bool, [HTTPBodyStream], Bool) in
+            guard !state.closed else { return (false, [], false) }
+            var pings: [HTTPBodyStream] = []
+            if now >= state.nextHeartbeat {
+                state.nextHeartbeat = now + configuration.heartbeatInterval
+                for group in state.groups.values {
+                    for subscriber in group.subscribers.values { pings.append(subscriber.stream) }
+                }
+            }
+            var refresh = false
+            for (key, group) in state.groups {
+                guard let next = group.nextRefresh, now >= next, let every = group.target.refresh.every else {
+                    continue
+                }
+                state.groups[key]?.nextRefresh = now + clampedRefresh(every)
+                state.pendingGroups.insert(key)
+                refresh = true
+            }
+            return (true, pings, refresh)
+        }
+        guard alive else { return }
+        for stream in pings {
+            stream.write(Array(": ping\n\n".utf8))
+        }
+        if refresh { scheduleDrain() }
+        scheduleTick()
+    }
+
+    // MARK: Keys and errors
+
+    /// Connector, operation, canonical variables and the claims the query can see (without the token's
+    /// timing claims, so a refreshed token of the same user shares the group).
+    private static func groupKey(_ target: SubscriptionTarget, auth: AuthContext?) -> String {
+        var identity = "-"
+        if let auth {
+            var claims = auth.claims
+            for claim in ["iat", "exp", "auth_time"] { _ = claims.removeValue(forKey: claim) }
+            identity = (auth.uid ?? "") + "|" + JSONValue.object(claims).jsonString(canonical: true)
+        }
+        return [target.connector, target.operationName, target.canonicalVariables, identity].joined(separator: "\u{0}")
+    }
+
+    static func error(_ status: StatusCode, _ message: String) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 256)
+        RequestError(status: status, message: message).write(to: &writer)
+        return .json(writer.bytes, status: HTTPStatus(code: status.httpStatus))
+    }
+}

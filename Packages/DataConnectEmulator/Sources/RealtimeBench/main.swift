@@ -1,0 +1,255 @@
+// realtime-bench: realtime fan-out latency of the emulator.
+//
+// Starts an emulator in-process on Backend/movies with its seed data, opens 1,000 server-sent-event
+// subscribers on `listMovies` and 100 on each of 10 other queries (all held by one thread with poll(2) on
+// non-blocking sockets), then runs `bumpMovieRating` on a movie every query shows, several rounds, and
+// reports the latency from sending the mutation to each subscriber's event, the process's thread count
+// and resident memory while holding the connections, as a markdown table.
+//
+//     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5]
+
+import DataConnectEmulator
+import DataConnectWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: Arguments
+
+var backend = "Backend/movies"
+var rounds = 5
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--backend": backend = arguments.next() ?? backend
+    case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
+    default:
+        print("usage: realtime-bench [--backend Backend/movies] [--rounds 5]")
+        exit(2)
+    }
+}
+
+// MARK: File descriptors
+
+var limit = rlimit()
+getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+limit.rlim_cur = limit.rlim_max
+setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+guard limit.rlim_cur >= 4_500 else {
+    print("error: the open-file limit is \(limit.rlim_cur); 4,500 needed (raise the hard limit: ulimit -Hn)")
+    exit(1)
+}
+
+// MARK: Emulator
+
+let emulator: Emulator
+do {
+    emulator = try Emulator(
+        options: Emulator.Options(
+            backend: backend, port: 0, seedFile: backend + "/seed_data.gql", readers: 3, threads: 2,
+            realtime: .init(maximumSubscriptionsPerClient: 100_000)))
+    try emulator.start()
+} catch {
+    print("error: \(error)")
+    exit(1)
+}
+let port = emulator.port
+
+// MARK: Subscribers
+
+let starWars = "252ff53a-a807-5c12-840b-96bff4798d7b"
+let queries: [(name: String, variables: JSONObject, count: Int)] = [
+    ("listMovies", [:], 1_000),
+    ("getMovieById", ["id": .string(starWars)], 100),
+    ("getMovieByTitle", ["title": "Star Wars"], 100),
+    ("searchMovies", ["genre": "Sci-Fi"], 100),
+    ("searchMovies", ["minYear": 1970, "maxYear": 1980], 100),
+    ("searchMovies", ["title": "Star"], 100),
+    ("listMoviesPaged", ["limit": 1000], 100),
+    ("listMoviesByTag", ["tag": "space"], 100),
+    ("listMoviesByDirector", ["name": "George Lucas"], 100),
+    ("listGenreStats", [:], 100),
+    ("getCatalogueStats", [:], 100),
+]
+
+func request(_ method: String, _ operation: String, _ variables: JSONObject) -> [UInt8] {
+    let body = JSONValue.object([
+        "name": "projects/p/locations/l/services/movies/connectors/movies", "operationName": .string(operation),
+        "variables": .object(variables),
+    ]).serialized()
+    let head =
+        "POST /v1/projects/p/locations/l/services/movies/connectors/movies:\(method) HTTP/1.1\r\n"
+        + "Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+    return Array(head.utf8) + body
+}
+
+@MainActor func connectSocket() -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    if result != 0 {
+        print("error: connect failed (errno \(errno))")
+        exit(1)
+    }
+    return fd
+}
+
+func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent <= 0 { return }
+        offset += sent
+    }
+}
+
+/// One subscriber connection: how many `data:` events arrived, and when the last one did.
+struct Connection {
+    let fd: Int32
+    let group: Int
+    var tail: [UInt8] = []
+    var events = 0
+    var lastEvent = ContinuousClock.now
+}
+
+var pollSet: [pollfd] = []
+var connections: [Int32: Connection] = [:]
+let openStart = ContinuousClock.now
+for (group, query) in queries.enumerated() {
+    let bytes = request("subscribe", query.name, query.variables)
+    for _ in 0..<query.count {
+        let fd = connectSocket()
+        sendAll(fd, bytes)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+        connections[fd] = Connection(fd: fd, group: group)
+    }
+}
+
+let marker = Array("data: {".utf8)
+var readBuffer = [UInt8](repeating: 0, count: 65_536)
+
+/// Reads what arrived until `done()` holds or the timeout passes.
+@MainActor func pump(until deadline: ContinuousClock.Instant, _ done: () -> Bool) {
+    while !done() && ContinuousClock.now < deadline {
+        let count = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 50) }
+        guard count > 0 else { continue }
+        let now = ContinuousClock.now
+        for index in pollSet.indices where pollSet[index].revents != 0 {
+            let fd = pollSet[index].fd
+            while true {
+                let read = recv(fd, &readBuffer, readBuffer.count, 0)
+                if read <= 0 { break }
+                guard var connection = connections[fd] else { break }
+                var bytes = connection.tail + readBuffer[..<read]
+                var position = 0
+                while position + marker.count <= bytes.count {
+                    if bytes[position] == marker[0] && Array(bytes[position..<(position + marker.count)]) == marker {
+                        connection.events += 1
+                        connection.lastEvent = now
+                        position += marker.count
+                    } else {
+                        position += 1
+                    }
+                }
+                bytes = Array(bytes.suffix(marker.count - 1))
+                connection.tail = bytes
+                connections[fd] = connection
+            }
+        }
+    }
+}
+
+let total = connections.count
+pump(until: .now + .seconds(60)) { connections.values.allSatisfy { $0.events >= 1 } }
+let openTime = ContinuousClock.now - openStart
+let initialMissing = connections.values.filter { $0.events < 1 }.count
+
+// MARK: Process figures while holding the connections
+
+func procStatus(_ key: String) -> String {
+    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+        return line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+    }
+    return "?"
+}
+let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+let rss = procStatus("VmRSS")
+let liveSubscribers = emulator.responder.hub.subscriberCount
+let liveGroups = emulator.responder.hub.groupCount
+
+// MARK: Rounds: one mutation, every subscriber's event
+
+var latencies: [Double] = []
+var mutationTimes: [Double] = []
+var missing = 0
+let executionsBefore = emulator.responder.hub.executionCount
+for round in 1...rounds {
+    let expected = connections.mapValues { $0.events + 1 }
+    let mutationSocket = connectSocket()
+    let sentAt = ContinuousClock.now
+    sendAll(mutationSocket, request("executeMutation", "bumpMovieRating", ["id": .string(starWars)]))
+    var reply = [UInt8](repeating: 0, count: 4096)
+    _ = recv(mutationSocket, &reply, reply.count, 0)
+    mutationTimes.append((ContinuousClock.now - sentAt).milliseconds)
+    close(mutationSocket)
+    pump(until: .now + .seconds(10)) { connections.allSatisfy { $0.value.events >= expected[$0.key]! } }
+    for (fd, connection) in connections {
+        if connection.events >= expected[fd]! {
+            latencies.append((connection.lastEvent - sentAt).milliseconds)
+        } else {
+            missing += 1
+        }
+    }
+    _ = round
+    usleep(200_000)
+}
+let executions = emulator.responder.hub.executionCount - executionsBefore
+
+extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
+    }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+func format(_ value: Double) -> String { String(format: "%.1f ms", value) }
+
+print("")
+print("| measure | value |")
+print("|---|---|")
+print(
+    "| subscribers (groups) | \(liveSubscribers) (\(liveGroups)); \(total) opened, \(initialMissing) without a first event |"
+)
+print("| open + first event for all | \(format(openTime.milliseconds)) |")
+print("| rounds (bumpMovieRating) | \(rounds); \(executions) group executions in all |")
+print("| events measured (missing) | \(latencies.count) (\(missing)) |")
+print("| latency p50 | \(format(percentile(latencies, 0.50))) |")
+print("| latency p99 | \(format(percentile(latencies, 0.99))) |")
+print("| latency max | \(format(latencies.max() ?? .nan)) |")
+print("| mutation response p50 | \(format(percentile(mutationTimes, 0.50))) |")
+print("| threads (/proc/self/task) | \(threads) |")
+print("| VmRSS while holding | \(rss) |")
+print("")
+print(
+    "Latency: from sending the mutation request to each subscriber's event; one process holds the emulator and the client."
+)
+
+for fd in connections.keys { close(fd) }
+emulator.stop()

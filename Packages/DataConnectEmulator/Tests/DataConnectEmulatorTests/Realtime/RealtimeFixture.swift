@@ -1,0 +1,138 @@
+import DataConnectEmulator
+import DataConnectEngine
+import DataConnectWire
+import Foundation
+
+/// A small bookshop backend written to a temporary folder, served by an in-process emulator on a free
+/// port, with realtime settings suited to tests.
+final class RealtimeFixture {
+    static let alice = "a1a1a1a1-0000-4000-8000-000000000001"
+    static let bob = "b2b2b2b2-0000-4000-8000-000000000002"
+
+    static let schema = """
+        type Author @table { name: String! }
+        type Book @table { title: String!, year: Int, author: Author! }
+        type Note @table { text: String! }
+        """
+
+    static let queries = """
+        query ListBooks @auth(level: PUBLIC) { books(orderBy: {title: ASC}) { title year author { name } } }
+        query BooksBefore($year: Int!) @auth(level: PUBLIC) { books(where: {year: {lt: $year}}, orderBy: {title: ASC}) { title } }
+        query BooksByAuthor($name: String!) @auth(level: PUBLIC) { books(where: {author: {name: {eq: $name}}}, orderBy: {title: ASC}) { title } }
+        query ListAuthors @auth(level: PUBLIC) { authors(orderBy: {name: ASC}) { name } }
+        query MyNotes @auth(level: USER) { notes(orderBy: {text: ASC}) { text } }
+        query ClosedNotes @auth(level: NO_ACCESS) { notes { text } }
+        query PolledBooks @auth(level: PUBLIC) @refresh(every: {seconds: 1}) { books(orderBy: {title: ASC}) { title } }
+        query TaggedBooks($tag: String!) @auth(level: PUBLIC)
+          @refresh(onMutationExecuted: {operation: "Poke", condition: "mutation.variables.tag == request.variables.tag"}) {
+          books(where: {title: {ne: $tag}}, orderBy: {title: ASC}) { title }
+        }
+        """
+
+    static let mutations = """
+        mutation AddBook($title: String!, $year: Int!, $authorId: UUID!) @auth(level: PUBLIC) {
+          book_insert(data: {title: $title, year: $year, authorId: $authorId})
+        }
+        mutation AddNote($text: String!) @auth(level: PUBLIC) { note_insert(data: {text: $text}) }
+        mutation Poke($tag: String!) @auth(level: PUBLIC) { note_insert(data: {text: $tag}) }
+        mutation DeleteAuthor($id: UUID!) @auth(level: PUBLIC) { author_delete(id: $id) }
+        """
+
+    let directory: String
+    let emulator: Emulator
+
+    /// Writes the backend, starts the emulator and seeds two authors and three books.
+    init(realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(), queries: String = queries) throws {
+        directory = NSTemporaryDirectory() + "realtime-\(UUID().uuidString)"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: directory + "/schema", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: directory + "/connector", withIntermediateDirectories: true)
+        try """
+        specVersion: "v1"
+        serviceId: "shop"
+        location: "us-central1"
+        schema:
+          source: "./schema"
+          datasource:
+            postgresql:
+              database: "shop"
+        connectorDirs: ["./connector"]
+        """.write(toFile: directory + "/dataconnect.yaml", atomically: true, encoding: .utf8)
+        try "connectorId: \"shop\"\n".write(
+            toFile: directory + "/connector/connector.yaml", atomically: true, encoding: .utf8)
+        try Self.schema.write(toFile: directory + "/schema/schema.gql", atomically: true, encoding: .utf8)
+        try queries.write(toFile: directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
+        try Self.mutations.write(toFile: directory + "/connector/mutations.gql", atomically: true, encoding: .utf8)
+        emulator = try Emulator(
+            options: Emulator.Options(backend: directory, port: 0, readers: 2, threads: 2, realtime: realtime))
+        try emulator.start()
+        let seeded = emulator.executeAdmin(
+            """
+            mutation {
+              author_insertMany(data: [{id: "\(Self.alice)", name: "Alice"}, {id: "\(Self.bob)", name: "Bob"}])
+              book_insertMany(data: [
+                {title: "Apples", year: 1990, authorId: "\(Self.alice)"},
+                {title: "Bananas", year: 2005, authorId: "\(Self.alice)"},
+                {title: "Cherries", year: 2010, authorId: "\(Self.bob)"}])
+            }
+            """)
+        guard seeded.status == .ok else { throw SSEError(String(decoding: seeded.body, as: UTF8.self)) }
+    }
+
+    deinit {
+        emulator.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var hub: SubscriptionHub { emulator.responder.hub }
+
+    func path(_ method: String) -> String {
+        "/v1/projects/p/locations/l/services/shop/connectors/shop:\(method)"
+    }
+
+    /// Opens a subscription.
+    func subscribe(
+        _ operation: String, _ variables: JSONObject = [:], token: String? = nil, extra: JSONObject = [:]
+    ) throws -> SSEClient {
+        var body: JSONObject = [
+            "name": "projects/p/locations/l/services/shop/connectors/shop", "operationName": .string(operation),
+            "variables": .object(variables),
+        ]
+        for (key, value) in extra { body[key] = value }
+        var headers: [String: String] = [:]
+        if let token { headers["X-Firebase-Auth-Token"] = token }
+        return try SSEClient(port: emulator.port, path: path("subscribe"), body: .object(body), headers: headers)
+    }
+
+    /// Runs a connector mutation over HTTP and returns the parsed response.
+    @discardableResult
+    func mutate(_ operation: String, _ variables: JSONObject = [:]) throws -> JSONValue {
+        let body: JSONValue = [
+            "name": "projects/p/locations/l/services/shop/connectors/shop", "operationName": .string(operation),
+            "variables": .object(variables),
+        ]
+        let client = try SSEClient(port: emulator.port, path: path("executeMutation"), body: body)
+        defer { client.close() }
+        return client.errorBody
+    }
+
+    /// Changes data behind the hub's back (no notification), as another process would.
+    func writeDirectly(_ sql: String) throws {
+        try emulator.pool.write { try $0.connection.execute(sql) }
+    }
+
+    /// Waits until `condition` holds or the timeout passes.
+    static func eventually(within timeout: Duration = .seconds(2), _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+}
+
+extension JSONValue {
+    /// The book titles in a stream event's `data.books`.
+    var titles: [String] { self["data"]?["books"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? [] }
+}

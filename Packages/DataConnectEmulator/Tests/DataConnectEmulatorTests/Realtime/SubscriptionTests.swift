@@ -1,0 +1,257 @@
+import DataConnectEmulator
+import DataConnectEngine
+import DataConnectTesting
+import DataConnectWire
+import Foundation
+import Testing
+
+/// `:subscribe` over real HTTP: server-sent events fed by the ``SubscriptionHub``.
+@Suite(.serialized) struct SubscriptionTests {
+    @Test func firstEventIsTheCurrentResult() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        // when
+        let client = try fixture.subscribe("ListBooks", extra: ["requestId": "42"])
+        let event = try #require(client.nextData())
+        // then
+        #expect(client.status == 200)
+        #expect(client.headers["content-type"] == "text/event-stream")
+        #expect(client.headers["cache-control"] == "no-cache")
+        #expect(event.titles == ["Apples", "Bananas", "Cherries"])
+        #expect(event["requestId"] == "42")
+        #expect(event["cancelled"] == .bool(false))
+        #expect(event["errors"]?.arrayValue == [])
+        #expect(event["extensions"]?["dataConnect"] != nil)
+        #expect(event["dataEtag"]?.stringValue?.count == 16)
+    }
+
+    @Test func knownEtagSkipsTheFirstEvent() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let first = try fixture.subscribe("ListBooks")
+        let etag = try #require(first.nextData()?["dataEtag"]?.stringValue)
+        // when
+        let second = try fixture.subscribe("ListBooks", extra: ["dataEtag": .string(etag)])
+        // then
+        #expect(second.nextData(timeout: .milliseconds(300)) == nil)
+        try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
+        #expect(second.nextData()?.titles == ["Apples", "Bananas", "Cherries", "Dates"])
+    }
+
+    @Test func mutationChangingTheResultPushesWithin200Milliseconds() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let client = try fixture.subscribe("ListBooks")
+        _ = try #require(client.nextData())
+        // when
+        let start = ContinuousClock.now
+        try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
+        let event = try #require(client.nextData(timeout: .seconds(1)))
+        let elapsed = ContinuousClock.now - start
+        // then
+        #expect(event.titles == ["Apples", "Bananas", "Cherries", "Dates"])
+        #expect(elapsed < .milliseconds(200), "pushed after \(elapsed)")
+    }
+
+    @Test func mutationOfAnotherTableRunsNothingAndPushesNothing() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let client = try fixture.subscribe("ListBooks")
+        _ = try #require(client.nextData())
+        #expect(RealtimeFixture.eventually { fixture.hub.executionCount == 1 })
+        // when
+        try fixture.mutate("AddNote", ["text": "unrelated"])
+        // then
+        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(fixture.hub.executionCount == 1)
+    }
+
+    @Test func mutationOfRowsNotShownPushesNothing() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let client = try fixture.subscribe("BooksBefore", ["year": 2000])
+        #expect(client.nextData()?.titles == ["Apples"])
+        // when: the same table, a row the filter excludes
+        try fixture.mutate("AddBook", ["title": "Figs", "year": 2021, "authorId": .string(RealtimeFixture.alice)])
+        // then: re-run, same bytes, no event
+        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(fixture.hub.executionCount == 2)
+    }
+
+    @Test func filtersOnRelationsAndCascadesAreTracked() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let byAuthor = try fixture.subscribe("BooksByAuthor", ["name": "Bob"])
+        #expect(byAuthor.nextData()?.titles == ["Cherries"])
+        // when: the author row (read only through the filter) changes
+        try fixture.writeDirectly("UPDATE \"author\" SET \"name\" = 'Robert' WHERE \"name\" = 'Bob'")
+        fixture.hub.tablesChanged(["Author"])
+        // then
+        #expect(byAuthor.nextData()?.titles == [])
+        // when: deleting an author cascades to the books
+        let list = try fixture.subscribe("ListBooks")
+        _ = try #require(list.nextData())
+        try fixture.mutate("DeleteAuthor", ["id": .string(RealtimeFixture.alice)])
+        // then
+        #expect(list.nextData()?.titles == ["Cherries"])
+    }
+
+    @Test func subscribersOfOneQueryShareOneExecutionPerChange() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let first = try fixture.subscribe("ListBooks")
+        let second = try fixture.subscribe("ListBooks")
+        _ = try #require(first.nextData())
+        _ = try #require(second.nextData())
+        #expect(fixture.hub.groupCount == 1)
+        let before = fixture.hub.executionCount
+        // when
+        try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
+        let a = try #require(first.nextData())
+        let b = try #require(second.nextData())
+        // then
+        #expect(a.titles == b.titles)
+        #expect(fixture.hub.executionCount - before == 1)
+    }
+
+    @Test func closingTheConnectionRemovesTheSubscriber() throws {
+        // given: heartbeats far apart, so only the hang-up can tell
+        let fixture = try RealtimeFixture(realtime: .init(heartbeatInterval: .seconds(60)))
+        let client = try fixture.subscribe("ListBooks")
+        _ = try #require(client.nextData())
+        #expect(fixture.hub.subscriberCount == 1)
+        // when
+        client.close()
+        // then
+        #expect(RealtimeFixture.eventually(within: .seconds(1)) { fixture.hub.subscriberCount == 0 })
+        #expect(fixture.hub.groupCount == 0)
+    }
+
+    @Test func authRefusalAnswersWithoutAStream() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        // when
+        let anonymous = try fixture.subscribe("MyNotes")
+        let closed = try fixture.subscribe("ClosedNotes")
+        let signedIn = try fixture.subscribe("MyNotes", token: TestEmulator.token(uid: "u1"))
+        // then
+        #expect(anonymous.status == 401)
+        #expect(anonymous.errorBody["error"]?["status"] == "UNAUTHENTICATED")
+        #expect(closed.status == 403)
+        #expect(closed.errorBody["error"]?["status"] == "PERMISSION_DENIED")
+        #expect(signedIn.status == 200)
+        #expect(fixture.hub.subscriberCount == 1)
+    }
+
+    @Test func badRequestsAreOrdinaryErrors() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        // when
+        let unknown = try fixture.subscribe("NoSuchQuery")
+        let mutation = try fixture.subscribe("AddNote", ["text": "x"])
+        let badVariables = try fixture.subscribe("BooksBefore", ["year": "soon"])
+        let malformed = try SSEClient(
+            port: fixture.emulator.port, path: fixture.path("subscribe"), body: .string("not an object"))
+        // then
+        #expect(unknown.status == 404)
+        #expect(mutation.status == 400)
+        #expect(badVariables.status == 400)
+        #expect(malformed.status == 400)
+        #expect(fixture.hub.subscriberCount == 0)
+    }
+
+    @Test func perClientLimitAnswers429() throws {
+        // given
+        let fixture = try RealtimeFixture(realtime: .init(maximumSubscriptionsPerClient: 2))
+        let first = try fixture.subscribe("ListBooks")
+        let second = try fixture.subscribe("ListAuthors")
+        // when
+        let third = try fixture.subscribe("ListBooks")
+        let otherUser = try fixture.subscribe("ListBooks", token: TestEmulator.token(uid: "u2"))
+        // then
+        #expect(first.status == 200 && second.status == 200)
+        #expect(third.status == 429)
+        #expect(third.errorBody["error"]?["status"] == "RESOURCE_EXHAUSTED")
+        #expect(third.errorBody["error"]?["message"]?.stringValue?.contains("limit is 2") == true)
+        #expect(otherUser.status == 200)
+        // when: one closes, there is room again
+        first.close()
+        #expect(RealtimeFixture.eventually { fixture.hub.subscriberCount == 2 })
+        #expect(try fixture.subscribe("ListBooks").status == 200)
+    }
+
+    @Test func refreshEveryPushesOnScheduleOnlyWhenChanged() throws {
+        // given: the minimum interval lowered so the query's 1 s is honoured
+        let fixture = try RealtimeFixture(realtime: .init(minimumRefreshInterval: .milliseconds(100)))
+        let client = try fixture.subscribe("PolledBooks")
+        _ = try #require(client.nextData())
+        // when: nothing changes, then a change the hub is not told about
+        #expect(client.nextData(timeout: .milliseconds(1_300)) == nil)
+        #expect(fixture.hub.executionCount >= 2)
+        try fixture.writeDirectly("UPDATE \"book\" SET \"title\" = 'Avocados' WHERE \"title\" = 'Apples'")
+        // then
+        let event = try #require(client.nextData(timeout: .seconds(2)))
+        #expect(event.titles == ["Avocados", "Bananas", "Cherries"])
+    }
+
+    @Test func onMutationExecutedFiresWhenTheConditionHolds() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let client = try fixture.subscribe("TaggedBooks", ["tag": "red"])
+        _ = try #require(client.nextData())
+        try fixture.writeDirectly("UPDATE \"book\" SET \"title\" = 'Avocados' WHERE \"title\" = 'Apples'")
+        // when: another tag: the condition is false, and notes are not read
+        try fixture.mutate("Poke", ["tag": "blue"])
+        // then
+        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
+        // when: the subscriber's tag
+        try fixture.mutate("Poke", ["tag": "red"])
+        // then
+        #expect(client.nextData()?.titles == ["Avocados", "Bananas", "Cherries"])
+    }
+
+    @Test func reloadDroppingTheOperationCancels() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let dropped = try fixture.subscribe("ListBooks")
+        let kept = try fixture.subscribe("ListAuthors")
+        _ = try #require(dropped.nextData())
+        _ = try #require(kept.nextData())
+        // when
+        let remaining = RealtimeFixture.queries.split(separator: "\n").filter { !$0.contains("query ListBooks") }
+        try remaining.joined(separator: "\n").write(
+            toFile: fixture.directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
+        fixture.emulator.reload()
+        // then
+        let final = try #require(dropped.nextData())
+        #expect(final["cancelled"] == .bool(true))
+        #expect(dropped.ended(within: .seconds(2)))
+        #expect(kept.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(fixture.hub.subscriberCount == 1)
+    }
+
+    @Test func heartbeatsArrive() throws {
+        // given
+        let fixture = try RealtimeFixture(realtime: .init(heartbeatInterval: .milliseconds(200)))
+        let client = try fixture.subscribe("ListBooks")
+        _ = try #require(client.nextData())
+        // when
+        let event = client.next(timeout: .seconds(2))
+        // then
+        #expect(event == .comment("ping"))
+    }
+
+    @Test func stopWithOpenStreamsReturnsPromptlyAndCancels() throws {
+        // given
+        let fixture = try RealtimeFixture()
+        let clients = try (0..<5).map { _ in try fixture.subscribe("ListBooks") }
+        for client in clients { _ = try #require(client.nextData()) }
+        // when
+        let start = ContinuousClock.now
+        fixture.emulator.stop()
+        let elapsed = ContinuousClock.now - start
+        // then
+        #expect(elapsed < .seconds(2), "stop took \(elapsed)")
+        #expect(clients[0].nextData(timeout: .seconds(1))?["cancelled"] == .bool(true))
+    }
+}
