@@ -7,12 +7,16 @@ import PackageDescription
 let package = Package(
     name: "DataConnectWorkspace",
     products: [
-        .executable(name: "dataconnect", targets: ["dataconnect"])
+        .executable(name: "dataconnect", targets: ["dataconnect"]),
+        .executable(name: "movies", targets: ["movies"]),
     ],
     dependencies: [
         .package(path: "Packages/DataConnectKit"),
         .package(path: "Packages/DataConnectEmulator"),
         .package(path: "Packages/DataConnectCodegen"),
+        // The client SDK and the movies connector's generated SDK, for the `movies` app.
+        .package(path: "Packages/DataConnect"),
+        .package(path: "Apps/FirebaseDataConnectGenerated"),
     ],
     targets: [
         // MARK: Tools
@@ -29,6 +33,24 @@ let package = Package(
             path: "Tools/dataconnect"
         ),
 
+        // MARK: Apps
+
+        // The `movies` command line's pure logic: argument parsing, formatting, the session store, diffs.
+        .target(
+            name: "MoviesCLICore",
+            path: "Apps/MoviesCLI/Sources/MoviesCLICore"
+        ),
+        // The thin shell that runs `movies` commands against the generated movies SDK.
+        .executableTarget(
+            name: "movies",
+            dependencies: [
+                "MoviesCLICore",
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
+            ],
+            path: "Apps/MoviesCLI/Sources/movies"
+        ),
+
         // MARK: Cross-package tests
 
         // Runs the built `dataconnect` executable as a process, the way a user does.
@@ -42,6 +64,18 @@ let package = Package(
             path: "Tests/DataConnectCLITests",
             // Corpus/*.case are inputs the tests read from disk, not sources.
             exclude: ["Corpus"]
+        ),
+        // Unit tests of MoviesCLICore, and the built `movies` executable run against an in-process emulator.
+        .testTarget(
+            name: "MoviesCLITests",
+            dependencies: [
+                "MoviesCLICore",
+                "movies",
+                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+                // For building SDK errors in the shell's error-mapping tests.
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+            ],
+            path: "Tests/MoviesCLITests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,51 @@
+import FirebaseDataConnect
+import MoviesCLICore
+
+/// Maps the errors a command can throw to the ``MoviesFailure`` that says what to print and how to exit.
+enum FailureMapping {
+    /// The failure for an error thrown while running a command against `address`.
+    static func failure(for error: any Error, address: EmulatorAddress) -> MoviesFailure {
+        switch error {
+        case let failure as MoviesFailure:
+            return failure
+        case let usage as UsageError:
+            return .usage(usage)
+        case let server as DataConnectServerError:
+            return failure(for: server, address: address)
+        case let operation as DataConnectOperationError:
+            let errors = operation.response?.errors ?? []
+            let text =
+                errors.isEmpty
+                ? (operation.message ?? "operation failed") : errors.map(\.message).joined(separator: "; ")
+            let codes = Set(errors.compactMap(\.code))
+            if !codes.isDisjoint(with: ["UNAUTHENTICATED", "PERMISSION_DENIED"]) { return .permissionDenied(text) }
+            if codes.contains("NOT_FOUND") { return .notFound(text) }
+            return .operationFailed(text)
+        case let dataConnect as any DataConnectError:
+            return .operationFailed(dataConnect.message ?? dataConnect.description)
+        default:
+            return .operationFailed(String(describing: error))
+        }
+    }
+
+    private static func failure(for error: DataConnectServerError, address: EmulatorAddress) -> MoviesFailure {
+        let text =
+            error.details.isEmpty
+            ? (error.message ?? "\(error.code)")
+            : error.details.map(\.message)
+                .joined(separator: "; ")
+        if let transport = error.underlyingError as? TransportError, case .connection = transport {
+            return .emulatorUnreachable(address)
+        }
+        switch error.code {
+        case .unavailable where error.httpStatus == nil, .deadlineExceeded where error.httpStatus == nil:
+            return .emulatorUnreachable(address)
+        case .unauthenticated, .permissionDenied:
+            return .permissionDenied(text)
+        case .notFound:
+            return .notFound(text)
+        default:
+            return .operationFailed(text)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import FirebaseDataConnect
+import FirebaseDataConnectGenerated
+import Foundation
+import MoviesCLICore
+
+/// Runs one parsed command against `DataConnect.moviesConnector` and prints its result.
+struct MoviesApp {
+    let command: MoviesCommand
+    let address: EmulatorAddress
+    let style: TerminalStyle
+    let store: SessionStore
+    let movies: MoviesClient
+
+    /// Parses, runs and reports a command line; never throws.
+    ///
+    /// - Returns: The exit status: 0 ok, 1 failed or not found, 2 usage, 3 unreachable, 4 unauthorized.
+    static func run(arguments: [String], environment: [String: String]) async -> ExitStatus {
+        var address = EmulatorAddress.standard
+        do {
+            let command = try MoviesCommand.parse(arguments)
+            if case .help(let topic) = command.action {
+                Console.out(HelpText.text(for: topic))
+                return .success
+            }
+            address = try EmulatorAddress.resolve(command.emulator, environment: environment)
+            let app = MoviesApp(
+                command: command, address: address,
+                style: TerminalStyle.detect(isTerminal: Console.isTerminal, environment: environment),
+                store: SessionStore(environment: environment), movies: MoviesClient(address: address))
+            try await app.run()
+            return .success
+        } catch {
+            let failure = FailureMapping.failure(for: error, address: address)
+            Console.error(failure.line)
+            return failure.exitStatus
+        }
+    }
+
+    func run() async throws {
+        switch command.action {
+        case .help(let topic):
+            Console.out(HelpText.text(for: topic))
+        case .list(let options):
+            let rows = MovieListing.apply(options, to: try await movies.listMovies())
+            print(rows, key: "movies") { MovieFormatter.list($0, style: style) }
+        case .search(let options):
+            let rows = try await movies.search(options)
+            print(rows, key: "movies") { MovieFormatter.list($0, style: style) }
+        case .show(let id):
+            let movie = try await movies.movie(id: id)
+            print(movie, key: "movie") { MovieFormatter.details($0, style: style) }
+        case .add(let movie):
+            let id = try await movies.add(movie)
+            Console.out(MovieID.format(id) + "\n")
+        case .review(let options):
+            try await signIn()
+            let movie = try await movies.movie(id: options.movieID)
+            try await movies.review(options)
+            Console.out("Reviewed \(DisplayWidth.sanitized(movie.title)): \(options.rating)/5\n")
+        case .delete(let id):
+            try await movies.delete(id: id)
+            Console.out("Deleted \(MovieID.format(id))\n")
+        case .favorites(let action):
+            try await signIn()
+            try await favorites(action)
+        case .login(let options):
+            try await login(options)
+        case .logout:
+            let hadSession = try store.clear()
+            Console.out(hadSession ? "Signed out.\n" : "Not signed in.\n")
+        case .whoami:
+            guard let session = try store.load() else { throw MoviesFailure.notSignedIn }
+            print(session, key: "user") { MovieFormatter.whoami($0) }
+        case .watch(let genre):
+            try await watch(genre: genre)
+        }
+    }
+
+    // MARK: Commands
+
+    private func favorites(_ action: FavoritesAction) async throws {
+        switch action {
+        case .list:
+            let favorites = try await movies.favorites()
+            print(favorites, key: "favorites") { MovieFormatter.favorites($0, style: style) }
+        case .add(let id):
+            let movie = try await movies.movie(id: id)
+            try await movies.addFavorite(id: id)
+            Console.out("Added \(DisplayWidth.sanitized(movie.title)) to your favorites.\n")
+        case .remove(let id):
+            try await movies.removeFavorite(id: id)
+            Console.out("Removed \(MovieID.format(id)) from your favorites.\n")
+        }
+    }
+
+    private func login(_ options: LoginOptions) async throws {
+        let session = Session(uid: options.uid, email: options.email, username: options.username)
+        movies.signIn(session)
+        try await movies.upsertProfile(username: session.username)
+        try store.save(session)
+        Console.out(MovieFormatter.whoami(session))
+    }
+
+    private func watch(genre: String?) async throws {
+        // Catch Ctrl-C and SIGTERM before anything is printed, so a signal right after the first list still
+        // stops the watch cleanly.
+        let stop = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { stop.cancel() }
+        let source = PollingMovieListSource(interval: .seconds(1)) { [movies] in
+            MovieListing.apply(ListOptions(genre: genre), to: try await movies.listMovies())
+        }
+        let json = command.json
+        let style = self.style
+        let task = Task {
+            try await MovieWatcher(source: source).run { event in
+                switch event {
+                case .initial(let rows):
+                    Console.out(json ? JSONOutput.line(["movies": rows]) : MovieFormatter.list(rows, style: style))
+                    if !json { Console.error("Watching for changes; press Ctrl-C to stop.") }
+                case .changes(let changes):
+                    for change in changes {
+                        Console.out(json ? JSONOutput.line(change) : MovieFormatter.change(change, style: style))
+                    }
+                }
+            }
+        }
+        stop.onSignal { task.cancel() }
+        do {
+            try await task.value
+        } catch  where stop.fired {
+            // Stopped by Ctrl-C or SIGTERM while a fetch was in flight: a clean stop.
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Signs the connector in as the saved session's user; fails when nobody is signed in.
+    private func signIn() async throws {
+        guard let session = try store.load() else { throw MoviesFailure.notSignedIn }
+        movies.signIn(session)
+    }
+
+    /// Prints `value` as `{"<key>": value}` JSON with `--json`, else as `text(value)`.
+    private func print<Value: Encodable>(_ value: Value, key: String, text: (Value) -> String) {
+        Console.out(command.json ? JSONOutput.render([key: value]) : text(value))
+    }
+}

@@ -1,0 +1,48 @@
+import FirebaseDataConnect
+import MoviesCLICore
+import Testing
+
+@testable import movies
+
+/// How SDK errors become exit statuses, for the failures the emulator cannot easily be made to produce.
+@Suite struct FailureMappingTests {
+    let address = EmulatorAddress(host: "127.0.0.1", port: 9399)
+
+    @Test func connectionFailuresMeanTheEmulatorIsUnreachable() {
+        // given
+        let refused = DataConnectServerError(TransportError.connection("refused", code: -1004))
+
+        // when
+        let failure = FailureMapping.failure(for: refused, address: address)
+
+        // then
+        #expect(failure == .emulatorUnreachable(address))
+        #expect(failure.exitStatus == .unreachable)
+    }
+
+    @Test func authFailuresMeanPermissionDenied() {
+        // given
+        let denied = DataConnectServerError(code: .permissionDenied, message: "denied", httpStatus: 403)
+        let unauthenticated = DataConnectServerError(code: .unauthenticated, message: "no token", httpStatus: 401)
+        let operation = DataConnectOperationError(
+            response: OperationFailureResponse(
+                rawJsonData: nil, errors: [.init(message: "not yours", code: "PERMISSION_DENIED")]))
+
+        // when / then
+        #expect(FailureMapping.failure(for: denied, address: address) == .permissionDenied("denied"))
+        #expect(FailureMapping.failure(for: unauthenticated, address: address).exitStatus == .unauthorized)
+        #expect(FailureMapping.failure(for: operation, address: address) == .permissionDenied("not yours"))
+    }
+
+    @Test func otherServerErrorsMeanTheOperationFailed() {
+        // given
+        let invalid = DataConnectServerError(code: .invalidArgument, message: "bad variables", httpStatus: 400)
+        let operation = DataConnectOperationError(
+            response: OperationFailureResponse(rawJsonData: nil, errors: [.init(message: "duplicate username")]))
+
+        // when / then
+        #expect(FailureMapping.failure(for: invalid, address: address) == .operationFailed("bad variables"))
+        #expect(FailureMapping.failure(for: operation, address: address) == .operationFailed("duplicate username"))
+        #expect(FailureMapping.failure(for: MoviesFailure.notSignedIn, address: address) == .notSignedIn)
+    }
+}
