@@ -42,6 +42,7 @@ public final class DataConnect: Sendable {
         var authTokenProvider: (any AuthTokenProvider)?
         var liveTransport: URLSessionTransport?
         var queryRefs: [OperationKey: WeakRef] = [:]
+        var userWatch: Task<Void, Never>?
     }
 
     private static let instances = Mutex<[InstanceKey: DataConnect]>([:])
@@ -61,6 +62,9 @@ public final class DataConnect: Sendable {
     private let state = Mutex(State())
     /// The client cache, when ``settings`` has cache settings.
     let cache: ClientCache?
+    private let injectedSubscriptionTransport: (any SubscriptionTransport)?
+    /// How realtime subscriptions reconnect.
+    let reconnectPolicy: ReconnectPolicy
 
     /// Returns the instance for `app` and `connectorConfig`, creating it on first use.
     ///
@@ -104,11 +108,14 @@ public final class DataConnect: Sendable {
     ///   - transport: The transport to use instead of a `URLSessionTransport` built from the settings.
     ///   - environment: The process environment, read for `FIREBASE_DATA_CONNECT_EMULATOR_HOST`.
     ///   - cacheWarning: Where client cache warnings go; standard error by default.
+    ///   - subscriptionTransport: The realtime transport to use instead of server-sent events to the endpoint.
+    ///   - reconnectPolicy: How realtime subscriptions reconnect.
     init(
         app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
         callerSDKType: CallerSDKType = .base, transport: (any Transport)? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        cacheWarning: @escaping @Sendable (String) -> Void = ClientCache.printWarning
+        cacheWarning: @escaping @Sendable (String) -> Void = ClientCache.printWarning,
+        subscriptionTransport: (any SubscriptionTransport)? = nil, reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
     ) {
         let projectID = app.options.projectID ?? FirebaseOptions.demoProjectID
         self.app = app
@@ -120,6 +127,8 @@ public final class DataConnect: Sendable {
             connectorID: connectorConfig.connector)
         self.environment = environment
         self.injectedTransport = transport
+        self.injectedSubscriptionTransport = subscriptionTransport
+        self.reconnectPolicy = reconnectPolicy
         self.cache = settings.cacheSettings.map {
             ClientCache(
                 settings: $0, projectID: projectID, appName: app.name, connectorConfig: connectorConfig,
@@ -165,7 +174,59 @@ public final class DataConnect: Sendable {
         state.withLock { state in
             state.authTokenProvider = provider
             state.liveTransport = nil
+            state.userWatch?.cancel()
+            state.userWatch = nil
         }
+        restartSubscriptions()
+        watchUserChanges()
+    }
+
+    // MARK: - Realtime
+
+    /// Reconnects every live subscription, so it runs with the current user's token.
+    func restartSubscriptions() {
+        let refs = state.withLock { state in state.queryRefs.values.compactMap { $0.ref as? any RealtimeRef } }
+        for ref in refs { ref.restartSubscription() }
+    }
+
+    /// Restarts subscriptions whenever the provider reports a sign-in, sign-out or user change.
+    private func watchUserChanges() {
+        guard let provider = state.withLock({ $0.authTokenProvider }) else { return }
+        let changes = provider.userChanges
+        let watch = Task { [weak self] in
+            var previous: String??
+            for await user in changes {
+                if let previous, previous != user?.uid { self?.restartSubscriptions() }
+                previous = .some(user?.uid)
+            }
+        }
+        state.withLock { state in
+            state.userWatch?.cancel()
+            state.userWatch = watch
+        }
+    }
+
+    /// The subscription transport: the injected one, or server-sent events to the current endpoint.
+    func resolveSubscriptionTransport() -> any SubscriptionTransport {
+        injectedSubscriptionTransport ?? ServerSentEventsTransport(endpoint: endpoint)
+    }
+
+    /// The request of a subscription, with the current token; `nil` when the provider fails to give one.
+    func subscriptionRequest(
+        operationName: String, variables: Result<JSONObject, DataConnectCodecError>
+    ) async -> (OperationRequest?, String?) {
+        guard case .success(let variables) = variables else { return (nil, nil) }
+        var metadata = RequestMetadata(
+            appID: app.options.googleAppID, apiKey: app.options.apiKey,
+            isGeneratedCaller: callerSDKType == .generated)
+        do {
+            metadata.authToken = try await currentProvider?.token(forcingRefresh: false)
+        } catch {
+            return (nil, nil)
+        }
+        let request = OperationRequest(
+            connector: connector, kind: .query, operationName: operationName, variables: variables, metadata: metadata)
+        return (request, metadata.authToken.flatMap(TokenSubject.uid(fromToken:)))
     }
 
     /// The address requests go to: the emulator, else the environment's emulator, else the settings.

@@ -33,12 +33,14 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
     @ObservationIgnored public let operationName: String
     /// The variables sent with each execution.
     @ObservationIgnored public let variables: Variable
-    @ObservationIgnored private let dataConnect: DataConnect
-    @ObservationIgnored private let encodedVariables: Result<JSONObject, DataConnectCodecError>
+    @ObservationIgnored let dataConnect: DataConnect
+    @ObservationIgnored let encodedVariables: Result<JSONObject, DataConnectCodecError>
     @ObservationIgnored let key: OperationKey
     /// The query's identity in the client cache.
     @ObservationIgnored let cacheKey: QueryKey
     @ObservationIgnored private let state = Mutex(State())
+    /// The realtime subscription shared by every ``subscribe()`` consumer of this ref.
+    @ObservationIgnored let realtime = Mutex(RealtimeState<ResultData>())
 
     init(dataConnect: DataConnect, operationName: String, variables: Variable) {
         self.dataConnect = dataConnect
@@ -58,6 +60,7 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         let consumers = state.withLock { $0.consumers.values }
         for consumer in consumers { consumer.finish() }
         dataConnect.cache?.unpin(cacheKey)
+        realtime.withLock { $0.loop?.cancel() }
     }
 
     /// The latest data, or `nil` before the first result; observable.
@@ -168,21 +171,21 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
 
     /// The cached result decoded, or `nil` on a miss, a stale result when `allowStale` is false, or data that no
     /// longer decodes.
-    private func cachedResult(in engine: NormalizedCache, allowStale: Bool) -> OperationResult<ResultData>? {
+    func cachedResult(in engine: NormalizedCache, allowStale: Bool) -> OperationResult<ResultData>? {
         guard let cached = try? engine.read(query: cacheKey, allowStale: allowStale),
             let data = try? JSONValueDecoder().decode(ResultData.self, from: .object(cached.data))
         else { return nil }
         return OperationResult(data: data, source: .cache, isStale: cached.isStale, cachedAt: cached.cachedAt)
     }
 
-    private func record(_ error: any Error) {
+    func record(_ error: any Error) {
         guard let error = error as? any DataConnectError else { return }
         withMutation(keyPath: \.lastError) {
             state.withLock { $0.lastError = error }
         }
     }
 
-    private func publish(_ result: OperationResult<ResultData>) {
+    func publish(_ result: OperationResult<ResultData>) {
         withMutation(keyPath: \.data) {
             withMutation(keyPath: \.source) {
                 withMutation(keyPath: \.lastError) {

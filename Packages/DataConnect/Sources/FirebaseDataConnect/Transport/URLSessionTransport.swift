@@ -152,8 +152,10 @@ public final class URLSessionTransport: Transport {
     // MARK: - Building requests
 
     /// The REST URL: `{base}/v1/{connector path}:{method}[?key=<apiKey>]`.
-    static func makeURL(for request: OperationRequest, endpoint: ServiceEndpoint) throws(TransportError) -> URL {
-        var text = "\(endpoint.baseURL)/v1/\(request.connector.path):\(request.kind.methodName)"
+    static func makeURL(
+        for request: OperationRequest, endpoint: ServiceEndpoint, method: String? = nil
+    ) throws(TransportError) -> URL {
+        var text = "\(endpoint.baseURL)/v1/\(request.connector.path):\(method ?? request.kind.methodName)"
         if let apiKey = request.metadata.apiKey, !apiKey.isEmpty {
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
             text += "?key=" + (apiKey.addingPercentEncoding(withAllowedCharacters: allowed) ?? apiKey)
@@ -165,9 +167,10 @@ public final class URLSessionTransport: Transport {
     /// The full HTTP request: method, URL, headers, body and time-out.
     static func makeURLRequest(
         for request: OperationRequest, authToken: String?, endpoint: ServiceEndpoint, timeout: TimeInterval,
-        versions: ClientVersions
+        versions: ClientVersions, method: String? = nil
     ) throws(TransportError) -> URLRequest {
-        var urlRequest = URLRequest(url: try makeURL(for: request, endpoint: endpoint), timeoutInterval: timeout)
+        var urlRequest = URLRequest(
+            url: try makeURL(for: request, endpoint: endpoint, method: method), timeoutInterval: timeout)
         urlRequest.httpMethod = "POST"
         for (name, value) in headers(for: request, authToken: authToken, versions: versions) {
             urlRequest.setValue(value, forHTTPHeaderField: name)

@@ -1,0 +1,83 @@
+import DataConnectTesting
+import DataConnectWire
+import Foundation
+import Testing
+
+@testable import FirebaseDataConnect
+
+/// `subscribe()` over server-sent events against a live in-process emulator.
+@Suite struct RealtimeEmulatorTests {
+    let emulator: TestEmulator
+    let dataConnect: DataConnect
+
+    init() throws {
+        let backend = try RepositoryPaths.moviesBackend()
+        emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
+        dataConnect = DataConnect(
+            app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
+            settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)),
+            environment: [:])
+        dataConnect.useEmulator(host: emulator.host, port: emulator.port)
+    }
+
+    func createMovie(_ title: String, genre: String) async throws {
+        let ref = dataConnect.mutation(
+            name: "createMovie",
+            variables: NewMovieVariables(title: title, releaseYear: 2040, genre: genre, rating: 2),
+            resultsDataType: CacheObservationTests.AnyValueData.self)
+        _ = try await ref.execute()
+    }
+
+    @Test func aMutationReachesTheSubscriberWithin200Milliseconds() async throws {
+        // given: a subscriber that has its first result
+        let ref = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "Noir"), resultsDataType: MovieList.self)
+        let values = Recorder(try await ref.subscribe())
+        let first = await values.wait(for: 1)
+        #expect((try? first.first?.get())?.data?.movies.isEmpty == true)
+
+        // when: another client inserts a movie of that genre
+        let start = ContinuousClock.now
+        try await createMovie("The Third Cache", genre: "Noir")
+        let seen = await values.wait(for: 2)
+        let latency = ContinuousClock.now - start
+
+        // then
+        #expect((try? seen.last?.get())?.data?.movies.map(\.title) == ["The Third Cache"])
+        #expect(latency < .milliseconds(200), "pushed after \(latency)")
+        #expect(ref.data?.movies.count == 1, "the push fed the ref")
+    }
+
+    @Test func aMutationThatChangesNothingSubscribedSendsNothing() async throws {
+        // given
+        let ref = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "Noir"), resultsDataType: MovieList.self)
+        let values = Recorder(try await ref.subscribe())
+        _ = await values.wait(for: 1)
+
+        // when: a movie of another genre is added, in the same table
+        try await createMovie("Unrelated", genre: "Comedy")
+        try await Task.sleep(for: .milliseconds(300))
+
+        // then
+        #expect(values.all.count == 1)
+    }
+
+    @Test func cancellingTheConsumerEndsTheServerSubscription() async throws {
+        // given
+        let ref = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "Noir"), resultsDataType: MovieList.self)
+        let stream = try await ref.subscribe()
+        let consumer = Task { for await _ in stream {} }
+        let hub = emulator.emulator.responder.hub
+        for _ in 0..<400 where hub.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(hub.subscriberCount == 1)
+
+        // when
+        consumer.cancel()
+
+        // then
+        for _ in 0..<400 where hub.subscriberCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(hub.subscriberCount == 0)
+    }
+}
