@@ -238,3 +238,87 @@ do {
 } catch {
     fail("\(error)")
 }
+
+// MARK: Client cache
+
+/// The same backend with a cache-enabled connector, so responses carry entity ids.
+func cachedBackend() -> String {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-bench-\(getpid())").path
+    try? FileManager.default.removeItem(atPath: copy)
+    do {
+        try FileManager.default.copyItem(atPath: backend, toPath: copy)
+        let manifest = copy + "/connector/connector.yaml"
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        try (text + "\ngenerate:\n  swiftSdk:\n    outputDir: ../out\n    package: Bench\n    clientCache:\n      maxAge: 1h\n")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+    } catch {
+        fail("cannot copy the backend: \(error)")
+    }
+    return copy
+}
+
+do {
+    let directory = cachedBackend()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let cachedEmulator = try TestEmulator(backend: directory)
+    seed(cachedEmulator)
+    // A new app: `dataConnect(app:connectorConfig:)` returns the existing, cache-less instance for `app`.
+    FirebaseApp.configure(name: "sdk-bench-memory", options: FirebaseOptions(projectID: projectID))
+    guard let memoryApp = FirebaseApp.app(name: "sdk-bench-memory") else { fail("no app") }
+    let cached = DataConnect.dataConnect(
+        app: memoryApp, connectorConfig: config,
+        settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)))
+    cached.useEmulator(host: cachedEmulator.host, port: cachedEmulator.port)
+    let persistentFolder = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-bench-cache-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: persistentFolder) }
+    FirebaseApp.configure(name: "sdk-bench-sqlite", options: FirebaseOptions(projectID: projectID))
+    guard let sqliteApp = FirebaseApp.app(name: "sdk-bench-sqlite") else { fail("no app") }
+    let persistent = DataConnect.dataConnect(
+        app: sqliteApp, connectorConfig: config,
+        settings: DataConnectSettings(
+            cacheSettings: CacheSettings(storage: .persistent, maxAge: 3600, directory: persistentFolder)))
+    persistent.useEmulator(host: cachedEmulator.host, port: cachedEmulator.port)
+
+    FirebaseApp.configure(name: "sdk-bench-nocache", options: FirebaseOptions(projectID: projectID))
+    guard let plainApp = FirebaseApp.app(name: "sdk-bench-nocache") else { fail("no app") }
+    let uncached = DataConnect.dataConnect(app: plainApp, connectorConfig: config)
+    uncached.useEmulator(host: cachedEmulator.host, port: cachedEmulator.port)
+    let uncachedRef = uncached.query(
+        name: "listMoviesWithActors", variables: GenreVariables(genre: genre), resultsDataType: MovieList.self)
+    func withoutCache() async throws { _ = try await uncachedRef.execute() }
+    _ = try await measure(options.warmup, withoutCache)
+    let baseline = percentiles(try await measure(options.requests / 2, withoutCache))
+    var rows: [(String, Double, Double)] = [
+        ("no cache: `execute()` (round trip with entity ids, decode)", baseline.median, baseline.p90)
+    ]
+    for (label, instance) in [("memory", cached), ("SQLite", persistent)] {
+        let cachedRef = instance.query(
+            name: "listMoviesWithActors", variables: GenreVariables(genre: genre), resultsDataType: MovieList.self)
+        let first = try await cachedRef.execute(fetchPolicy: .serverOnly)
+        guard first.data?.movies.count == 20, try await cachedRef.execute().source == .cache else {
+            fail("the cache did not answer the 20-row list")
+        }
+        func fromServer() async throws { _ = try await cachedRef.execute(fetchPolicy: .serverOnly) }
+        func fromCache() async throws {
+            let result = try await cachedRef.execute()
+            guard result.source == .cache, result.data?.movies.count == 20 else { fail("a cache miss") }
+        }
+        _ = try await measure(options.warmup, fromServer)
+        _ = try await measure(options.warmup, fromCache)
+        let serverSamples = percentiles(try await measure(options.requests / 2, fromServer))
+        let cacheSamples = percentiles(try await measure(options.requests, fromCache))
+        rows.append(("\(label): `execute(fetchPolicy: .serverOnly)` (round trip, decode, cache write)", serverSamples.median, serverSamples.p90))
+        rows.append(("\(label): `execute()` answered from the fresh cache", cacheSamples.median, cacheSamples.p90))
+    }
+    print(
+        "\nclient cache, the same 20-row list (20 movies, 60 cast entries) with entity ids"
+            + " (\(options.requests) cache reads each):\n")
+    print("| client | median (µs) | p90 (µs) |")
+    print("|---|---:|---:|")
+    for (label, median, p90) in rows {
+        print("| \(label) | \(String(format: "%.1f", median)) | \(String(format: "%.1f", p90)) |")
+    }
+    cachedEmulator.stop()
+} catch {
+    fail("\(error)")
+}

@@ -27,6 +27,8 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         var lastError: (any DataConnectError)?
         var consumers: [Int: AsyncStream<OperationResult<ResultData>>.Continuation] = [:]
         var nextConsumerID = 0
+        /// The last cached result decoded: the cache it came from, its version and the decoded data.
+        var decoded: (cache: ObjectIdentifier, version: UInt64, data: ResultData)?
     }
 
     /// The operation name.
@@ -171,10 +173,21 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
 
     /// The cached result decoded, or `nil` on a miss, a stale result when `allowStale` is false, or data that no
     /// longer decodes.
+    ///
+    /// A result read again with the version it was decoded at is not decoded again.
     func cachedResult(in engine: NormalizedCache, allowStale: Bool) -> OperationResult<ResultData>? {
-        guard let cached = try? engine.read(query: cacheKey, allowStale: allowStale),
-            let data = try? JSONValueDecoder().decode(ResultData.self, from: .object(cached.data))
-        else { return nil }
+        guard let cached = try? engine.read(query: cacheKey, allowStale: allowStale) else { return nil }
+        let cache = ObjectIdentifier(engine)
+        let data: ResultData
+        if let decoded = state.withLock({ $0.decoded }), decoded.cache == cache, decoded.version == cached.version {
+            data = decoded.data
+        } else {
+            guard let fresh = try? JSONValueDecoder().decode(ResultData.self, from: .object(cached.data)) else {
+                return nil
+            }
+            data = fresh
+            state.withLock { $0.decoded = (cache, cached.version, fresh) }
+        }
         return OperationResult(data: data, source: .cache, isStale: cached.isStale, cachedAt: cached.cachedAt)
     }
 

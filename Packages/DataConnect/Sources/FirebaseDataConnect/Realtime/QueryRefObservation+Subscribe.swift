@@ -88,7 +88,9 @@ extension QueryRefObservation {
             state.nextConsumerID += 1
             state.consumers[id] = continuation
             if state.loop == nil {
-                state.loop = Task { [weak self] in await self?.runSubscription() }
+                // The loop keeps the ref alive while anyone consumes, even if the app dropped the ref itself
+                // (`connector.listMoviesQuery.ref().subscribe()`); it ends when the last consumer goes.
+                state.loop = Task { await self.runSubscription() }
             }
             return id
         }

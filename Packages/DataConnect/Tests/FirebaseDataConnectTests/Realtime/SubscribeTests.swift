@@ -252,3 +252,24 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
         _ = values
     }
 }
+
+extension SubscribeTests {
+    @Test func aSubscriptionKeepsWorkingAfterTheAppDropsItsRef() async throws {
+        // given: a subscription made from a ref nobody keeps
+        let realtime = ScriptedSubscriptionTransport([
+            .init(messages: [ScriptedSubscriptionTransport.movies(["Alien"], etag: "e1")], ending: .open)
+        ])
+        let dataConnect = Self.dataConnect(realtime)
+        let values = Recorder(
+            try await dataConnect.query(
+                name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self
+            ).subscribe())
+
+        // when
+        _ = await values.wait(for: 1)
+        realtime.push(ScriptedSubscriptionTransport.movies(["Alien", "Heat"], etag: "e2"))
+
+        // then
+        #expect(await values.wait(for: 2).map(Self.titles) == [["Alien"], ["Alien", "Heat"]])
+    }
+}

@@ -31,51 +31,56 @@ extension NormalizedCache {
         let normalized = Normalizer(properties: properties) { !writes.contains($0.action ?? .unspecified) }
             .normalize(data)
         return try pinned.withLock { pinned in
-            try storage.transaction {
-                let changedFields = try mergeEntities(normalized.entities)
-                var changed = try readers(of: changedFields, excluding: nil)
-                var stale: Set<QueryKey.ID> = []
-                var reasons: [QueryKey.ID: [String: Set<String>]] = [:]
-                for property in properties {
-                    guard let action = property.action, writes.contains(action) else { continue }
-                    let ids = property.entityIds ?? property.entityId.map { [$0] } ?? []
-                    if ids.isEmpty {
-                        if let table = Self.table(ofBulkField: property.path) {
-                            let affected = try storage.queryIDs(showingTable: table).union(queriesListing(table: table))
-                            stale.formUnion(affected)
-                            for queryID in affected { reasons[queryID, default: [:]][Self.unknownReason] = [] }
-                        }
-                        continue
-                    }
-                    for id in ids {
-                        switch action {
-                        case .delete:
-                            changed.formUnion(try deleteEverywhere(entity: id))
-                        case .update, .upsert:
-                            let carried = Set(normalized.entities[id]?.keys ?? [])
-                            for (queryID, read) in try storage.readers(ofEntity: id) where !read.isSubset(of: carried) {
-                                stale.insert(queryID)
-                                reasons[queryID, default: [:]][id, default: []].formUnion(read.subtracting(carried))
+            try changing {
+                try storage.transaction {
+                    let changedFields = try mergeEntities(normalized.entities)
+                    var changed = try readers(of: changedFields, excluding: nil)
+                    var stale: Set<QueryKey.ID> = []
+                    var reasons: [QueryKey.ID: [String: Set<String>]] = [:]
+                    for property in properties {
+                        guard let action = property.action, writes.contains(action) else { continue }
+                        let ids = property.entityIds ?? property.entityId.map { [$0] } ?? []
+                        if ids.isEmpty {
+                            if let table = Self.table(ofBulkField: property.path) {
+                                let affected = try storage.queryIDs(showingTable: table).union(
+                                    queriesListing(table: table))
+                                stale.formUnion(affected)
+                                for queryID in affected { reasons[queryID, default: [:]][Self.unknownReason] = [] }
                             }
-                        default:
-                            break
+                            continue
                         }
-                        if action == .create || action == .upsert {
-                            let listing = try queriesListing(table: EntityRecord.table(ofEntity: id))
-                            stale.formUnion(listing)
-                            for queryID in listing { reasons[queryID, default: [:]][Self.unknownReason] = [] }
+                        for id in ids {
+                            switch action {
+                            case .delete:
+                                changed.formUnion(try deleteEverywhere(entity: id))
+                            case .update, .upsert:
+                                let carried = Set(normalized.entities[id]?.keys ?? [])
+                                for (queryID, read) in try storage.readers(ofEntity: id)
+                                where !read.isSubset(of: carried) {
+                                    stale.insert(queryID)
+                                    reasons[queryID, default: [:]][id, default: []].formUnion(read.subtracting(carried))
+                                }
+                            default:
+                                break
+                            }
+                            if action == .create || action == .upsert {
+                                let listing = try queriesListing(table: EntityRecord.table(ofEntity: id))
+                                stale.formUnion(listing)
+                                for queryID in listing { reasons[queryID, default: [:]][Self.unknownReason] = [] }
+                            }
                         }
                     }
+                    try storage.markStale(queryIDs: stale)
+                    recordStaleness(reasons)
+                    // Entities only this mutation returned belong to no cached query.
+                    try sweepOrphans(normalized.entities.keys)
+                    let evicted = try evictIfNeeded(pinned: pinned)
+                    forget(changed.union(stale))
+                    return CacheUpdate(
+                        changedQueries: changed.subtracting(evicted), staleQueries: stale.subtracting(evicted),
+                        evictedQueries: evicted
+                    )
                 }
-                try storage.markStale(queryIDs: stale)
-                recordStaleness(reasons)
-                // Entities only this mutation returned belong to no cached query.
-                try sweepOrphans(normalized.entities.keys)
-                let evicted = try evictIfNeeded(pinned: pinned)
-                return CacheUpdate(
-                    changedQueries: changed.subtracting(evicted), staleQueries: stale.subtracting(evicted),
-                    evictedQueries: evicted
-                )
             }
         }
     }

@@ -35,6 +35,8 @@ public final class NormalizedCache: Sendable {
     let staleReasons = Mutex<[QueryKey.ID: [String: Set<String>]]>([:])
     /// The reason key of staleness no single entity write can cure.
     static let unknownReason = "*"
+    /// Hydrated results of recent reads, so a repeated read costs a lookup. Only touched with ``pinned`` locked.
+    let memo = Mutex(ReadMemo())
 
     /// Creates a cache over a storage.
     ///
@@ -83,27 +85,30 @@ public final class NormalizedCache: Sendable {
         let tree = normalized.tree.serialized()
         let dependencies = ResultTree.dependencies(of: normalized.tree)
         return try pinned.withLock { pinned in
-            try storage.transaction {
-                let now = clock()
-                let old = try storage.query(id: query.id)
-                let oldDependencies = old == nil ? QueryDependencies() : try storage.dependencies(ofQuery: query.id)
-                let changedFields = try mergeEntities(normalized.entities)
-                var changed = try readers(of: changedFields, excluding: query.id)
-                let readsChangedField = dependencies.entities.contains { id, read in
-                    changedFields[id].map { !read.isDisjoint(with: $0) } ?? false
+            try changing {
+                try storage.transaction {
+                    let now = clock()
+                    let old = try storage.query(id: query.id)
+                    let oldDependencies = old == nil ? QueryDependencies() : try storage.dependencies(ofQuery: query.id)
+                    let changedFields = try mergeEntities(normalized.entities)
+                    var changed = try readers(of: changedFields, excluding: query.id)
+                    let readsChangedField = dependencies.entities.contains { id, read in
+                        changedFields[id].map { !read.isDisjoint(with: $0) } ?? false
+                    }
+                    if old?.tree != tree || readsChangedField {
+                        changed.insert(query.id)
+                    }
+                    let record = QueryRecord(
+                        id: query.id, tree: tree, cachedAt: now, maxAge: normalized.maxAge ?? maxAge ?? self.maxAge,
+                        lastAccessed: now
+                    )
+                    try storage.saveQuery(record, dependencies: dependencies)
+                    try refreshStaleQueries(with: normalized.entities, written: query.id)
+                    try sweepOrphans(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
+                    let evicted = try evictIfNeeded(pinned: pinned)
+                    forget(changed.union([query.id]))
+                    return CacheUpdate(changedQueries: changed.subtracting(evicted), evictedQueries: evicted)
                 }
-                if old?.tree != tree || readsChangedField {
-                    changed.insert(query.id)
-                }
-                let record = QueryRecord(
-                    id: query.id, tree: tree, cachedAt: now, maxAge: normalized.maxAge ?? maxAge ?? self.maxAge,
-                    lastAccessed: now
-                )
-                try storage.saveQuery(record, dependencies: dependencies)
-                try refreshStaleQueries(with: normalized.entities, written: query.id)
-                try sweepOrphans(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
-                let evicted = try evictIfNeeded(pinned: pinned)
-                return CacheUpdate(changedQueries: changed.subtracting(evicted), evictedQueries: evicted)
             }
         }
     }
@@ -125,8 +130,14 @@ public final class NormalizedCache: Sendable {
     /// - Throws: Storage errors.
     public func read(query: QueryKey, allowStale: Bool = false) throws -> CachedRead? {
         try pinned.withLock { _ in
-            guard let record = try storage.query(id: query.id) else { return nil }
             let now = clock()
+            if let entry = memo.withLock({ $0.entries[query.id] }) {
+                let isStale = entry.isStale || now.timeIntervalSince(entry.cachedAt) > entry.maxAge
+                guard allowStale || !isStale else { return nil }
+                memo.withLock { $0.pendingTouches[query.id] = now }
+                return CachedRead(data: entry.data, cachedAt: entry.cachedAt, isStale: isStale, version: entry.version)
+            }
+            guard let record = try storage.query(id: query.id) else { return nil }
             let isStale = record.isStale || now.timeIntervalSince(record.cachedAt) > record.maxAge
             guard allowStale || !isStale else { return nil }
             guard let tree = try? JSONValue(parsing: record.tree) else { return nil }
@@ -139,7 +150,28 @@ public final class NormalizedCache: Sendable {
             }
             guard case .object(let data)? = try? Hydrator(entities: entities).hydrate(tree) else { return nil }
             try storage.touch(queryID: query.id, at: now)
-            return CachedRead(data: data, cachedAt: record.cachedAt, isStale: isStale)
+            let version = memo.withLock { memo in
+                memo.remember(
+                    query.id, data: data, cachedAt: record.cachedAt, maxAge: record.maxAge, isStale: record.isStale)
+            }
+            return CachedRead(data: data, cachedAt: record.cachedAt, isStale: isStale, version: version)
+        }
+    }
+
+    /// Drops remembered reads of `queries`, whose content or staleness changed.
+    func forget(_ queries: some Sequence<QueryKey.ID>) {
+        memo.withLock { memo in
+            for id in queries { memo.entries[id] = nil }
+        }
+    }
+
+    /// Runs a changing operation; if it fails midway, nothing remembered can be trusted.
+    func changing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            memo.withLock { $0.entries.removeAll() }
+            throw error
         }
     }
 
@@ -193,6 +225,7 @@ public final class NormalizedCache: Sendable {
     public func clear() throws {
         try pinned.withLock { _ in
             staleReasons.withLock { $0.removeAll() }
+            memo.withLock { $0 = ReadMemo() }
             try storage.clear()
         }
     }
@@ -296,7 +329,10 @@ public final class NormalizedCache: Sendable {
                 }
             }
         }
-        if !fresh.isEmpty { try storage.clearStale(queryIDs: fresh) }
+        if !fresh.isEmpty {
+            try storage.clearStale(queryIDs: fresh)
+            forget(fresh)
+        }
     }
 
     /// Records why queries went stale (see ``staleReasons``).
@@ -317,6 +353,15 @@ public final class NormalizedCache: Sendable {
 
     /// Evicts unpinned queries, least recently accessed first, until the cache fits its cap.
     func evictIfNeeded(pinned: Set<QueryKey.ID>) throws -> Set<QueryKey.ID> {
+        // Reads answered from memory recorded their use here; the order below needs it.
+        let touches = memo.withLock { memo -> [String: Date] in
+            let touches = memo.pendingTouches
+            memo.pendingTouches.removeAll()
+            return touches
+        }
+        for (id, date) in touches {
+            try storage.touch(queryID: id, at: date)
+        }
         var size = try storage.totalByteSize()
         guard size > maxSize else { return [] }
         var evicted: Set<QueryKey.ID> = []
@@ -328,6 +373,7 @@ public final class NormalizedCache: Sendable {
                 let dependencies = try storage.dependencies(ofQuery: id)
                 try storage.deleteQuery(id: id)
                 try sweepOrphans(dependencies.entities.keys)
+                forget([id])
                 evicted.insert(id)
                 size = try storage.totalByteSize()
                 if size <= maxSize { break }

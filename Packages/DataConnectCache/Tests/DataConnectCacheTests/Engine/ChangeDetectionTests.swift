@@ -85,3 +85,51 @@ import Testing
         #expect(update.evictedQueries.isEmpty)
     }
 }
+
+/// Repeated reads are answered from memory with a stable version until something changes the result.
+@Suite struct ReadMemoTests {
+    @Test(arguments: [CacheBackend.memory, .sqlite])
+    func aRepeatedReadKeepsItsVersionUntilAWriteChangesTheResult(backend: CacheBackend) throws {
+        // given: the list and the detail of m1 cached
+        let fixture = try CacheFixture(backend)
+        try fixture.write(Fixtures.listMovies, Fixtures.moviesResponse())
+        try fixture.write(Fixtures.getMovie, Fixtures.movieWithRating())
+        let first = try #require(try fixture.cache.read(query: Fixtures.listMovies))
+        let again = try #require(try fixture.cache.read(query: Fixtures.listMovies))
+
+        // when: a write that does not touch the list's fields, then one that does
+        try fixture.write(Fixtures.getMovie, Fixtures.movieWithRating(rating: 9))
+        let afterUnrelated = try #require(try fixture.cache.read(query: Fixtures.listMovies))
+        try fixture.write(Fixtures.getMovie, Fixtures.movieWithRating(title: "Alien (1979)"))
+        let afterTitle = try #require(try fixture.cache.read(query: Fixtures.listMovies))
+
+        // then
+        #expect(first.version == again.version && first.data == again.data)
+        #expect(afterUnrelated.version == first.version)
+        #expect(afterTitle.version != first.version)
+        #expect(JSONValue.object(afterTitle.data).jsonString().contains("Alien (1979)"))
+    }
+
+    @Test(arguments: [CacheBackend.memory, .sqlite])
+    func rememberedReadsStillHonourStalenessAndMutations(backend: CacheBackend) throws {
+        // given: a remembered read
+        let fixture = try CacheFixture(backend)
+        try fixture.write(Fixtures.getMovie, Fixtures.movieWithRating(), maxAge: 60)
+        #expect(try fixture.cache.read(query: Fixtures.getMovie) != nil)
+
+        // when time passes beyond maxAge
+        fixture.clock.advance(by: 61)
+
+        // then it is stale, from memory as from storage
+        #expect(try fixture.cache.read(query: Fixtures.getMovie) == nil)
+        #expect(try fixture.cache.read(query: Fixtures.getMovie, allowStale: true)?.isStale == true)
+
+        // and a delete of the movie is seen at once
+        try fixture.mutate(
+            """
+            {"data":{"movie_delete":{"id":"m1"}},
+             "extensions":{"dataConnect":[{"path":["movie_delete"],"entityId":"Movie/m1","action":"DELETE"}]}}
+            """)
+        #expect(try fixture.readText(Fixtures.getMovie) == #"{"movie":null}"#)
+    }
+}

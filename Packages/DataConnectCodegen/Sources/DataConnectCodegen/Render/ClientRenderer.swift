@@ -18,9 +18,11 @@ struct ClientRenderer {
                 writer.indented { writer in
                     writer.line("connectorConfig: \(name).connectorConfig,")
                     if let cache = connector.options.clientCache {
+                        // `maxSize` has no upstream Swift counterpart; ours honours it [ext].
+                        let maxSize = cache.maxSize.map { ", maxSize: \($0.bytes)" } ?? ""
                         writer.line(
                             "settings: DataConnectSettings(cacheSettings: CacheSettings("
-                                + "storage: .\(cache.storage.rawValue), maxAge: \(seconds(cache.maxAge.seconds)))),")
+                                + "storage: .\(cache.storage.rawValue), maxAge: \(seconds(cache.maxAge.seconds))\(maxSize))),")
                     }
                     writer.line("callerSDKType: .generated")
                 }

@@ -38,6 +38,21 @@ import Testing
                 """))
     }
 
+    @Test func clientCacheMaxSizeIsPassedInBytes() throws {
+        let sdk = """
+            outputDir: ../gen
+                package: KitchenSDK
+                clientCache:
+                  maxAge: 1h30m
+                  maxSize: 5MB
+            """
+        let client = try generate(operations: Self.operations, swiftSdk: sdk).file("Client.swift")
+        #expect(
+            client.contains(
+                "settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .persistent, maxAge: 5400, maxSize: 5242880)),"
+            ))
+    }
+
     @Test func clientCacheBecomesCacheSettings() throws {
         let sdk = """
             outputDir: ../gen

@@ -1,6 +1,7 @@
 import DataConnectEngine
 import DataConnectWire
 import Dispatch
+import Foundation
 import EmulatorHTTP
 import Synchronization
 
@@ -260,6 +261,12 @@ public final class SubscriptionHub: Sendable {
         }
         for subscriber in subscribers {
             Self.cancel(subscriber, reason: "the emulator is stopping")
+        }
+        // Let the server send those last events and end the responses before it closes the connections; a
+        // client that reads nothing cannot hold the stop up for more than a second.
+        let deadline = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < deadline, subscribers.contains(where: { !$0.stream.isTerminated }) {
+            Thread.sleep(forTimeInterval: 0.005)
         }
     }
 
