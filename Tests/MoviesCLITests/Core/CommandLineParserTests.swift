@@ -269,6 +269,7 @@ import Testing
 
     @Test func watchTakesAGenre() throws {
         #expect(try parse("watch").action == .watch(genre: nil))
+        #expect(try parse("watch", "--poll").action == .watch(genre: nil, poll: true))
         #expect(try parse("watch", "--genre", "Drama", "--json") == MoviesCommand(.watch(genre: "Drama"), json: true))
     }
 

@@ -130,7 +130,7 @@ private struct SubcommandParser {
         case .add: (["--title", "--year", "--genre", "--rating", "--aspect", "--tags"], [])
         case .review: (["--rating", "--text"], [])
         case .login: (["--uid", "--email", "--name"], [])
-        case .watch: (["--genre"], [])
+        case .watch: (["--genre"], ["--poll"])
         case .show, .delete, .favorites, .logout, .whoami: ([], [])
         }
     }
@@ -220,7 +220,7 @@ private struct SubcommandParser {
             return .whoami
         case .watch:
             try expectPositionals(0)
-            return .watch(genre: values["--genre"])
+            return .watch(genre: values["--genre"], poll: flags.contains("--poll"))
         }
     }
 

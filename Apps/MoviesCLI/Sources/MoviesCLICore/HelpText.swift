@@ -27,7 +27,7 @@ public enum HelpText {
         case .login: "usage: movies login --uid UID [--email E] [--name N]"
         case .logout: "usage: movies logout"
         case .whoami: "usage: movies whoami [--json]"
-        case .watch: "usage: movies watch [--genre G] [--json]"
+        case .watch: "usage: movies watch [--genre G] [--poll] [--json]"
         }
     }
 
@@ -90,8 +90,9 @@ public enum HelpText {
         case .watch:
             """
             Prints the catalogue, then each change as it happens (+ added, - removed, ~ changed), until
-            Ctrl-C. Polls the emulator every second.
+            Ctrl-C. Changes are pushed by the emulator through a realtime subscription.
               --genre G      only movies of genre G
+              --poll         fetch the list every second instead (for servers without subscriptions)
             """
         }
     }

@@ -1,7 +1,7 @@
 /// Where `movies watch` gets successive snapshots of the movie list.
 ///
-/// Today the only source polls (``PollingMovieListSource``) because the SDK has no realtime `subscribe()`
-/// yet; a subscription-backed source only has to yield each new snapshot the same way.
+/// The app's default source is a realtime subscription (the query ref's `subscribe()`); ``PollingMovieListSource``
+/// serves `movies watch --poll`, for servers that do not push.
 public protocol MovieListSource: Sendable {
     /// The current list, then every later list, until the consumer stops iterating or an error ends it.
     ///

@@ -53,8 +53,8 @@ public struct MoviesCommand: Equatable, Sendable {
         case logout
         /// `movies whoami`.
         case whoami
-        /// `movies watch [--genre G]`.
-        case watch(genre: String?)
+        /// `movies watch [--genre G] [--poll]`.
+        case watch(genre: String?, poll: Bool = false)
 
         /// Whether the action only reads, so `--json` applies to it.
         public var isRead: Bool {

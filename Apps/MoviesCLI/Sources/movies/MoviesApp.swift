@@ -71,8 +71,8 @@ struct MoviesApp {
         case .whoami:
             guard let session = try store.load() else { throw MoviesFailure.notSignedIn }
             print(session, key: "user") { MovieFormatter.whoami($0) }
-        case .watch(let genre):
-            try await watch(genre: genre)
+        case .watch(let genre, let poll):
+            try await watch(genre: genre, poll: poll)
         }
     }
 
@@ -101,14 +101,17 @@ struct MoviesApp {
         Console.out(MovieFormatter.whoami(session))
     }
 
-    private func watch(genre: String?) async throws {
+    private func watch(genre: String?, poll: Bool) async throws {
         // Catch Ctrl-C and SIGTERM before anything is printed, so a signal right after the first list still
         // stops the watch cleanly.
         let stop = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { stop.cancel() }
-        let source = PollingMovieListSource(interval: .seconds(1)) { [movies] in
-            MovieListing.apply(ListOptions(genre: genre), to: try await movies.listMovies())
-        }
+        let source: any MovieListSource =
+            poll
+            ? PollingMovieListSource(interval: .seconds(1)) { [movies] in
+                MovieListing.apply(ListOptions(genre: genre), to: try await movies.listMovies())
+            }
+            : SubscribedMovieListSource(movies: movies) { MovieListing.apply(ListOptions(genre: genre), to: $0) }
         let json = command.json
         let style = self.style
         let task = Task {

@@ -26,7 +26,25 @@ struct MoviesClient: Sendable {
     /// Every movie (`listMovies`), fresh from the server.
     func listMovies() async throws -> [MovieRow] {
         let data = try await connector.listMoviesQuery.execute(fetchPolicy: .serverOnly).data
-        return (data?.movies ?? []).map { movie in
+        return Self.rows(data)
+    }
+
+    /// Every movie list the server pushes for `listMovies`, through a realtime subscription.
+    func subscribeToMovies() async throws -> AsyncStream<Result<[MovieRow], AnyDataConnectError>> {
+        let updates = try await connector.listMoviesQuery.ref().subscribe()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await update in updates {
+                    continuation.yield(update.map { Self.rows($0.data) })
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private static func rows(_ data: ListMoviesQuery.Data?) -> [MovieRow] {
+        (data?.movies ?? []).map { movie in
             MovieRow(
                 id: MovieID.format(movie.id), title: movie.title, genre: movie.genre, releaseYear: movie.releaseYear,
                 rating: movie.rating, aspectratio: movie.aspectratio.rawValue)
