@@ -15,7 +15,7 @@ APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pk
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library
 CONSUMER := Tests/GeneratedConsumer
 
-.PHONY: help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen emulator lint fmt clean validate
+.PHONY: help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -110,6 +110,12 @@ bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) a
 	  $(SWIFT) build --package-path Apps/FirebaseDataConnectGenerated --scratch-path /tmp/dataconnect-generated-build \
 	    -Xswiftc -warnings-as-errors > /tmp/dataconnect-generated-build.log 2>&1 || { cat /tmp/dataconnect-generated-build.log; exit 1; }; \
 	  echo "Apps/FirebaseDataConnectGenerated (with the core SDK) builds from clean with -warnings-as-errors in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"
+
+bench-cache: ## Benchmark the cache engine: reads, writes, a 10,000-query workload under a size cap (release)
+	$(SWIFT) run -c release --package-path $(CACHE) cache-bench
+
+bench-realtime: ## Fan-out: 2,000 subscribers in 11 groups, mutation-to-event latency, threads and memory (release)
+	$(SWIFT) run -c release --package-path $(EMU) realtime-bench
 
 bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
 	$(SWIFT) run -c release --package-path $(SDK) sdk-bench
