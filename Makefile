@@ -15,7 +15,7 @@ APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pk
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library
 CONSUMER := Tests/GeneratedConsumer
 
-.PHONY: help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
+.PHONY: tui help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -75,25 +75,46 @@ check-generated: ## Fail when the checked-in generated packages differ from a fr
 validate: ## Validate $(BACKEND)
 	$(SWIFT) run dataconnect validate --backend $(BACKEND)
 
-demo: bootstrap release ## Walk through the product: validate Backend/movies, then serve and query it
-	@echo "== 1. Compile the movies schema and type-check every connector operation"
+demo: bootstrap ## The walkthrough: build, serve Backend/movies, then create, list, cache, subscribe and sign in
+	@echo "== Building the CLI, the emulator and the sample apps (release)"
+	$(SWIFT) build -c release --product dataconnect
+	$(SWIFT) build -c release --product movies
+	$(SWIFT) build -c release --product movies-demo
+	@echo
+	@echo "== The schema and the connector operations compile and type-check"
 	.build/release/dataconnect validate --backend $(BACKEND)
-	@echo "== 2. The GraphQL API generated from the schema (first lines of --print-sdl)"
-	@.build/release/dataconnect validate --backend $(BACKEND) --print-sdl --quiet | grep -A12 '^type Query' | head -20
-	@echo "   ... $$(.build/release/dataconnect validate --backend $(BACKEND) --print-sdl --quiet | grep -c '^type \|^input \|^enum \|^scalar ') generated types in all"
-	@echo "== 3. A mistake is reported like a compiler error"
+	@echo
+	@echo "== A mistake is reported like a compiler error"
 	@tmp=$$(mktemp -d) && cp -r $(BACKEND)/. $$tmp && \
 	  sed -i 's/^    title$$/    titel/' $$tmp/connector/queries.gql && \
-	  (.build/release/dataconnect validate --backend $$tmp --quiet 2>&1 | head -3 | sed "s|$$tmp|$(BACKEND)|"; true) && rm -rf $$tmp
-	@echo "== 4. Serve it: the emulator on a free port with the seed data, asked for the Sci-Fi movies over HTTP"
+	  (.build/release/dataconnect validate --backend $$tmp --quiet 2>&1 | head -1 | sed "s|$$tmp|$(BACKEND)|"; true) && rm -rf $$tmp
+	@echo
+	@echo "== The generated Swift SDK (Apps/FirebaseDataConnectGenerated) is up to date with the backend"
+	.build/release/dataconnect generate --backend $(BACKEND) --check
+	@echo
+	@echo "== Serving Backend/movies with its seed data on a free port"
 	@out=$$(mktemp); .build/release/dataconnect emulator --backend $(BACKEND) --port 0 --no-watch \
 	    --seed $(BACKEND)/seed_data.gql > $$out 2>/dev/null & pid=$$!; \
+	  trap 'kill -TERM $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f $$out' EXIT; \
 	  for i in $$(seq 200); do grep -q '^ready ' $$out && break; sleep 0.05; done; \
-	  url=$$(sed -n 's/^ready //p' $$out); echo "   $$(cat $$out)"; \
-	  curl -s -X POST -H 'Content-Type: application/json' \
-	    -d '{"name":"x","operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' \
-	    $$url/v1/projects/demo/locations/us-central1/services/movies/connectors/movies:executeQuery | head -c 240; echo " ..."; \
-	  kill -TERM $$pid; wait $$pid; rm -f $$out; echo "   the emulator stopped cleanly"
+	  url=$$(sed -n 's/^ready //p' $$out); address=$${url#http://}; \
+	  test -n "$$address" || { echo "the emulator did not start"; exit 1; }; \
+	  echo "   emulator ready at $$url"; \
+	  .build/release/movies-demo --emulator $$address || exit 1; \
+	  echo; echo "== The movies CLI on the same generated SDK: movies --emulator $$address list --genre Sci-Fi --limit 5"; \
+	  MOVIES_CONFIG_DIR=$$(mktemp -d) NO_COLOR=1 .build/release/movies --emulator $$address list --genre Sci-Fi --limit 5 || exit 1; \
+	  kill -TERM $$pid; wait $$pid; trap - EXIT; rm -f $$out; echo; echo "== The emulator stopped cleanly. Next: make tui, make test, docs/walkthrough.md"
+
+tui: ## Open the movies TUI against an emulator on 127.0.0.1:9399 (started here with the seed if none is running)
+	$(SWIFT) build -c release --product dataconnect
+	$(SWIFT) build -c release --product movies-tui
+	@if curl -s -o /dev/null http://127.0.0.1:9399/; then \
+	  .build/release/movies-tui --emulator 127.0.0.1:9399; \
+	else \
+	  .build/release/dataconnect emulator --backend $(BACKEND) --seed $(BACKEND)/seed_data.gql --no-watch \
+	    > /dev/null 2>&1 & pid=$$!; sleep 1; \
+	  .build/release/movies-tui --emulator 127.0.0.1:9399; status=$$?; kill -TERM $$pid; wait $$pid; exit $$status; \
+	fi
 
 emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399
 	.build/release/dataconnect emulator --backend $(BACKEND) --seed $(BACKEND)/seed_data.gql
