@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "dataconnect", targets: ["dataconnect"]),
         .executable(name: "movies", targets: ["movies"]),
+        .executable(name: "movies-demo", targets: ["movies-demo"]),
+        .executable(name: "movies-tui", targets: ["movies-tui"]),
     ],
     dependencies: [
         .package(path: "Packages/DataConnectKit"),
@@ -50,6 +52,41 @@ let package = Package(
             ],
             path: "Apps/MoviesCLI/Sources/movies"
         ),
+        // The narrated walkthrough `make demo` runs: create, list, cache vs server, a live subscription, auth.
+        .executableTarget(
+            name: "movies-demo",
+            dependencies: [
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
+            ],
+            path: "Apps/MoviesDemo/Sources/movies-demo"
+        ),
+        // ncursesw, wide-character build, through a shim header (see Apps/MoviesTUI/Sources/CNCurses/shim.h).
+        .systemLibrary(
+            name: "CNCurses",
+            path: "Apps/MoviesTUI/Sources/CNCurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+        // The `movies-tui` terminal app's pure logic: state, actions, reducer, layout. No ncurses, no SDK.
+        .target(
+            name: "MoviesTUICore",
+            // For DisplayWidth, EmulatorAddress and the movie models the CLI already defines.
+            dependencies: ["MoviesCLICore"],
+            path: "Apps/MoviesTUI/Sources/MoviesTUICore"
+        ),
+        // The ncurses shell of `movies-tui`: draws frames, maps keys, runs effects against the movies SDK.
+        .executableTarget(
+            name: "movies-tui",
+            dependencies: [
+                "CNCurses",
+                "MoviesTUICore",
+                "MoviesCLICore",
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
+            ],
+            path: "Apps/MoviesTUI/Sources/movies-tui"
+        ),
 
         // MARK: Cross-package tests
 
@@ -76,6 +113,18 @@ let package = Package(
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
             ],
             path: "Tests/MoviesCLITests"
+        ),
+        // Reducer and layout tests of MoviesTUICore, and a tmux end-to-end test of the built `movies-tui`.
+        .testTarget(
+            name: "MoviesTUITests",
+            dependencies: [
+                "MoviesTUICore",
+                "MoviesCLICore",
+                // Built so the end-to-end test can run it inside tmux.
+                "movies-tui",
+                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+            ],
+            path: "Tests/MoviesTUITests"
         ),
     ],
     swiftLanguageModes: [.v6]

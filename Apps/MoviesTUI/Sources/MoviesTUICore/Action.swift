@@ -1,0 +1,47 @@
+import MoviesCLICore
+
+/// Everything that can happen to the app: keys, the terminal, and results of effects and the feed.
+public enum Action: Equatable, Sendable {
+    /// A key was pressed.
+    case key(Key)
+    /// The terminal was resized (KEY_RESIZE).
+    case resized(ScreenSize)
+    /// SIGINT or SIGTERM arrived: quit.
+    case interrupted
+    /// The feed delivered the whole movie list.
+    case moviesLoaded([MovieRow])
+    /// The feed failed to refresh the list.
+    case feedFailed(String)
+    /// A ``Effect/loadDetail(movieID:)`` finished.
+    case detailLoaded(MovieDetails)
+    /// A ``Effect/loadDetail(movieID:)`` failed.
+    case detailFailed(movieID: String, message: String)
+    /// A review was saved.
+    case reviewSaved(movieID: String)
+    /// Saving a review failed.
+    case reviewFailed(String)
+    /// A favorite was added or removed.
+    case favoriteChanged(movieID: String, isFavorite: Bool)
+    /// Changing a favorite failed.
+    case favoriteFailed(String)
+    /// Signing in succeeded; with the user's favorite movie ids.
+    case signedIn(uid: String, favorites: Set<String>)
+    /// Signing in failed.
+    case signInFailed(String)
+}
+
+/// Work the reducer asks the shell to do; results come back as ``Action``s.
+public enum Effect: Equatable, Sendable {
+    /// Fetch one movie's details (`getMovieById`); answers ``Action/detailLoaded(_:)`` or ``Action/detailFailed(movieID:message:)``.
+    case loadDetail(movieID: String)
+    /// Save the signed-in user's review (`addReview`); answers ``Action/reviewSaved(movieID:)`` or ``Action/reviewFailed(_:)``.
+    case submitReview(movieID: String, rating: Int, text: String)
+    /// Add or remove a favorite; answers ``Action/favoriteChanged(movieID:isFavorite:)`` or ``Action/favoriteFailed(_:)``.
+    case setFavorite(movieID: String, isFavorite: Bool)
+    /// Sign in as `uid` (emulator auth, then `upsertUser`); answers ``Action/signedIn(uid:favorites:)`` or ``Action/signInFailed(_:)``.
+    case signIn(uid: String)
+    /// Sign out; answers nothing.
+    case signOut
+    /// Re-fetch the list from the server now.
+    case refresh
+}

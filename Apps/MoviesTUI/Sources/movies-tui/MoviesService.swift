@@ -1,0 +1,133 @@
+import FirebaseDataConnect
+import FirebaseDataConnectGenerated
+import Foundation
+import MoviesCLICore
+import MoviesTUICore
+
+/// Runs ``Effect``s against the generated movies SDK and posts their results to the ``Inbox``.
+struct MoviesService: Sendable {
+    let connector: MoviesConnector
+    let auth: EmulatorAuth
+    let inbox: Inbox
+    /// The observed `listMovies` ref the feed shares, re-executed for ``Effect/refresh``.
+    let listRef: QueryRefObservation<ListMoviesQuery.Data, ListMoviesQuery.Variables>
+
+    /// Points the shared connector at the emulator, signed out.
+    init(address: EmulatorAddress, inbox: Inbox) {
+        connector = DataConnect.moviesConnector
+        auth = EmulatorAuth()
+        connector.useEmulator(host: address.host, port: address.port)
+        connector.setAuthTokenProvider(auth)
+        listRef = connector.listMoviesQuery.ref()
+        self.inbox = inbox
+    }
+
+    /// Starts running `effect` in the background.
+    func run(_ effect: Effect) {
+        Task.detached { [self] in
+            if let action = await perform(effect) { inbox.post(action) }
+        }
+    }
+
+    /// Runs `effect` and returns the action reporting its result, if any.
+    func perform(_ effect: Effect) async -> Action? {
+        switch effect {
+        case .loadDetail(let movieID):
+            do {
+                return .detailLoaded(try await details(id: movieID))
+            } catch {
+                return .detailFailed(movieID: movieID, message: Self.describe(error))
+            }
+        case .submitReview(let movieID, let rating, let text):
+            do {
+                guard let id = MovieID.parse(movieID) else { return .reviewFailed("bad movie id") }
+                _ = try await connector.addReviewMutation.execute(movieId: id, rating: rating, text: text)
+                return .reviewSaved(movieID: movieID)
+            } catch {
+                return .reviewFailed(Self.describe(error))
+            }
+        case .setFavorite(let movieID, let isFavorite):
+            do {
+                guard let id = MovieID.parse(movieID) else { return .favoriteFailed("bad movie id") }
+                if isFavorite {
+                    _ = try await connector.addFavoritedMovieMutation.execute(movieId: id)
+                } else {
+                    _ = try await connector.deleteFavoritedMovieMutation.execute(movieId: id)
+                }
+                return .favoriteChanged(movieID: movieID, isFavorite: isFavorite)
+            } catch {
+                return .favoriteFailed(Self.describe(error))
+            }
+        case .signIn(let uid):
+            do {
+                auth.signIn(uid: uid)
+                _ = try await connector.upsertUserMutation.execute(username: uid)
+                let user = try await connector.getCurrentUserQuery.execute(fetchPolicy: .serverOnly).data?.user
+                let favorites = Set((user?.favorites ?? []).map { MovieID.format($0.movie.id) })
+                return .signedIn(uid: uid, favorites: favorites)
+            } catch {
+                auth.signOut()
+                return .signInFailed(Self.describe(error))
+            }
+        case .signOut:
+            auth.signOut()
+            return nil
+        case .refresh:
+            do {
+                _ = try await listRef.execute(fetchPolicy: .serverOnly)
+                return nil
+            } catch {
+                return .feedFailed(Self.describe(error))
+            }
+        }
+    }
+
+    /// One movie's details (`getMovieById`), mapped to the CLI's ``MovieDetails`` model.
+    private func details(id text: String) async throws -> MovieDetails {
+        guard let id = MovieID.parse(text) else { throw DescribedError(description: "bad movie id \(text)") }
+        guard let movie = try await connector.getMovieByIdQuery.execute(fetchPolicy: .serverOnly, id: id).data?.movie
+        else { throw DescribedError(description: "the movie no longer exists") }
+        let main = movie.mainActors.map {
+            MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
+        }
+        let supporting = movie.supportingActors.map {
+            MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
+        }
+        let reviews = movie.reviews.map {
+            MovieDetails.Review(
+                rating: $0.rating, text: $0.text, reviewDate: $0.reviewDate.description, username: $0.user.username)
+        }
+        return MovieDetails(
+            id: MovieID.format(movie.id), title: movie.title, releaseYear: movie.releaseYear, genre: movie.genre,
+            rating: movie.rating, aspectratio: movie.aspectratio.rawValue, description: movie.description,
+            tags: (movie.tags ?? []).compactMap { $0 }, isClassic: movie.isClassic ?? false,
+            director: movie.director.map { MovieDetails.Person(id: MovieID.format($0.id), name: $0.name) },
+            cast: main + supporting, reviews: reviews,
+            stats: MovieDetails.Stats(
+                reviewCount: movie.reviewStats.first?._count ?? 0, averageRating: movie.reviewStats.first?.rating_avg,
+                favoriteCount: movie.favorites.first?._count ?? 0))
+    }
+
+    /// A one-line description of an SDK error for the status bar.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let operation as DataConnectOperationError:
+            let errors = operation.response?.errors ?? []
+            return errors.isEmpty
+                ? (operation.message ?? "operation failed") : errors.map(\.message).joined(separator: "; ")
+        case let server as DataConnectServerError:
+            if server.underlyingError is TransportError { return "emulator unreachable" }
+            return server.details.isEmpty
+                ? (server.message ?? "\(server.code)") : server.details.map(\.message).joined(separator: "; ")
+        case let dataConnect as any DataConnectError:
+            return dataConnect.message ?? dataConnect.description
+        default:
+            return String(describing: error)
+        }
+    }
+}
+
+/// An error that is just its message.
+struct DescribedError: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,152 @@
+import DataConnectTesting
+import Foundation
+import Testing
+
+/// Runs the built `movies-tui` in a real terminal (a private tmux server) against an in-process emulator.
+@Suite(.serialized) struct MoviesTUITmuxTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func startEmulator() throws -> TestEmulator {
+        try TestEmulator(
+            backend: Self.repositoryRoot.appendingPathComponent("Backend/movies").path,
+            seedFile: Self.repositoryRoot.appendingPathComponent("Backend/movies/seed_data.gql").path)
+    }
+
+    /// `sh -c` text running movies-tui, then printing its exit status and idling, so the pane survives it.
+    private func command(_ executable: URL, emulator: TestEmulator) -> String {
+        "'\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"movies-tui exited $?\"; sleep 120"
+    }
+
+    private func expectScreen(
+        _ result: (Bool, String), _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(result.0, "\(what); the screen was:\n\(result.1)", sourceLocation: sourceLocation)
+    }
+
+    @Test func browsesReviewsSeesOtherProcessesChangesAndRestoresTheTerminalOnQ() async throws {
+        // given: a seeded emulator and movies-tui in a 120x40 terminal
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let executable = try MoviesTUIExecutable.find()
+        let emulator = try startEmulator()
+        try tmux.start(command(executable, emulator: emulator))
+        expectScreen(try await tmux.waitFor("79 movies"), "the seeded list loads")
+        let first = try tmux.screen()
+        #expect(first.contains(" movies-tui   Genre: All   Sort: title asc"))
+        #expect(first.contains("Alien"))
+        #expect(first.contains("127.0.0.1:\(emulator.port) | signed out"))
+
+        // when: filtering by genre (f cycles: All, Action, Animation)
+        try tmux.keys("f", "f")
+        // then
+        expectScreen(try await tmux.waitFor("Genre: Animation"), "f cycles to Animation")
+        let animation = try tmux.screen()
+        #expect(animation.contains("Coco"))
+        #expect(animation.contains("千と千尋の神隠し"))
+        #expect(!animation.contains("Alien"))
+        #expect(animation.contains("10 of 79 movies"))
+
+        // when: picking All from the genre list
+        try tmux.keys("F", "Up", "Up", "Enter")
+        expectScreen(try await tmux.waitFor("Genre: All"), "the picker selects All")
+
+        // when: searching and opening the detail pane
+        try tmux.keys("/")
+        try tmux.type("star wars")
+        try tmux.keys("Enter", "Enter")
+        // then
+        expectScreen(try await tmux.waitFor("Director: George Lucas"), "the detail pane shows Star Wars")
+        #expect(try tmux.screen().contains("| Star Wars (1977)"))
+
+        // when: signing in and reviewing
+        try tmux.keys("L")
+        try tmux.type("uid-tmux")
+        try tmux.keys("Enter")
+        expectScreen(try await tmux.waitFor("signed in as uid-tmux"), "sign-in shows in the status bar")
+        try tmux.keys("r", "5", "Tab")
+        try tmux.type("Still great, 素晴らしい")
+        try tmux.keys("Enter")
+        // then
+        expectScreen(try await tmux.waitFor("Review saved."), "the review is saved")
+        expectScreen(try await tmux.waitFor("5/5  uid-tmux: Still great, 素晴らしい"), "the review shows in the detail pane")
+
+        // when: another writer adds movies, newest first
+        try tmux.keys("Escape", "Escape", "s", "S", "g")
+        expectScreen(try await tmux.waitFor("Sort: year desc"), "sorting by year, descending")
+        let inserted = emulator.executeAdmin(
+            """
+            mutation {
+              a: movie_insert(data: {title: "Amélie Returns", releaseYear: 2030, genre: "Comedy", rating: 4})
+              b: movie_insert(data: {title: "千と千尋の神隠し 2", releaseYear: 2031, genre: "Animation", rating: 5})
+            }
+            """)
+        #expect(inserted["errors"]?.arrayValue?.isEmpty ?? true, "\(inserted)")
+        // then: the list shows them within a few seconds, at the top
+        let live = try await tmux.waitForScreen(timeout: .seconds(8)) {
+            $0.contains("千と千尋の神隠し 2") && $0.contains("Amélie Returns") && $0.contains("81 movies")
+        }
+        expectScreen(live, "the new movies appear live")
+        let lines = live.1.split(separator: "\n").map(String.init)
+        #expect(lines.count > 3 && lines[2].contains("千と千尋の神隠し 2") && lines[2].contains("2031"), "\(live.1)")
+        #expect(lines.count > 3 && lines[3].contains("Amélie Returns"), "\(live.1)")
+
+        // when: quitting
+        try tmux.keys("q")
+        // then: the shell's line follows a restored screen
+        let exited = try await tmux.waitFor("movies-tui exited 0")
+        expectScreen(exited, "movies-tui exits with status 0")
+        #expect(!exited.1.contains("movies-tui   Genre:"), "the TUI is gone:\n\(exited.1)")
+    }
+
+    @Test func ctrlCAndSIGTERMQuitCleanly() async throws {
+        // given
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let executable = try MoviesTUIExecutable.find()
+        let emulator = try startEmulator()
+        // `trap : INT` keeps the shell alive when Ctrl-C reaches the whole foreground process group; a trap
+        // with a command (unlike an ignored signal) is reset to the default in the children.
+        let twice =
+            "trap : INT; '\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"first exited $?\"; "
+            + "'\(executable.path)' --emulator \(emulator.host):\(emulator.port) --uid uid-term; echo \"second exited $?\"; sleep 120"
+        try tmux.start(twice)
+        expectScreen(try await tmux.waitFor("79 movies"), "the list loads")
+
+        // when: Ctrl-C
+        try tmux.keys("C-c")
+        // then: the second run starts, so the first one ended (its status shows once the second restores the screen)
+        expectScreen(try await tmux.waitFor("signed in as uid-term"), "Ctrl-C quits; the second run starts signed in")
+
+        // when: SIGTERM to the second run
+        let shell = try tmux.display("#{pane_pid}")
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        let child = try #require(children.split(separator: " ").first.flatMap { Int32($0) }, "movies-tui's pid")
+        kill(child, SIGTERM)
+        // then
+        let second = try await tmux.waitForScreen { $0.contains("second exited") }
+        expectScreen(second, "SIGTERM ends the second run")
+        #expect(second.1.contains("first exited 0"), "Ctrl-C exits with status 0:\n\(second.1)")
+        #expect(second.1.contains("second exited 0"), "SIGTERM exits with status 0:\n\(second.1)")
+        #expect(!second.1.contains("movies-tui   Genre:"), "the TUI is gone:\n\(second.1)")
+    }
+
+    @Test func anUnreachableEmulatorRestoresTheTerminalThenReportsTheErrorAndExits1() async throws {
+        // given: nothing listens on port 1
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let executable = try MoviesTUIExecutable.find()
+        try tmux.start("'\(executable.path)' --emulator 127.0.0.1:1; echo \"movies-tui exited $?\"; sleep 120")
+        expectScreen(try await tmux.waitFor("update failed: emulator unreachable"), "the status bar shows the error")
+
+        // when: the start-up timeout (15 s) passes
+        let exited = try await tmux.waitFor("movies-tui exited", timeout: .seconds(30))
+
+        // then: the message is printed on the restored screen, after the TUI is gone
+        expectScreen(exited, "movies-tui gives up")
+        #expect(
+            exited.1.contains("movies-tui: error: cannot load movies from the emulator at 127.0.0.1:1"), "\(exited.1)")
+        #expect(exited.1.contains("movies-tui exited 1"), "\(exited.1)")
+        #expect(!exited.1.contains("movies-tui   Genre:"), "the TUI is gone:\n\(exited.1)")
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A private tmux server (`tmux -L <socket>`) for driving `movies-tui` in a real terminal.
+///
+/// Creating one fails, with a message that says so, when tmux is not installed: the end-to-end tests must
+/// fail rather than pass silently.
+final class Tmux: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let socket: String
+    private let executable: URL
+
+    /// Finds tmux on `PATH`.
+    ///
+    /// - Throws: ``Failure`` when tmux is missing.
+    init() throws {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        guard
+            let found = (path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"])
+                .map({ URL(fileURLWithPath: $0).appendingPathComponent("tmux") })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else {
+            throw Failure(
+                description: "tmux is not installed (apt-get install tmux); the movies-tui end-to-end test needs it")
+        }
+        executable = found
+        socket = "movies-tui-test-\(UUID().uuidString.prefix(8))"
+    }
+
+    /// Runs `tmux -L socket ARGUMENTS` and returns its standard output.
+    ///
+    /// Spawned and reaped with `posix_spawn`/`waitpid` rather than `Process`: `Process.waitUntilExit` was seen
+    /// never to return for the `new-session` client in the test runner. Output goes to a file, not a pipe, because
+    /// the server that `new-session` forks inherits the descriptors and would keep a pipe open.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let argv = [executable.path, "-L", socket, "-u"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        environment["LC_ALL"] = "C.UTF-8"
+        environment.removeValue(forKey: "TMUX")
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = envp.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        // Default signal dispositions and an empty mask, whatever the test runner ignores or blocks, so that
+        // kill-server's SIGHUP ends the panes' processes.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, cArguments, cEnvironment)
+        guard spawned == 0 else { throw Failure(description: "cannot start tmux: error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = String(decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self)
+        // WIFEXITED && WEXITSTATUS == 0
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+        return text
+    }
+
+    /// Starts a detached 120x40 session running `command` through `sh -c`.
+    func start(_ command: String, columns: Int = 120, rows: Int = 40) throws {
+        try run([
+            "new-session", "-d", "-s", "tui", "-x", "\(columns)", "-y", "\(rows)", "-e", "LANG=C.UTF-8", "-e",
+            "LC_ALL=C.UTF-8", "sh", "-c", command,
+        ])
+    }
+
+    /// Sends tmux key names (`Down`, `Enter`, `C-c`) or single characters.
+    func keys(_ keys: String...) throws {
+        try run(["send-keys", "-t", "tui"] + keys)
+    }
+
+    /// Types text literally.
+    func type(_ text: String) throws {
+        try run(["send-keys", "-t", "tui", "-l", text])
+    }
+
+    /// The visible pane text.
+    func screen() throws -> String {
+        try run(["capture-pane", "-p", "-t", "tui"])
+    }
+
+    /// A tmux format value of the pane, e.g. `#{pane_pid}`.
+    func display(_ format: String) throws -> String {
+        try run(["display-message", "-p", "-t", "tui", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the screen satisfies `condition`; returns the last screen either way.
+    func waitForScreen(timeout: Duration = .seconds(15), _ condition: (String) -> Bool) async throws -> (Bool, String) {
+        let deadline = ContinuousClock.now + timeout
+        var screen = try self.screen()
+        while !condition(screen) {
+            if ContinuousClock.now > deadline { return (false, screen) }
+            try await Task.sleep(for: .milliseconds(100))
+            screen = try self.screen()
+        }
+        return (true, screen)
+    }
+
+    /// Waits until the screen contains `text`.
+    func waitFor(_ text: String, timeout: Duration = .seconds(15)) async throws -> (Bool, String) {
+        try await waitForScreen(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Stops the private server and everything in it: the pane's processes too, even if they outlive SIGHUP.
+    func kill() {
+        let panePID = (try? display("#{pane_pid}")).flatMap { Int32($0) }
+        let processes = panePID.map { [$0] + Self.descendants(of: $0) } ?? []
+        _ = try? run(["kill-server"])
+        for process in processes { Foundation.kill(process, SIGKILL) }
+    }
+
+    /// The pids below `pid` in the process tree, from `/proc`.
+    private static func descendants(of pid: Int32) -> [Int32] {
+        let path = "/proc/\(pid)/task/\(pid)/children"
+        let children = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: " ")
+            .compactMap { Int32($0) }
+        return children + children.flatMap { descendants(of: $0) }
+    }
+}
+
+/// The built `movies-tui`, next to the test bundle (or `MOVIES_TUI_EXECUTABLE`).
+enum MoviesTUIExecutable {
+    static func find() throws -> URL {
+        let fileManager = FileManager.default
+        if let override = ProcessInfo.processInfo.environment["MOVIES_TUI_EXECUTABLE"] {
+            return URL(fileURLWithPath: override)
+        }
+        for start in [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments.first ?? ".")] {
+            var directory = start.standardizedFileURL
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("movies-tui")
+                var isDirectory: ObjCBool = false
+                if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    fileManager.isExecutableFile(atPath: candidate.path)
+                {
+                    return candidate
+                }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        throw Tmux.Failure(
+            description:
+                "no built movies-tui next to \(Bundle.main.bundleURL.path); run `swift build --product movies-tui`")
+    }
+}
