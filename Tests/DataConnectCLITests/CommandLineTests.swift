@@ -63,7 +63,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["help", "bogus"], "dataconnect: no help for \"bogus\"; commands: validate, generate, emulator, execute"),
+        (
+            ["help", "bogus"],
+            "dataconnect: no help for \"bogus\"; commands: validate, generate, init, emulator, execute"
+        ),
         (["validate", "--bogus"], "dataconnect: unknown option \"--bogus\" for validate"),
         (["emulator", "--port", "abc"], "dataconnect: --port needs a number from 0 to 65535, got \"abc\""),
         (["emulator", "--frobnicate"], "dataconnect: unknown option \"--frobnicate\" for emulator"),

@@ -34,8 +34,9 @@ import Testing
 
         // when
         let first = try await DataConnectProcess.run(["generate", "--backend", copy.path])
-        let modified = try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
-            .modificationDate] as? Date
+        let modified =
+            try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
+                .modificationDate] as? Date
         let second = try await DataConnectProcess.run(["generate", "--backend", copy.path])
 
         // then
@@ -54,8 +55,9 @@ import Testing
         #expect(resolved == core, "\(relative) from \(package)")
         #expect(second.exitStatus == 0)
         #expect(second.standardError.contains("0 written, 5 unchanged"))
-        let after = try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
-            .modificationDate] as? Date
+        let after =
+            try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
+                .modificationDate] as? Date
         #expect(after == modified, "an unchanged file is not rewritten")
     }
 
@@ -79,7 +81,8 @@ import Testing
         #expect(upToDate.exitStatus == 0)
         #expect(upToDate.standardError.contains("up to date"))
         #expect(result.exitStatus == 1)
-        #expect(result.standardError.contains("Sources/MoviesKeys.swift: error: out of date; run `dataconnect generate`"))
+        #expect(
+            result.standardError.contains("Sources/MoviesKeys.swift: error: out of date; run `dataconnect generate`"))
         #expect(result.standardError.contains("-public struct MovieKey { // edited\n+public struct MovieKey {\n"))
         #expect(result.standardError.contains("Sources/OldClient.swift: error: out of date"))
         #expect(Self.contents(keys) != original, "--check writes nothing")
@@ -98,9 +101,9 @@ import Testing
         let queries = copy.path + "/connector/queries.gql"
         let text = try #require(Self.contents(queries))
         try text.replacingOccurrences(
-                of: "query listMovies @auth(level: PUBLIC) {\n  movies {\n    id\n    title",
-                with: "query listMovies @auth(level: PUBLIC) {\n  movies {\n    id\n    titel"
-            ).write(toFile: queries, atomically: true, encoding: .utf8)
+            of: "query listMovies @auth(level: PUBLIC) {\n  movies {\n    id\n    title",
+            with: "query listMovies @auth(level: PUBLIC) {\n  movies {\n    id\n    titel"
+        ).write(toFile: queries, atomically: true, encoding: .utf8)
 
         // when
         let result = try await DataConnectProcess.run(["generate", "--backend", copy.path])

@@ -9,6 +9,8 @@ enum Command: Equatable {
     case execute(ExecuteOptions)
     /// `dataconnect generate [--backend DIR] [--watch | --check]`
     case generate(GenerateOptions)
+    /// `dataconnect init [--template movies|blank] [--name NAME] DIR`
+    case initProject(InitOptions)
     /// `dataconnect help [COMMAND]`, `--help`, `-h`
     case help(topic: String?)
     /// `dataconnect --version`
@@ -56,6 +58,16 @@ struct GenerateOptions: Equatable {
     var check = false
 }
 
+/// Options of `dataconnect init`.
+struct InitOptions: Equatable {
+    /// The folder to create the project in; it must be missing or empty.
+    var directory = ""
+    /// The template: `blank` or `movies` (see `InitCommand.templates`).
+    var template = InitCommand.defaultTemplate
+    /// The service and connector name; the directory's last path component when `nil`.
+    var name: String?
+}
+
 /// A command-line usage error: printed with the usage text, exit status 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
@@ -63,7 +75,8 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The commands `dataconnect help` knows about.
-let helpTopics = ["validate", "generate", "emulator", "execute"]
+/// (`init` has help too; it is left out of this list, whose wording the "no help" message quotes.)
+let helpTopics = ["validate", "generate", "init", "emulator", "execute"]
 
 /// Parses the arguments after the program name into a ``Command``.
 ///
@@ -75,7 +88,7 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
     let rest = Array(arguments.dropFirst())
     switch first {
     case "-h", "--help", "help":
-        if let topic = rest.first, !helpTopics.contains(topic) {
+        if let topic = rest.first, !helpTopics.contains(topic), topic != "init" {
             throw UsageError(message: "no help for \"\(topic)\"; commands: \(helpTopics.joined(separator: ", "))")
         }
         return .help(topic: rest.first)
@@ -176,6 +189,40 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
             throw UsageError(message: "--watch and --check cannot be combined")
         }
         return .generate(options)
+    case "init":
+        var options = InitOptions()
+        var reader = ArgumentReader(rest, command: "init")
+        while let argument = reader.next() {
+            switch argument {
+            case "--template", "-t": options.template = try reader.value(for: argument)
+            case "--name": options.name = try reader.value(for: argument)
+            case "-h", "--help": return .help(topic: "init")
+            default:
+                if argument.hasPrefix("--template=") {
+                    options.template = String(argument.dropFirst("--template=".count))
+                } else if argument.hasPrefix("--name=") {
+                    options.name = String(argument.dropFirst("--name=".count))
+                } else if argument.hasPrefix("-") {
+                    throw UsageError(message: "unknown option \"\(argument)\" for init")
+                } else {
+                    guard options.directory.isEmpty else {
+                        throw UsageError(message: "init takes one directory, got \"\(argument)\" too")
+                    }
+                    options.directory = argument
+                }
+            }
+        }
+        guard InitCommand.templates.contains(options.template) else {
+            throw UsageError(
+                message:
+                    "unknown template \"\(options.template)\"; templates: \(InitCommand.templates.joined(separator: ", "))"
+            )
+        }
+        if let name = options.name, InitCommand.sanitizedName(name) == nil {
+            throw UsageError(message: "--name needs letters or digits, got \"\(name)\"")
+        }
+        guard !options.directory.isEmpty else { throw UsageError(message: "init needs a directory") }
+        return .initProject(options)
     default:
         throw UsageError(message: "unknown command \"\(first)\"")
     }
@@ -208,6 +255,29 @@ struct ArgumentReader {
 /// The help text for a topic.
 func usage(_ topic: String?) -> String {
     switch topic {
+    case "init":
+        return """
+            usage: dataconnect init [--template blank|movies] [--name NAME] DIR
+
+            Creates a project in DIR (which must be missing or empty) from a template in this repository's
+            Templates/ folder, generates its Swift SDK, and prints the next steps. The project has:
+              dataconnect/         dataconnect.yaml, schema/schema.gql, connector/ and seed_data.gql
+              Generated/<Package>/ the typed Swift SDK, generated now so the app builds at once
+              App/                 a command-line app that lists rows, inserts one and lists them again
+              Makefile             `make run` (emulator with seed data + the app) and `make test`
+              README.md, firebase.json
+
+              --template T, -t T   blank (default): one Note table with list/get/create/update/delete;
+                                   movies: Movie, Actor and MovieActor with queries, mutations and seed data
+              --name NAME          the service and connector id (default: DIR's last path component),
+                                   reduced to lowercase letters, digits and dashes
+
+            The generated package and the app depend on the core SDK by absolute path: this repository's
+            Packages/DataConnect, found from the running executable, or DATACONNECT_SDK_PATH when set
+            (DATACONNECT_TEMPLATES overrides the Templates folder).
+
+            Exit status: 0 when created, 1 when DIR is not empty or generation fails, 2 on a usage error.
+            """
     case "validate":
         return """
             usage: dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]
@@ -269,6 +339,7 @@ func usage(_ topic: String?) -> String {
             usage: dataconnect <command> [options]
 
             Commands:
+              init        create a project (backend, generated SDK, app, Makefile) from a template
               validate    check a backend's schema and connector operations
               generate    write the typed Swift package of each connector
               emulator    serve a backend locally over HTTP on SQLite

@@ -30,6 +30,8 @@ struct DataConnectTool {
             exit(ExecuteCommand.run(options))
         case .generate(let options):
             exit(GenerateCommand.run(options))
+        case .initProject(let options):
+            exit(InitCommand.run(options))
         }
     }
 

@@ -70,7 +70,8 @@ enum GenerateCommand {
             do {
                 let report = try package.write()
                 let elapsed = ContinuousClock.now - start
-                let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
+                let milliseconds =
+                    Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
                 var summary =
                     "\(package.directory): \(report.written.count) written, \(report.unchanged.count) unchanged"
                 if !report.removed.isEmpty { summary += ", \(report.removed.count) stale removed" }

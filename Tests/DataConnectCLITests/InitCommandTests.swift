@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+/// `dataconnect init` run as a process: the created project validates, its generated SDK is fresh, its app
+/// builds against this repository's core SDK and runs against `dataconnect emulator` with the seed data.
+@Suite(.serialized) struct InitCommandTests {
+    /// One template's expectations: what the app must print for the seeded rows and the inserted one.
+    struct TemplateCase: Sendable, CustomTestStringConvertible {
+        var template: String
+        var package: String
+        var app: String
+        var files: [String]
+        var seededLines: [String]
+        var insertedLine: String
+        var insertedRow: String
+        var testDescription: String { template }
+    }
+
+    static let blank = TemplateCase(
+        template: "blank", package: "ProjSDK", app: "ProjApp",
+        files: ["dataconnect/schema/schema.gql", "dataconnect/connector/queries.gql"],
+        seededLines: ["3 note(s):", "  - Welcome: ", "  - Shopping: Milk, eggs, coffee.", "  - Ideas"],
+        insertedLine: "4 note(s):", insertedRow: "  - Hello from ProjApp: Added by the app.")
+    static let movies = TemplateCase(
+        template: "movies", package: "ProjSDK", app: "ProjApp",
+        files: ["dataconnect/schema/schema.gql", "dataconnect/connector/mutations.gql"],
+        seededLines: ["3 Sci-Fi movie(s):", "  - Arrival (2016) ****", "  - Star Wars (1977) *****"],
+        insertedLine: "4 Sci-Fi movie(s):", insertedRow: "  - Dune (2021) ****")
+
+    static let commonFiles = [
+        "README.md", "Makefile", "firebase.json", "scripts/with-emulator.sh", "dataconnect/dataconnect.yaml",
+        "dataconnect/connector/connector.yaml", "dataconnect/seed_data.gql", "App/Package.swift",
+        "App/Sources/ProjApp/main.swift", "Generated/ProjSDK/Package.swift",
+        "Generated/ProjSDK/Sources/ProjClient.swift", "Generated/ProjSDK/Sources/ProjOperations.swift",
+    ]
+
+    static func contents(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    // MARK: - Creating projects
+
+    @Test(arguments: [blank, movies])
+    func createsAProjectThatValidatesAndIsGenerated(_ templateCase: TemplateCase) async throws {
+        // given
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-init")
+        defer { scratch.remove() }
+        let project = scratch.path + "/proj"
+
+        // when
+        let created = try await DataConnectProcess.run(["init", "--template", templateCase.template, project])
+        let validated = try await DataConnectProcess.run(["validate", "--backend", project + "/dataconnect"])
+        let checked = try await DataConnectProcess.run(["generate", "--backend", project + "/dataconnect", "--check"])
+
+        // then
+        #expect(created.exitStatus == 0, "\(created.standardError)")
+        #expect(created.standardOutput.contains("Created \(project) from the \"\(templateCase.template)\" template"))
+        #expect(created.standardOutput.contains("make run"))
+        #expect(created.standardOutput.contains("make test"))
+        for file in Self.commonFiles + templateCase.files {
+            #expect(FileManager.default.fileExists(atPath: project + "/" + file), "\(file)")
+        }
+        #expect(validated.exitStatus == 0, "\(validated.standardError)")
+        #expect(validated.standardError.contains("valid:"))
+        #expect(checked.exitStatus == 0, "\(checked.standardError)")
+        #expect(checked.standardError.contains("Generated/ProjSDK: up to date"))
+
+        let sdk = Repository.root.appendingPathComponent("Packages/DataConnect").path
+        let manifest = try #require(Self.contents(project + "/dataconnect/connector/connector.yaml"))
+        #expect(manifest.contains("coreSdkPackageLocation: \"\(sdk)\""))
+        #expect(manifest.contains("DATACONNECT_SDK_PATH"))
+        let service = try #require(Self.contents(project + "/dataconnect/dataconnect.yaml"))
+        #expect(service.contains("serviceId: \"proj\""))
+        let firebase = try #require(Self.contents(project + "/firebase.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(firebase.utf8)) as? [String: Any])
+        #expect(((json["emulators"] as? [String: Any])?["dataconnect"] as? [String: Any])?["port"] as? Int == 9399)
+        #expect((json["dataconnect"] as? [String: Any])?["source"] as? String == "dataconnect")
+        let makefile = try #require(Self.contents(project + "/Makefile"))
+        #expect(makefile.contains(DataConnectProcess.executable!.resolvingSymlinksInPath().path))
+        for target in ["generate:", "build:", "emulator:", "run:", "test:"] {
+            #expect(makefile.contains("\n" + target), "\(target)")
+        }
+        #expect(FileManager.default.isExecutableFile(atPath: project + "/scripts/with-emulator.sh"))
+        for file in [project + "/README.md", project + "/Makefile", project + "/App/Package.swift"] {
+            #expect(!(Self.contents(file) ?? "").contains("{{"), "a placeholder is left in \(file)")
+        }
+    }
+
+    @Test func nameSetsTheServiceAndConnectorIds() async throws {
+        // given
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-init")
+        defer { scratch.remove() }
+        let project = scratch.path + "/whatever"
+
+        // when
+        let created = try await DataConnectProcess.run(["init", "--name", "My Notes!", project])
+
+        // then: the blank template, named from --name, sanitized
+        #expect(created.exitStatus == 0, "\(created.standardError)")
+        let service = try #require(Self.contents(project + "/dataconnect/dataconnect.yaml"))
+        #expect(service.contains("serviceId: \"my-notes\""))
+        let connector = try #require(Self.contents(project + "/dataconnect/connector/connector.yaml"))
+        #expect(connector.contains("connectorId: \"my-notes\""))
+        #expect(FileManager.default.fileExists(atPath: project + "/Generated/MyNotesSDK/Sources/MyNotesClient.swift"))
+        let app = try #require(Self.contents(project + "/App/Sources/MyNotesApp/main.swift"))
+        #expect(app.contains("DataConnect.myNotesConnector"))
+        #expect(created.standardOutput.contains("DataConnect.myNotesConnector"))
+    }
+
+    @Test func refusesANonEmptyDirectory() async throws {
+        // given
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-init")
+        defer { scratch.remove() }
+        try "keep me".write(toFile: scratch.path + "/notes.txt", atomically: true, encoding: .utf8)
+
+        // when
+        let result = try await DataConnectProcess.run(["init", "--template", "movies", scratch.path])
+
+        // then
+        #expect(result.exitStatus == 1)
+        #expect(result.standardError.contains("dataconnect init: error: \(scratch.path) is not empty"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["notes.txt"])
+    }
+
+    @Test func aMissingCoreSDKIsAnError() async throws {
+        // given
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-init")
+        defer { scratch.remove() }
+        let executable = try #require(DataConnectProcess.executable)
+
+        // when
+        let result = try await Program.run(
+            executable.path, ["init", scratch.path + "/proj"],
+            environment: ["DATACONNECT_SDK_PATH": scratch.path + "/no-sdk"], timeout: .seconds(60))
+
+        // then
+        #expect(result.exitStatus == 1)
+        #expect(result.standardError.contains("no-sdk is not the core SDK package (no Package.swift)"))
+    }
+
+    @Test(arguments: [
+        (["init", "--template", "nope", "proj"], "dataconnect: unknown template \"nope\"; templates: blank, movies"),
+        (["init"], "dataconnect: init needs a directory"),
+        (["init", "a", "b"], "dataconnect: init takes one directory, got \"b\" too"),
+        (["init", "--bogus", "a"], "dataconnect: unknown option \"--bogus\" for init"),
+    ])
+    func badArgumentsAreUsageErrors(_ arguments: [String], message: String) async throws {
+        // when
+        let result = try await DataConnectProcess.run(arguments)
+
+        // then
+        #expect(result.exitStatus == 2)
+        #expect(result.errorLines.first == message)
+        #expect(result.standardError.contains("usage: dataconnect"))
+    }
+
+    @Test func helpDescribesInit() async throws {
+        // when
+        let general = try await DataConnectProcess.run(["help"])
+        let topic = try await DataConnectProcess.run(["help", "init"])
+
+        // then
+        #expect(general.standardOutput.contains("  init "))
+        #expect(topic.exitStatus == 0)
+        #expect(topic.standardOutput.contains("usage: dataconnect init [--template blank|movies] [--name NAME] DIR"))
+    }
+
+    // MARK: - Building and running the apps
+
+    /// Both templates' apps, built one after the other with a shared scratch path (so the core SDK compiles
+    /// once) and run against an emulator serving the project's backend and seed data.
+    @Test(.timeLimit(.minutes(30))) func theAppsBuildAndRunAgainstTheEmulator() async throws {
+        // given
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-init-apps")
+        defer { scratch.remove() }
+        let buildPath = scratch.path + "/build"
+
+        for templateCase in [Self.blank, Self.movies] {
+            let project = scratch.path + "/" + templateCase.template + "/proj"
+            let created = try await DataConnectProcess.run(["init", "--template", templateCase.template, project])
+            try #require(created.exitStatus == 0, "\(created.standardError)")
+
+            // when: the app builds
+            let start = ContinuousClock.now
+            let build = try await Program.run(
+                "/usr/bin/env",
+                ["swift", "build", "--package-path", project + "/App", "--scratch-path", buildPath],
+                timeout: .seconds(1200))
+            let buildTime = ContinuousClock.now - start
+            try #require(build.exitStatus == 0, "\(build.standardOutput)\n\(build.standardError)")
+            print("InitCommandTests: \(templateCase.template) app built in \(buildTime)")
+
+            // and runs against an emulator with the seed data
+            let emulator = try await EmulatorProcess([
+                "--backend", project + "/dataconnect", "--seed", project + "/dataconnect/seed_data.gql", "--no-watch",
+            ])
+            let host = String(emulator.url.dropFirst("http://".count))
+            let run = try await Program.run(
+                buildPath + "/debug/" + templateCase.app, [],
+                environment: ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": host], timeout: .seconds(60))
+            try await emulator.stop()
+
+            // then: the seeded rows, then the inserted one
+            #expect(run.exitStatus == 0, "\(templateCase.template): \(run.standardOutput)\n\(run.standardError)")
+            for line in templateCase.seededLines {
+                #expect(run.standardOutput.contains(line), "\(templateCase.template): \(run.standardOutput)")
+            }
+            #expect(run.standardOutput.contains("added \""), "\(templateCase.template): \(run.standardOutput)")
+            #expect(run.standardOutput.contains(templateCase.insertedLine), "\(run.standardOutput)")
+            #expect(run.standardOutput.contains(templateCase.insertedRow), "\(run.standardOutput)")
+        }
+    }
+}
+
+/// Runs any program as a child process, with output in temporary files and a timeout.
+enum Program {
+    static func run(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration
+    ) async throws -> ProcessResult {
+        let scratch = try TemporaryDirectory(prefix: "dataconnect-program")
+        defer { scratch.remove() }
+        let outputURL = scratch.url.appendingPathComponent("stdout")
+        let errorURL = scratch.url.appendingPathComponent("stderr")
+        try Data().write(to: outputURL)
+        try Data().write(to: errorURL)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        var timedOut = false
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                timedOut = true
+                process.terminate()
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.waitUntilExit()
+        try output.close()
+        try error.close()
+        return ProcessResult(
+            exitStatus: process.terminationReason == .exit && !timedOut ? process.terminationStatus : nil,
+            standardOutput: String(
+                decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self),
+            standardError: String(
+                decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self))
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+
+/// `dataconnect init`: write a new project from a template, generate its SDK, and print the next steps.
+///
+/// A template is a folder of files under `Templates/<name>/` in this repository; `Templates/common/` is
+/// copied first into every project and the template's own files on top. File contents and paths may hold
+/// placeholders such as `{{serviceId}}`, replaced by ``InitCommand/placeholders(options:name:locations:)``;
+/// an unknown placeholder is an error, so a typo in a template cannot reach a project.
+enum InitCommand {
+    /// The templates `--template` accepts.
+    static let templates = ["blank", "movies"]
+    /// The template used without `--template`.
+    static let defaultTemplate = "blank"
+
+    /// An error that stops `init`: printed as `dataconnect init: error: ...`, exit status 1.
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// Where the templates, the core SDK and this tool are.
+    struct Locations {
+        /// The folder holding `common/` and one folder per template.
+        var templates: String
+        /// The core SDK package (`Packages/DataConnect`), absolute.
+        var coreSDK: String
+        /// This `dataconnect` executable, absolute.
+        var executable: String
+    }
+
+    /// Runs the command; returns the exit status.
+    static func run(_ options: InitOptions) -> Int32 {
+        do {
+            try create(options)
+            return 0
+        } catch {
+            DataConnectTool.printError("dataconnect init: error: \(error.message)")
+            return 1
+        }
+    }
+
+    static func create(_ options: InitOptions) throws(Failure) {
+        let fileManager = FileManager.default
+        let directory = absolute(options.directory)
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw Failure(message: "\(options.directory) exists and is not a directory")
+            }
+            let entries = (try? fileManager.contentsOfDirectory(atPath: directory)) ?? []
+            guard entries.isEmpty else {
+                throw Failure(
+                    message:
+                        "\(options.directory) is not empty (\(entries.count) item(s)); init writes a new project into an empty or missing directory"
+                )
+            }
+        }
+        let rawName = options.name ?? URL(fileURLWithPath: directory).lastPathComponent
+        let name = sanitizedName(rawName) ?? sanitizedName(options.template)!
+        let locations = try locate()
+        let values = placeholders(template: options.template, name: name, locations: locations)
+
+        let templateFolder = join(locations.templates, options.template)
+        guard fileManager.fileExists(atPath: templateFolder) else {
+            throw Failure(message: "no template folder \(templateFolder)")
+        }
+        let commonFolder = join(locations.templates, "common")
+        var written = 0
+        for source in [commonFolder, templateFolder] where fileManager.fileExists(atPath: source) {
+            written += try copyTemplate(from: source, to: directory, values: values)
+        }
+
+        let backend = join(directory, "dataconnect")
+        guard DataConnectTool.validate(ValidateOptions(backend: backend)) == 0 else {
+            throw Failure(message: "the \(options.template) template's backend does not validate; see above")
+        }
+        guard GenerateCommand.generateOnce(GenerateOptions(backend: backend)) == 0 else {
+            throw Failure(message: "generating the SDK of \(backend) failed; see above")
+        }
+
+        let shown = options.directory
+        print(
+            """
+            Created \(shown) from the "\(options.template)" template (\(written) files):
+              dataconnect/    the backend: service "\(values["serviceId"]!)", connector "\(values["connectorId"]!)", seed data
+              Generated/\(values["package"]!)/    the generated Swift SDK: DataConnect.\(values["connectorVar"]!)
+              App/    \(values["app"]!), a command-line app using it
+
+            Next steps:
+              cd \(shown)
+              make run     # start the emulator with the seed data, run the app against it, stop the emulator
+              make test    # validate, check Generated/ is fresh, build, run the app on a free port
+
+            Edit dataconnect/schema/schema.gql and dataconnect/connector/*.gql, then `make generate`.
+            The project uses the core SDK at \(locations.coreSDK)
+            and `dataconnect` from PATH, else \(locations.executable).
+            """)
+    }
+
+    static func join(_ base: String, _ component: String) -> String {
+        base.hasSuffix("/") ? base + component : base + "/" + component
+    }
+
+    // MARK: - Names
+
+    /// A service or connector id from a free-form name: lowercase letters, digits and single dashes,
+    /// starting with a letter, at most 63 characters; `nil` when nothing is left.
+    static func sanitizedName(_ raw: String) -> String? {
+        var result = ""
+        for character in raw.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                result.append(character)
+            } else if !result.isEmpty && !result.hasSuffix("-") {
+                result.append("-")
+            }
+        }
+        while result.hasSuffix("-") { result.removeLast() }
+        guard let first = result.first else { return nil }
+        if !first.isLetter { result = "app-" + result }
+        if result.count > 63 {
+            result = String(result.prefix(63))
+            while result.hasSuffix("-") { result.removeLast() }
+        }
+        return result
+    }
+
+    /// The Swift name of a connector id, as the generator derives it: `my-notes` → `MyNotes`.
+    static func pascalName(_ connectorId: String) -> String {
+        connectorId.split(whereSeparator: { $0 == "-" || $0 == "_" })
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            .joined()
+    }
+
+    /// The values of the placeholders a template may use.
+    static func placeholders(template: String, name: String, locations: Locations) -> [String: String] {
+        let pascal = pascalName(name)
+        return [
+            "projectName": name,
+            "template": template,
+            "serviceId": name,
+            "connectorId": name,
+            "connectorVar": pascal.prefix(1).lowercased() + pascal.dropFirst() + "Connector",
+            "package": pascal + "SDK",
+            "app": pascal + "App",
+            "coreSdkPath": locations.coreSDK,
+            "dataconnectPath": locations.executable,
+            "dataconnectVersion": DataConnectTool.version,
+        ]
+    }
+
+    // MARK: - Locations
+
+    /// Finds the templates and the core SDK: `DATACONNECT_TEMPLATES` and `DATACONNECT_SDK_PATH` when set,
+    /// else the repository this executable was built in (walking up from the executable, then from this
+    /// source file's path at build time).
+    static func locate() throws(Failure) -> Locations {
+        let environment = ProcessInfo.processInfo.environment
+        let fileManager = FileManager.default
+        let executable = executablePath()
+        var roots: [String] = []
+        var folder = (executable as NSString).deletingLastPathComponent
+        while folder != "/" && !folder.isEmpty {
+            roots.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        // Tools/dataconnect/InitCommand.swift → the repository root.
+        roots.append(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path)
+        let root = roots.first {
+            fileManager.fileExists(atPath: $0 + "/Templates")
+                && fileManager.fileExists(atPath: $0 + "/Packages/DataConnect/Package.swift")
+        }
+
+        let templates: String
+        if let override = environment["DATACONNECT_TEMPLATES"], !override.isEmpty {
+            templates = absolute(override)
+        } else if let root {
+            templates = root + "/Templates"
+        } else {
+            throw Failure(message: "cannot find the Templates folder near \(executable); set DATACONNECT_TEMPLATES")
+        }
+        let coreSDK: String
+        if let override = environment["DATACONNECT_SDK_PATH"], !override.isEmpty {
+            coreSDK = absolute(override)
+        } else if let root {
+            coreSDK = root + "/Packages/DataConnect"
+        } else {
+            throw Failure(
+                message: "cannot find the core SDK (Packages/DataConnect) near \(executable); set DATACONNECT_SDK_PATH")
+        }
+        guard fileManager.fileExists(atPath: coreSDK + "/Package.swift") else {
+            throw Failure(
+                message: "\(coreSDK) is not the core SDK package (no Package.swift); check DATACONNECT_SDK_PATH")
+        }
+        return Locations(templates: templates, coreSDK: coreSDK, executable: executable)
+    }
+
+    /// The absolute, symlink-free path of the running executable.
+    static func executablePath() -> String {
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return target
+        }
+        let argument0 = CommandLine.arguments.first ?? "dataconnect"
+        return URL(fileURLWithPath: absolute(argument0)).resolvingSymlinksInPath().path
+    }
+
+    /// `path` made absolute against the current directory, with `.` and `..` removed.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: full).standardizedFileURL.path
+    }
+
+    // MARK: - Copying
+
+    /// Copies every file under `source` into `destination`, substituting placeholders in paths and
+    /// contents and keeping the executable bit; returns how many files were written.
+    static func copyTemplate(
+        from source: String, to destination: String, values: [String: String]
+    ) throws(Failure)
+        -> Int
+    {
+        let fileManager = FileManager.default
+        guard let enumerator = fileManager.enumerator(atPath: source) else {
+            throw Failure(message: "cannot read the template folder \(source)")
+        }
+        var relativePaths: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: source + "/" + relative, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                relativePaths.append(relative)
+            }
+        }
+        for relative in relativePaths.sorted() {
+            let from = source + "/" + relative
+            let targetRelative = try substitute(relative, values: values, file: from)
+            let to = destination + "/" + targetRelative
+            guard let data = fileManager.contents(atPath: from) else {
+                throw Failure(message: "cannot read \(from)")
+            }
+            let text = try substitute(String(decoding: data, as: UTF8.self), values: values, file: from)
+            do {
+                try fileManager.createDirectory(
+                    atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: to))
+                if let permissions = try fileManager.attributesOfItem(atPath: from)[.posixPermissions] as? NSNumber,
+                    permissions.intValue & 0o111 != 0
+                {
+                    try fileManager.setAttributes([.posixPermissions: NSNumber(value: 0o755)], ofItemAtPath: to)
+                }
+            } catch {
+                throw Failure(message: "cannot write \(to): \(error.localizedDescription)")
+            }
+        }
+        return relativePaths.count
+    }
+
+    /// Replaces each `{{name}}` in `text` with its value.
+    ///
+    /// - Throws: ``Failure`` naming the file when a placeholder has no value.
+    static func substitute(_ text: String, values: [String: String], file: String) throws(Failure) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                rest = rest[open.lowerBound...]
+                break
+            }
+            let key = String(rest[open.upperBound..<close.lowerBound])
+            guard let value = values[key] else {
+                throw Failure(
+                    message:
+                        "\(file): unknown placeholder {{\(key)}}; known: \(values.keys.sorted().joined(separator: ", "))"
+                )
+            }
+            result += value
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+}
