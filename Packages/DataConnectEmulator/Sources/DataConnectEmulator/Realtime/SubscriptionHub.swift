@@ -1,8 +1,8 @@
 import DataConnectEngine
 import DataConnectWire
 import Dispatch
-import Foundation
 import EmulatorHTTP
+import Foundation
 import Synchronization
 
 /// Realtime query subscriptions served as server-sent events.

@@ -301,16 +301,22 @@ struct Execution {
             return
         }
         if role == .mutationQuery {
-            var nested = root.children.filter { !resolution.skipped.contains($0.id) }
+            let nested = root.children.filter { !resolution.skipped.contains($0.id) }
             var object = JSONObject()
-            nested = nested.filter { _ in true }
             for child in nested {
                 let bytes = try read(child, on: source)
-                let value: JSONValue
+                var value: JSONValue
                 do {
                     value = try JSONValue(parsing: bytes)
                 } catch {
                     throw ExecutionError(code: .internal, message: "internal error: unreadable result")
+                }
+                if entityIDs {
+                    // Like a query's root field: the hidden keys never reach the response (nor `response.*`).
+                    var found: [DataConnectProperties] = []
+                    value = Self.extractEntityIDs(
+                        value, path: [.field(root.responseKey), .field(child.responseKey)], into: &found)
+                    if !root.isRedacted && !child.isRedacted { properties += found }
                 }
                 try check(child, value: value, reached: true)
                 if !child.isRedacted { object[child.responseKey] = Self.redact(value, node: child) }

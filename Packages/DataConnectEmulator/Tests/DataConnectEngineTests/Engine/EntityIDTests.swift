@@ -21,6 +21,10 @@ import Testing
         mutation Delete @auth(level: PUBLIC) {
           review_delete(key: {movieId: "a0000000000000000000000000000001", userId: "u2"})
         }
+        mutation RenameAndRead @auth(level: PUBLIC) @transaction {
+          actor_update(id: "c0000000000000000000000000000001", data: {name: "Leo"})
+          query { actor(id: "c0000000000000000000000000000001") { name } }
+        }
         mutation CreateTwo @auth(level: PUBLIC) { actor_insertMany(data: [{id: "c000000000000000000000000000000a", name: "A"}, {id: "c000000000000000000000000000000b", name: "B"}]) }
         """
 
@@ -40,6 +44,20 @@ import Testing
                     #"{"path": ["movies"], "entityIds": ["Movie/a0000000000000000000000000000005", "Movie/a0000000000000000000000000000002"], "action": "LIST"}"#
                 )
             ])
+    }
+
+    @Test func aMutationsQueryFieldNamesItsEntitiesAndHidesTheKeys() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.mutation("RenameAndRead")
+
+        // then: no hidden key in the data; the query field's entity is named like a query's
+        #expect(result.data == json(#"{"actor_update": {"id": "c0000000000000000000000000000001"}, "query": {"actor": {"name": "Leo"}}}"#))
+        #expect(
+            result.dataConnect.contains(
+                json(#"{"path": ["query", "actor"], "entityId": "Actor/c0000000000000000000000000000001", "action": "GET"}"#)))
     }
 
     @Test func namesNestedSingleEntities() throws {
