@@ -14,6 +14,9 @@ APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pk
 .DEFAULT_GOAL := help
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library
 CONSUMER := Tests/GeneratedConsumer
+# Everything `make lint` checks and `make fmt` formats: our Swift, not the templates (they hold {{placeholders}}).
+FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo \
+  $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
 .PHONY: tui help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
@@ -142,14 +145,10 @@ bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same
 	$(SWIFT) run -c release --package-path $(SDK) sdk-bench
 
 lint: ## Check formatting
-	$(SWIFT) format lint --recursive --strict Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
-	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests \
-	  $(GEN)/Package.swift $(GEN)/Sources $(GEN)/Tests
+	$(SWIFT) format lint --recursive --strict $(FORMATTED)
 
 fmt: ## Format the sources in place
-	$(SWIFT) format --in-place --recursive Package.swift Tools Tests $(KIT)/Package.swift $(KIT)/Sources $(KIT)/Tests \
-	  $(EMU)/Package.swift $(EMU)/Sources $(EMU)/Tests $(SDK)/Package.swift $(SDK)/Sources $(SDK)/Tests \
-	  $(GEN)/Package.swift $(GEN)/Sources $(GEN)/Tests
+	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 clean: ## Remove build products
 	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out

@@ -43,7 +43,9 @@ func createMovieAsAnotherClient(host: String, port: Int, title: String, genre: S
     ]
     request.httpBody = try JSONSerialization.data(withJSONObject: body)
     let (_, response) = try await URLSession.shared.data(for: request)
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw DemoFailure(description: "createMovie failed") }
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+        throw DemoFailure(description: "createMovie failed")
+    }
 }
 
 var address = ProcessInfo.processInfo.environment["FIREBASE_DATA_CONNECT_EMULATOR_HOST"] ?? "127.0.0.1:9399"
@@ -100,10 +102,14 @@ do {
             _ = try await ref.execute(fetchPolicy: .serverOnly)
             server.append(ContinuousClock.now - start)
         }
-        say("execute()                          -> source \(sources.sorted().joined(separator: "/")), median \(milliseconds(median(cached)))")
+        say(
+            "execute()                          -> source \(sources.sorted().joined(separator: "/")), median \(milliseconds(median(cached)))"
+        )
         say("execute(fetchPolicy: .serverOnly)  -> source server, median \(milliseconds(median(server)))")
         let offline = try await ref.execute(fetchPolicy: .cacheOnly)
-        say("execute(fetchPolicy: .cacheOnly)   -> \(offline.data?.movies.count ?? 0) movies, never touching the network")
+        say(
+            "execute(fetchPolicy: .cacheOnly)   -> \(offline.data?.movies.count ?? 0) movies, never touching the network"
+        )
     }
 
     try await step(4, "A live subscription: ref.subscribe() sees a change made by another client") {
@@ -116,12 +122,15 @@ do {
         }
         say("subscribed to genre \(genre): \(first.data?.movies.count ?? 0) movies")
         let start = ContinuousClock.now
-        try await createMovieAsAnotherClient(host: endpoint.host, port: endpoint.port, title: "Live Premiere", genre: genre)
+        try await createMovieAsAnotherClient(
+            host: endpoint.host, port: endpoint.port, title: "Live Premiere", genre: genre)
         guard case .success(let pushed)? = await iterator.next() else {
             throw DemoFailure(description: "no push after the change")
         }
         let titles = pushed.data?.movies.map(\.title) ?? []
-        say("another client added \"Live Premiere\"; pushed \(milliseconds(ContinuousClock.now - start)) later: \(titles)")
+        say(
+            "another client added \"Live Premiere\"; pushed \(milliseconds(ContinuousClock.now - start)) later: \(titles)"
+        )
         say("ref.data now shows \(ref.data?.movies.count ?? 0) movie(s); the cache has it too")
     }
 

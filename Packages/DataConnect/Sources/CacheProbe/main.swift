@@ -49,7 +49,9 @@ do {
     let result = try await ref.execute(fetchPolicy: policy)
     let titles = (result.data?.movies.map(\.title) ?? []).map { "\"\($0)\"" }.joined(separator: ",")
     let source = result.source == .server ? "server" : "cache"
-    print("{\"source\":\"\(source)\",\"isStale\":\(result.isStale),\"hasData\":\(result.data != nil),\"titles\":[\(titles)]}")
+    print(
+        "{\"source\":\"\(source)\",\"isStale\":\(result.isStale),\"hasData\":\(result.data != nil),\"titles\":[\(titles)]}"
+    )
 } catch {
     print("{\"error\":\"\(String(describing: error).replacingOccurrences(of: "\"", with: "'"))\"}")
     exit(1)

@@ -249,7 +249,9 @@ func cachedBackend() -> String {
         try FileManager.default.copyItem(atPath: backend, toPath: copy)
         let manifest = copy + "/connector/connector.yaml"
         let text = try String(contentsOfFile: manifest, encoding: .utf8)
-        try (text + "\ngenerate:\n  swiftSdk:\n    outputDir: ../out\n    package: Bench\n    clientCache:\n      maxAge: 1h\n")
+        try
+            (text
+            + "\ngenerate:\n  swiftSdk:\n    outputDir: ../out\n    package: Bench\n    clientCache:\n      maxAge: 1h\n")
             .write(toFile: manifest, atomically: true, encoding: .utf8)
     } catch {
         fail("cannot copy the backend: \(error)")
@@ -269,7 +271,8 @@ do {
         app: memoryApp, connectorConfig: config,
         settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)))
     cached.useEmulator(host: cachedEmulator.host, port: cachedEmulator.port)
-    let persistentFolder = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-bench-cache-\(getpid())").path
+    let persistentFolder = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-bench-cache-\(getpid())")
+        .path
     defer { try? FileManager.default.removeItem(atPath: persistentFolder) }
     FirebaseApp.configure(name: "sdk-bench-sqlite", options: FirebaseOptions(projectID: projectID))
     guard let sqliteApp = FirebaseApp.app(name: "sdk-bench-sqlite") else { fail("no app") }
@@ -307,7 +310,11 @@ do {
         _ = try await measure(options.warmup, fromCache)
         let serverSamples = percentiles(try await measure(options.requests / 2, fromServer))
         let cacheSamples = percentiles(try await measure(options.requests, fromCache))
-        rows.append(("\(label): `execute(fetchPolicy: .serverOnly)` (round trip, decode, cache write)", serverSamples.median, serverSamples.p90))
+        rows.append(
+            (
+                "\(label): `execute(fetchPolicy: .serverOnly)` (round trip, decode, cache write)", serverSamples.median,
+                serverSamples.p90
+            ))
         rows.append(("\(label): `execute()` answered from the fresh cache", cacheSamples.median, cacheSamples.p90))
     }
     print(

@@ -101,7 +101,8 @@ for kind in ["memory", "sqlite"] {
         let response = flip ? changed : list
         try cache.write(query: key, response: response.data, properties: response.properties)
     }
-    print("| \(kind) | read 20-row list, remembered since the last change, median | \(String(format: "%.1f", read)) µs |")
+    print(
+        "| \(kind) | read 20-row list, remembered since the last change, median | \(String(format: "%.1f", read)) µs |")
     print("| \(kind) | read 20-row list, hydrated from the records, median | \(String(format: "%.1f", coldRead)) µs |")
     print("| \(kind) | write same 20-row list, median | \(String(format: "%.1f", sameWrite)) µs |")
     print(

@@ -171,7 +171,8 @@ do {
     let moviesTime = try median(25) { try generate(backend: movies, into: scratch + "/movies") }
     print(
         String(
-            format: "| generate Backend/movies in process: validate 35 operations, render and write %d KB | %.2f ms | < 150 ms | %.0fx under |",
+            format:
+                "| generate Backend/movies in process: validate 35 operations, render and write %d KB | %.2f ms | < 150 ms | %.0fx under |",
             moviesBytes / 1024, moviesTime, 150 / moviesTime))
 
     let synthetic = scratch + "/synthetic"
@@ -180,7 +181,8 @@ do {
     let syntheticTime = try median(7, warmup: 1) { try generate(backend: synthetic, into: scratch + "/synthetic-out") }
     print(
         String(
-            format: "| generate a synthetic connector: 40 tables, 500 operations, %d KB of Swift | %.1f ms | < 3 s | %.0fx under |",
+            format:
+                "| generate a synthetic connector: 40 tables, 500 operations, %d KB of Swift | %.1f ms | < 3 s | %.0fx under |",
             syntheticBytes / 1024, syntheticTime, 3000 / syntheticTime))
 
     if arguments.count >= 3 {
@@ -196,7 +198,8 @@ do {
         let command = try median(15) { try runProcess(arguments[2], ["generate", "--backend", copy]) }
         print(
             String(
-                format: "| `dataconnect generate --backend Backend/movies` as a process (start, generate, exit) | %.1f ms | < 150 ms | %.0fx under |",
+                format:
+                    "| `dataconnect generate --backend Backend/movies` as a process (start, generate, exit) | %.1f ms | < 150 ms | %.0fx under |",
                 command, 150 / command))
     }
 } catch {

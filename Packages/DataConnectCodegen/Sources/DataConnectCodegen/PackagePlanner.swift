@@ -125,7 +125,11 @@ extension PlannedPackage {
             if existing != Data(file.contents.utf8) {
                 let old = String(decoding: existing, as: UTF8.self)
                 changed.append(
-                    (file.path, TextDiff.unified(old: old, new: file.contents, oldName: "a/\(file.path)", newName: "b/\(file.path)"))
+                    (
+                        file.path,
+                        TextDiff.unified(
+                            old: old, new: file.contents, oldName: "a/\(file.path)", newName: "b/\(file.path)")
+                    )
                 )
             }
         }

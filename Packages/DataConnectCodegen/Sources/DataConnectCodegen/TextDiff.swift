@@ -15,7 +15,9 @@ public enum TextDiff {
     /// Uses the longest common subsequence of lines after trimming the common head and tail, so the cost is
     /// quadratic only in the changed middle; past 4,000 lines of changed middle it reports the whole middle as
     /// replaced instead.
-    public static func unified(old: String, new: String, oldName: String, newName: String, context: Int = 3)
+    public static func unified(
+        old: String, new: String, oldName: String, newName: String, context: Int = 3
+    )
         -> String
     {
         if old == new { return "" }

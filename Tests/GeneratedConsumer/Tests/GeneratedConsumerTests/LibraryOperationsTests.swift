@@ -259,9 +259,15 @@ private func day(_ text: String) throws -> LocalDate { try LocalDate(localDateSt
         // given: three books with a tag of their own
         signIn()
         let tag = unique("tag")
-        let old = try await addBook("Alpha") { $0.tags = [tag]; $0.published = try? day("1900-01-01") }
-        let mid = try await addBook("Beta") { $0.tags = [tag]; $0.published = try? day("1950-01-01") }
-        let new = try await addBook("Gamma") { $0.tags = [tag, "new"]; $0.published = try? day("2000-01-01") }
+        let old = try await addBook("Alpha") {
+            $0.tags = [tag]; $0.published = try? day("1900-01-01")
+        }
+        let mid = try await addBook("Beta") {
+            $0.tags = [tag]; $0.published = try? day("1950-01-01")
+        }
+        let new = try await addBook("Gamma") {
+            $0.tags = [tag, "new"]; $0.published = try? day("2000-01-01")
+        }
         _ = try await lending.addAuthorToBookMutation.execute(isbn: new, name: "Gamma Writer")
         auth.signOut()
 
@@ -271,7 +277,9 @@ private func day(_ text: String) throws -> LocalDate { try LocalDate(localDateSt
             $0.tag = tag
             $0.publishedAfter = try? day("1950-01-01")
         }.data.books
-        let limited = try await lending.listBooksQuery.execute { $0.tag = tag; $0.limit = 2 }.data.books
+        let limited = try await lending.listBooksQuery.execute {
+            $0.tag = tag; $0.limit = 2
+        }.data.books
         let everything = try await lending.listBooksQuery.execute().data.books
 
         // then
@@ -288,7 +296,9 @@ private func day(_ text: String) throws -> LocalDate { try LocalDate(localDateSt
         // given
         signIn()
         let word = unique("word")
-        let inTitle = try await addBook("The \(word) Book") { $0.pages = 100; $0.published = try? day("1990-01-01") }
+        let inTitle = try await addBook("The \(word) Book") {
+            $0.pages = 100; $0.published = try? day("1990-01-01")
+        }
         let asTag = try await addBook("Tagged") {
             $0.tags = [word]
             $0.pages = 300

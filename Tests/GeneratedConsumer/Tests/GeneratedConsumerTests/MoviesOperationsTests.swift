@@ -289,11 +289,23 @@ private func unique(_ prefix: String) -> String { "\(prefix) \(UUID().uuidString
 
         // when / then: rating DESC, then title
         #expect(try await search { $0.genre = genre } == [alpha, gamma, beta])
-        #expect(try await search { $0.genre = genre; $0.minYear = 2004 } == [gamma, beta])
-        #expect(try await search { $0.genre = genre; $0.maxYear = 2005; $0.minRating = 4 } == [alpha])
-        #expect(try await search { $0.genre = genre; $0.limit = 2 } == [alpha, gamma])
+        #expect(
+            try await search {
+                $0.genre = genre; $0.minYear = 2004
+            } == [gamma, beta])
+        #expect(
+            try await search {
+                $0.genre = genre; $0.maxYear = 2005; $0.minRating = 4
+            } == [alpha])
+        #expect(
+            try await search {
+                $0.genre = genre; $0.limit = 2
+            } == [alpha, gamma])
         #expect(try await search { $0.title = word } == [alpha])
-        #expect(try await search { $0.genre = genre; $0.excludedGenres = [genre] } == [])
+        #expect(
+            try await search {
+                $0.genre = genre; $0.excludedGenres = [genre]
+            } == [])
         let everything = try await movies.searchMoviesQuery.execute().data.movies
         #expect(everything.contains { $0.id == beta }, "no filter set: the whole catalogue")
         #expect(everything.first?.rating == 5)
@@ -302,11 +314,17 @@ private func unique(_ prefix: String) -> String { "\(prefix) \(UUID().uuidString
     @Test func listMoviesPagedOrdersAndPagesWithoutOverlap() async throws {
         // given: the catalogue as it is now (nothing else runs meanwhile)
         let paged = movies.listMoviesPagedQuery
-        let whole = try await paged.execute { $0.orderByRating = .DESC; $0.limit = 10 }.data.movies
+        let whole = try await paged.execute {
+            $0.orderByRating = .DESC; $0.limit = 10
+        }.data.movies
 
         // when
-        let first = try await paged.execute { $0.orderByRating = .DESC; $0.limit = 5 }.data.movies
-        let second = try await paged.execute { $0.orderByRating = .DESC; $0.limit = 5; $0.offset = 5 }.data.movies
+        let first = try await paged.execute {
+            $0.orderByRating = .DESC; $0.limit = 5
+        }.data.movies
+        let second = try await paged.execute {
+            $0.orderByRating = .DESC; $0.limit = 5; $0.offset = 5
+        }.data.movies
         let byYear = try await paged.execute { $0.orderByReleaseYear = .ASC }.data.movies
         let defaults = try await paged.execute().data.movies
 

@@ -151,7 +151,8 @@ extension QueryRefObservation {
                 return (self.data.map { $0[keyPath: elements] }, mapped)
             },
             areInIncreasingOrder: { lhs, rhs in
-                ascending ? lhs[keyPath: sortKey] < rhs[keyPath: sortKey] : rhs[keyPath: sortKey] < lhs[keyPath: sortKey]
+                ascending
+                    ? lhs[keyPath: sortKey] < rhs[keyPath: sortKey] : rhs[keyPath: sortKey] < lhs[keyPath: sortKey]
             })
     }
 }

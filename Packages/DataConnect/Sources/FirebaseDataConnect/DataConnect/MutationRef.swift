@@ -41,7 +41,8 @@ public final class MutationRef<ResultData: Decodable & Sendable, Variable: Encod
         let (response, uid) = try await dataConnect.send(
             .mutation, operationName: operationName, variables: encodedVariables)
         let data = try OperationCodec.decode(response, as: ResultData.self)
-        if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid), case .object(let object)? = response.data,
+        if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid),
+            case .object(let object)? = response.data,
             let update = try? engine.applyMutation(response: object, properties: response.extensions.dataConnect)
         {
             dataConnect.propagate(update, in: engine)

@@ -158,9 +158,11 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
 
     /// Asks the server, caches and publishes the result.
     private func executeOnServer() async throws -> OperationResult<ResultData> {
-        let (response, uid) = try await dataConnect.send(.query, operationName: operationName, variables: encodedVariables)
+        let (response, uid) = try await dataConnect.send(
+            .query, operationName: operationName, variables: encodedVariables)
         let data = try OperationCodec.decode(response, as: ResultData.self)
-        if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid), case .object(let object)? = response.data,
+        if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid),
+            case .object(let object)? = response.data,
             let update = try? engine.write(
                 query: cacheKey, response: object, properties: response.extensions.dataConnect)
         {

@@ -188,7 +188,9 @@ extension QueryRefObservation {
     }
 
     /// Reads one connection until it ends; delivers each result to the cache, the ref and the consumers.
-    private func consume(_ stream: AsyncThrowingStream<StreamMessage, any Error>, uid: String?) async
+    private func consume(
+        _ stream: AsyncThrowingStream<StreamMessage, any Error>, uid: String?
+    ) async
         -> ConnectionOutcome
     {
         var receivedAny = false

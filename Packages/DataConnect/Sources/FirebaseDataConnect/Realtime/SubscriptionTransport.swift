@@ -76,7 +76,9 @@ public final class ServerSentEventsTransport: SubscriptionTransport {
         self.idleTimeout = idleTimeout
     }
 
-    public func subscribe(_ request: OperationRequest, dataEtag: String?) -> AsyncThrowingStream<
+    public func subscribe(
+        _ request: OperationRequest, dataEtag: String?
+    ) -> AsyncThrowingStream<
         StreamMessage, any Error
     > {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StreamMessage.self, throwing: (any Error).self)

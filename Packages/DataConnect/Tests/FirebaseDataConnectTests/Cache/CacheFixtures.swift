@@ -1,6 +1,7 @@
 import DataConnectWire
 import Foundation
 import Synchronization
+import Testing
 
 @testable import FirebaseDataConnect
 
@@ -22,8 +23,6 @@ enum CacheBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 }
-
-import Testing
 
 /// Warnings the cache reported, collected from any thread.
 final class WarningLog: Sendable {
@@ -48,7 +47,8 @@ struct CachedConnector {
     }
 
     func listRef(_ genre: String = "Sci-Fi") -> QueryRefObservation<MovieList, GenreVariables> {
-        dataConnect.query(name: "listMoviesByGenre", variables: GenreVariables(genre: genre), resultsDataType: MovieList.self)
+        dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: genre), resultsDataType: MovieList.self)
     }
 
     /// A response of movies with the entity ids a cache-enabled connector sends.

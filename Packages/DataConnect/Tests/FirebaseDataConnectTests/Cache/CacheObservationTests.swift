@@ -104,7 +104,8 @@ final class Recorder<Value: Sendable>: Sendable {
         emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
         transport = CountingTransport(
             URLSessionTransport(
-                configuration: .init(endpoint: ServiceEndpoint(host: emulator.host, port: emulator.port, sslEnabled: false))))
+                configuration: .init(
+                    endpoint: ServiceEndpoint(host: emulator.host, port: emulator.port, sslEnabled: false))))
         dataConnect = DataConnect(
             app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
             settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)),

@@ -56,7 +56,9 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func policyMeetsCacheState(backend: CacheBackend, policy: QueryFetchPolicy, state: CacheState, serverUp: Bool)
+    func policyMeetsCacheState(
+        backend: CacheBackend, policy: QueryFetchPolicy, state: CacheState, serverUp: Bool
+    )
         async throws
     {
         // given: a cache holding the given state (maxAge 0 makes anything cached stale at once)

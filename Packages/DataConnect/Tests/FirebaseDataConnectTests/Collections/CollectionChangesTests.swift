@@ -72,7 +72,8 @@ struct Row: Identifiable, Hashable, Sendable {
         // given
         let arrival = Row(id: 4, title: "Arrival", genre: "Sci-Fi")
         // when
-        let changes = SectionedChanges(from: sections([alien, brazil, cube]), to: sections([alien, brazil, cube, arrival]))
+        let changes = SectionedChanges(
+            from: sections([alien, brazil, cube]), to: sections([alien, brazil, cube, arrival]))
         // then: Sci-Fi is section 1; Arrival sorts after Alien
         #expect(changes == SectionedChanges(insertions: [SectionedIndex(section: 1, item: 1)]))
     }
@@ -93,12 +94,14 @@ struct Row: Identifiable, Hashable, Sendable {
         var comedyCube = cube
         comedyCube.genre = "Comedy"
         // when
-        let changes = SectionedChanges(from: sections([alien, brazil, cube]), to: sections([alien, brazil, comedyCube]))
+        let changes = SectionedChanges(
+            from: sections([alien, brazil, cube]), to: sections([alien, brazil, comedyCube]))
         // then
         #expect(
             changes
                 == SectionedChanges(
-                    deletions: [SectionedIndex(section: 1, item: 1)], insertions: [SectionedIndex(section: 0, item: 1)]))
+                    deletions: [SectionedIndex(section: 1, item: 1)], insertions: [SectionedIndex(section: 0, item: 1)])
+        )
     }
 
     @Test func anEditedTitleInPlaceIsAModification() {

@@ -19,7 +19,8 @@ import Testing
 
     static func response(_ movies: [(String, String, String)]) -> GraphQLResponse {
         GraphQLResponse(data: [
-            "movies": .array(movies.map { .object(["id": .string($0.0), "title": .string($0.1), "genre": .string($0.2)]) })
+            "movies": .array(
+                movies.map { .object(["id": .string($0.0), "title": .string($0.1), "genre": .string($0.2)]) })
         ])
     }
 
@@ -65,7 +66,10 @@ import Testing
         let snapshots = await collecting.value
 
         // then: the current list, then the insert and delete, then the edit; the reordering publishes nothing
-        #expect(snapshots.map { $0.elements.map(\.title) } == [["Alien", "Cube"], ["Alien", "Brazil"], ["Aliens", "Brazil"]])
+        #expect(
+            snapshots.map { $0.elements.map(\.title) } == [
+                ["Alien", "Cube"], ["Alien", "Brazil"], ["Aliens", "Brazil"],
+            ])
         #expect(
             snapshots.map(\.changes) == [
                 ListChanges(insertions: [0, 1]), ListChanges(deletions: [1], insertions: [1]),
@@ -79,7 +83,8 @@ import Testing
             .success(Self.response([("1", "Cube", "Sci-Fi"), ("2", "Alien", "Sci-Fi"), ("3", "Brazil", "Comedy")])),
             .success(
                 Self.response([
-                    ("1", "Cube", "Sci-Fi"), ("2", "Alien", "Sci-Fi"), ("3", "Brazil", "Comedy"), ("4", "Dune", "Drama"),
+                    ("1", "Cube", "Sci-Fi"), ("2", "Alien", "Sci-Fi"), ("3", "Brazil", "Comedy"),
+                    ("4", "Dune", "Drama"),
                 ])),
             .success(Self.response([("1", "Cube", "Sci-Fi"), ("2", "Alien", "Sci-Fi"), ("4", "Dune", "Drama")])),
         ])
@@ -95,7 +100,10 @@ import Testing
         let snapshots = await collecting.value
 
         // then
-        #expect(snapshots.map { $0.sections.map(\.key) } == [["Comedy", "Sci-Fi"], ["Comedy", "Drama", "Sci-Fi"], ["Drama", "Sci-Fi"]])
+        #expect(
+            snapshots.map { $0.sections.map(\.key) } == [
+                ["Comedy", "Sci-Fi"], ["Comedy", "Drama", "Sci-Fi"], ["Drama", "Sci-Fi"],
+            ])
         #expect(
             snapshots.map(\.changes) == [
                 SectionedChanges(insertedSections: [0, 1]), SectionedChanges(insertedSections: [1]),

@@ -65,7 +65,12 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
         StreamMessage(
             requestID: "1",
             response: GraphQLResponse(
-                data: ["movies": .array(titles.enumerated().map { .object(["id": .string("m\($0.offset)"), "title": .string($0.element)]) })],
+                data: [
+                    "movies": .array(
+                        titles.enumerated().map {
+                            .object(["id": .string("m\($0.offset)"), "title": .string($0.element)])
+                        })
+                ],
                 extensions: .init(dataConnect: [
                     DataConnectProperties(
                         path: [.field("movies")], entityIds: titles.indices.map { "Movie/m\($0)" }, action: .list)
@@ -98,7 +103,8 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
             .init(messages: [ScriptedSubscriptionTransport.movies(["Alien"], etag: "e1")], ending: .open)
         ])
         let dataConnect = Self.dataConnect(realtime)
-        let ref = dataConnect.query(name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
+        let ref = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
 
         // when: two consumers subscribe, then the server pushes a change
         let first = Recorder(try await ref.subscribe())
@@ -123,7 +129,8 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
         let transport = RecordingTransport(replies: [.success(CachedConnector.movies([("m0", "Cached")]))])
         let realtime = ScriptedSubscriptionTransport([])
         let dataConnect = Self.dataConnect(realtime, transport: transport)
-        let ref = dataConnect.query(name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
+        let ref = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
         _ = try await ref.execute()
 
         // when

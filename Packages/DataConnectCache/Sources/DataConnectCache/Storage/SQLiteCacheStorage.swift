@@ -157,7 +157,9 @@ public final class SQLiteCacheStorage: CacheStorage {
             }
             // A file cut short can keep its header (and so its version) but lose the schema page's contents.
             let tables = Set(
-                try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+                try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    $0[0].textValue
+                })
             let known: Set<String> = ["queries", "entities", "query_entities", "query_lists"]
             guard known.isSubset(of: tables) else {
                 throw UnusableDatabase(description: "missing tables \(known.subtracting(tables).sorted())")

@@ -22,7 +22,8 @@ struct ClientRenderer {
                         let maxSize = cache.maxSize.map { ", maxSize: \($0.bytes)" } ?? ""
                         writer.line(
                             "settings: DataConnectSettings(cacheSettings: CacheSettings("
-                                + "storage: .\(cache.storage.rawValue), maxAge: \(seconds(cache.maxAge.seconds))\(maxSize))),")
+                                + "storage: .\(cache.storage.rawValue), maxAge: \(seconds(cache.maxAge.seconds))\(maxSize))),"
+                        )
                     }
                     writer.line("callerSDKType: .generated")
                 }
