@@ -28,6 +28,12 @@ enum ResultTree {
         case object(JSONObject)
         case array([JSONValue])
         case value(JSONValue)
+
+        /// Whether this is a verbatim JSON null.
+        var isNull: Bool {
+            if case .value(.null) = self { return true }
+            return false
+        }
     }
 
     /// Classifies a node by its first key.
@@ -83,7 +89,18 @@ enum ResultTree {
     static func dependencies(of tree: JSONValue) -> QueryDependencies {
         var dependencies = QueryDependencies()
         collectDependencies(tree, into: &dependencies)
+        // A root field that is null is a lookup that found nothing (`user(key: …)`): the entity it waits for is
+        // unknown, so any insert or upsert may make it appear, as for an empty list of unknown table.
+        if rootHasNullField(tree) { dependencies.listTables.insert(QueryDependencies.unknownTable) }
         return dependencies
+    }
+
+    private static func rootHasNullField(_ tree: JSONValue) -> Bool {
+        switch node(tree) {
+        case .object(let members): members.contains { node($0.value).isNull }
+        case .value(.object(let members)): members.contains { $0.value == .null }
+        default: false
+        }
     }
 
     private static func collectDependencies(_ tree: JSONValue, into dependencies: inout QueryDependencies) {

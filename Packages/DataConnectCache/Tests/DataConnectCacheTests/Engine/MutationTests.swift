@@ -259,3 +259,25 @@ import Testing
         #expect(update.staleQueries == [cast.id])
     }
 }
+
+extension MutationTests {
+    @Test(arguments: [CacheBackend.memory, .sqlite])
+    func aLookupThatFoundNothingIsStaleAfterAnInsertOrUpsert(backend: CacheBackend) throws {
+        // given: "the current user" looked up before the user exists, and a lookup that found its movie
+        let fixture = try seeded(backend)
+        let currentUser = QueryKey(operationName: "GetCurrentUser")
+        try fixture.write(currentUser, #"{"data":{"user":null}}"#)
+
+        // when: a user row is upserted
+        let update = try fixture.mutate(
+            """
+            {"data":{"user_upsert":{"id":"u7"}},
+             "extensions":{"dataConnect":[{"path":["user_upsert"],"entityId":"User/u7","action":"UPSERT"}]}}
+            """)
+
+        // then: the empty lookup must be asked again; the found movie need not be
+        #expect(update.staleQueries.contains(currentUser.id))
+        #expect(!update.staleQueries.contains(Fixtures.getMovie.id))
+        #expect(try fixture.cache.read(query: currentUser) == nil)
+    }
+}
