@@ -120,8 +120,9 @@ let package = Package(
             dependencies: [
                 "MoviesTUICore",
                 "MoviesCLICore",
-                // Built so the end-to-end test can run it inside tmux.
+                // Built so the end-to-end test can run it inside tmux, and change data with the CLI meanwhile.
                 "movies-tui",
+                "movies",
                 .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
             ],
             path: "Tests/MoviesTUITests"

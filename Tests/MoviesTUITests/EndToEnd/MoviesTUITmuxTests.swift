@@ -14,6 +14,29 @@ import Testing
     }
 
     /// `sh -c` text running movies-tui, then printing its exit status and idling, so the pane survives it.
+    /// Runs the `movies` CLI to completion with a private configuration folder.
+    static func runCLI(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("movies-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputURL = scratch.appendingPathComponent("output")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["MOVIES_CONFIG_DIR": scratch.path, "NO_COLOR": "1"]) { $1 }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try output.close()
+        let text = String(decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self)
+        return (process.terminationStatus, text)
+    }
+
     private func command(_ executable: URL, emulator: TestEmulator) -> String {
         "'\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"movies-tui exited $?\"; sleep 120"
     }
@@ -71,17 +94,22 @@ import Testing
         expectScreen(try await tmux.waitFor("Review saved."), "the review is saved")
         expectScreen(try await tmux.waitFor("5/5  uid-tmux: Still great, 素晴らしい"), "the review shows in the detail pane")
 
-        // when: another writer adds movies, newest first
+        // when: another process adds movies, newest first
         try tmux.keys("Escape", "Escape", "s", "S", "g")
         expectScreen(try await tmux.waitFor("Sort: year desc"), "sorting by year, descending")
-        let inserted = emulator.executeAdmin(
-            """
-            mutation {
-              a: movie_insert(data: {title: "Amélie Returns", releaseYear: 2030, genre: "Comedy", rating: 4})
-              b: movie_insert(data: {title: "千と千尋の神隠し 2", releaseYear: 2031, genre: "Animation", rating: 5})
-            }
-            """)
-        #expect(inserted["errors"]?.arrayValue?.isEmpty ?? true, "\(inserted)")
+        // (the movies CLI, as a separate process, through the same emulator)
+        let cli = executable.deletingLastPathComponent().appendingPathComponent("movies")
+        for (title, year, genre, rating) in [
+            ("Amélie Returns", "2030", "Comedy", "4"), ("千と千尋の神隠し 2", "2031", "Animation", "5"),
+        ] {
+            let added = try Self.runCLI(
+                cli,
+                [
+                    "add", "--title", title, "--year", year, "--genre", genre, "--rating", rating,
+                    "--emulator", "\(emulator.host):\(emulator.port)",
+                ])
+            #expect(added.status == 0, "movies add: \(added.output)")
+        }
         // then: the list shows them within a few seconds, at the top
         let live = try await tmux.waitForScreen(timeout: .seconds(8)) {
             $0.contains("千と千尋の神隠し 2") && $0.contains("Amélie Returns") && $0.contains("81 movies")
