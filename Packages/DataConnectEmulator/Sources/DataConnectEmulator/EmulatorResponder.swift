@@ -122,8 +122,11 @@ public final class EmulatorResponder: HTTPResponder {
                 return Self.error(.unauthenticated, "invalid X-Firebase-Auth-Token: \(error.message)")
             }
         }
+        // Impersonation is an admin feature: honoured on `:impersonate*` and `:executeGraphql*`, never on the
+        // client methods, where only the ID token speaks for the caller.
+        let allowsImpersonation = route.method.hasPrefix("impersonate") || route.method.hasPrefix("executeGraphql")
         var impersonated = false
-        if case .object(let impersonate)? = body["extensions"]?["impersonate"] {
+        if allowsImpersonation, case .object(let impersonate)? = body["extensions"]?["impersonate"] {
             impersonated = true
             if case .object(let claims)? = impersonate["authClaims"] {
                 auth = AuthContext(claims: claims)
@@ -174,12 +177,10 @@ public final class EmulatorResponder: HTTPResponder {
                     return Self.error(.invalidArgument, "\"variables\" is required (send {} when there are none)")
                 }
             }
-            let isImpersonation = route.method.hasPrefix("impersonate")
             engineRequest = EngineRequest(
                 kind: .connector(
                     connector: connector, operationName: operationName, mutation: route.method.hasSuffix("Mutation")),
                 variables: variables, auth: auth, enforceAuth: true)
-            _ = isImpersonation
         case "executeGraphql", "executeGraphqlRead":
             guard route.connector == nil else { return Self.error(.notFound, "\(route.method) is a service method") }
             guard let query = body["query"]?.stringValue else {

@@ -136,3 +136,24 @@ import Testing
         #expect(error["extensions"]?["debugDetails"]?.stringValue?.isEmpty == false, "\(error)")
     }
 }
+
+/// Impersonation is an admin feature: a client request cannot name its own caller.
+@Suite struct ImpersonationScopeTests {
+    @Test func aClientRequestCannotImpersonateAUser() async throws {
+        // given: a USER-level query, asked without a token but with impersonated claims
+        let emulator = try Backend.movies.start()
+        let client = EmulatorClient(emulator, connector: "movies")
+        let body: JSONValue = [
+            "name": .string(client.resourceName("movies")), "operationName": "getCurrentUser", "variables": [:],
+            "extensions": ["impersonate": ["authClaims": ["sub": "uid-alice"]]],
+        ]
+
+        // when
+        let asClient = try await client.post(emulator.connectorURL("movies", "executeQuery"), json: body)
+        let admin = try await client.post(emulator.connectorURL("movies", "impersonateQuery"), json: body)
+
+        // then: refused on the client method, honoured on the admin one
+        #expect(asClient.status == 401, "\(asClient)")
+        #expect(admin.status == 200, "\(admin)")
+    }
+}
