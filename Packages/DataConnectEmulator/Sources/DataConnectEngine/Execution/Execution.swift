@@ -244,7 +244,18 @@ struct Execution {
     mutating func runMutation(_ source: any StatementSource) {
         let connection = source.connection
         let transactional = operation.isTransaction
-        if transactional { try? connection.execute("BEGIN IMMEDIATE") }
+        if transactional {
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                // Without the transaction the fields would commit one by one: run none of them.
+                for root in operation.roots where !resolution.skipped.contains(root.id) && !root.isRedacted {
+                    outputs.append((root.responseKey, .value(.null)))
+                }
+                errors = [GraphQLError(message: "cannot start the transaction: \(error.message)", path: [], code: .unavailable)]
+                return
+            }
+        }
         var succeeded: [String] = []
         var failed = false
         for (index, root) in operation.roots.enumerated() where !resolution.skipped.contains(root.id) {
@@ -253,8 +264,14 @@ struct Execution {
                 errors.append(GraphQLError(message: "(aborted)", path: [.field(root.responseKey)], code: .aborted))
                 continue
             }
-            if !transactional { try? connection.execute("SAVEPOINT field") }
-            do {
+            do throws(ExecutionError) {
+                if !transactional {
+                    do {
+                        try connection.execute("SAVEPOINT field")
+                    } catch {
+                        throw ExecutionError(code: .unavailable, message: "cannot start the field: \(error.message)")
+                    }
+                }
                 try runMutationField(root, source: source)
                 if !transactional { try? connection.execute("RELEASE field") }
                 succeeded.append(root.responseKey)
