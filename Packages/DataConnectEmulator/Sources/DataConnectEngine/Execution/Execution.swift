@@ -252,7 +252,10 @@ struct Execution {
                 for root in operation.roots where !resolution.skipped.contains(root.id) && !root.isRedacted {
                     outputs.append((root.responseKey, .value(.null)))
                 }
-                errors = [GraphQLError(message: "cannot start the transaction: \(error.message)", path: [], code: .unavailable)]
+                errors = [
+                    GraphQLError(
+                        message: "cannot start the transaction: \(error.message)", path: [], code: .unavailable)
+                ]
                 return
             }
         }
