@@ -15,11 +15,15 @@ import Testing
 
     /// `sh -c` text running movies-tui, then printing its exit status and idling, so the pane survives it.
     /// Runs the `movies` CLI to completion with a private configuration folder.
-    static func runCLI(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("movies-cli-\(UUID().uuidString)")
+    static func runCLI(
+        _ executable: URL, _ arguments: [String], session: String = UUID().uuidString
+    ) throws -> (
+        status: Int32, output: String
+    ) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("movies-cli-\(session)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputURL = scratch.appendingPathComponent("output")
+        let outputURL = scratch.appendingPathComponent("output-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outputURL) }
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
         let process = Process()
@@ -94,11 +98,32 @@ import Testing
         expectScreen(try await tmux.waitFor("Review saved."), "the review is saved")
         expectScreen(try await tmux.waitFor("5/5  uid-tmux: Still great, 素晴らしい"), "the review shows in the detail pane")
 
+        // when: another user reviews the same movie from another process, while its detail pane is open
+        let cli = executable.deletingLastPathComponent().appendingPathComponent("movies")
+        let session = "tui-\(UUID().uuidString)"
+        defer {
+            try? FileManager.default.removeItem(
+                at: FileManager.default.temporaryDirectory.appendingPathComponent("movies-cli-\(session)"))
+        }
+        let address = "\(emulator.host):\(emulator.port)"
+        let login = try Self.runCLI(cli, ["login", "--uid", "uid-other", "--emulator", address], session: session)
+        #expect(login.status == 0, "movies login: \(login.output)")
+        let review = try Self.runCLI(
+            cli,
+            [
+                "review", "252ff53a-a807-5c12-840b-96bff4798d7b", "--rating", "4", "--text", "From another terminal",
+                "--emulator", address,
+            ], session: session)
+        #expect(review.status == 0, "movies review: \(review.output)")
+        // then: the pane follows the movie's subscription
+        expectScreen(
+            try await tmux.waitFor("uid-other: From another terminal", timeout: .seconds(8)),
+            "another process's review appears in the open detail pane")
+
         // when: another process adds movies, newest first
         try tmux.keys("Escape", "Escape", "s", "S", "g")
         expectScreen(try await tmux.waitFor("Sort: year desc"), "sorting by year, descending")
         // (the movies CLI, as a separate process, through the same emulator)
-        let cli = executable.deletingLastPathComponent().appendingPathComponent("movies")
         for (title, year, genre, rating) in [
             ("Amélie Returns", "2030", "Comedy", "4"), ("千と千尋の神隠し 2", "2031", "Animation", "5"),
         ] {

@@ -3,6 +3,20 @@ import FirebaseDataConnectGenerated
 import Foundation
 import MoviesCLICore
 import MoviesTUICore
+import Synchronization
+
+/// The subscription that keeps the open detail pane live; one at a time.
+final class DetailWatch: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Replaces the running watch.
+    func replace(with next: Task<Void, Never>?) {
+        task.withLock { current in
+            current?.cancel()
+            current = next
+        }
+    }
+}
 
 /// Runs ``Effect``s against the generated movies SDK and posts their results to the ``Inbox``.
 struct MoviesService: Sendable {
@@ -11,6 +25,8 @@ struct MoviesService: Sendable {
     let inbox: Inbox
     /// The observed `listMovies` ref the feed shares, re-executed for ``Effect/refresh``.
     let listRef: QueryRefObservation<ListMoviesQuery.Data, ListMoviesQuery.Variables>
+    /// Keeps the shown movie's details live.
+    let detailWatch = DetailWatch()
 
     /// Points the shared connector at the emulator, signed out.
     init(address: EmulatorAddress, inbox: Inbox) {
@@ -34,7 +50,9 @@ struct MoviesService: Sendable {
         switch effect {
         case .loadDetail(let movieID):
             do {
-                return .detailLoaded(try await details(id: movieID))
+                let loaded = try await details(id: movieID)
+                watchDetail(movieID)
+                return .detailLoaded(loaded)
             } catch {
                 return .detailFailed(movieID: movieID, message: Self.describe(error))
             }
@@ -82,11 +100,35 @@ struct MoviesService: Sendable {
         }
     }
 
+    /// Subscribes to the shown movie's details, so reviews or edits made by other processes appear in the pane;
+    /// the previous movie's subscription ends. Results for a movie no longer shown are ignored by the reducer.
+    private func watchDetail(_ movieID: String) {
+        guard let id = MovieID.parse(movieID) else { return }
+        let ref = connector.getMovieByIdQuery.ref(id: id)
+        let inbox = inbox
+        detailWatch.replace(
+            with: Task.detached {
+                guard let updates = try? await ref.subscribe() else { return }
+                var first = true
+                for await update in updates {
+                    // The first result repeats what was just loaded.
+                    defer { first = false }
+                    guard !first, case .success(let result) = update, let movie = result.data?.movie else { continue }
+                    inbox.post(.detailLoaded(Self.details(of: movie)))
+                }
+            })
+    }
+
     /// One movie's details (`getMovieById`), mapped to the CLI's ``MovieDetails`` model.
     private func details(id text: String) async throws -> MovieDetails {
         guard let id = MovieID.parse(text) else { throw DescribedError(description: "bad movie id \(text)") }
         guard let movie = try await connector.getMovieByIdQuery.execute(fetchPolicy: .serverOnly, id: id).data?.movie
         else { throw DescribedError(description: "the movie no longer exists") }
+        return Self.details(of: movie)
+    }
+
+    /// Maps `getMovieById`'s movie to the CLI's ``MovieDetails`` model.
+    private static func details(of movie: GetMovieByIdQuery.Data.Movie) -> MovieDetails {
         let main = movie.mainActors.map {
             MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
         }
