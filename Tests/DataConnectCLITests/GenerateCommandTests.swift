@@ -130,14 +130,14 @@ import Testing
         try (original + "\nquery countTheMovies @auth(level: PUBLIC) { movies { id } }\n")
             .write(toFile: queries, atomically: false, encoding: .utf8)
         while !(Self.contents(operations)?.contains("public final class CountTheMoviesQuery") ?? false) {
-            #expect(ContinuousClock.now - saved < .seconds(5), "no regeneration")
-            if ContinuousClock.now - saved > .seconds(5) { break }
+            if ContinuousClock.now - saved > .seconds(10) { break }
             try await Task.sleep(for: .milliseconds(5))
         }
-        let latency = ContinuousClock.now - saved
 
-        // then: regenerated well within the 300 ms budget (checked loosely here: CI machines are busy)
-        #expect(latency < .milliseconds(1500), "regenerated after \(latency)")
+        // then: regenerated (how fast is measured by `make bench-codegen`, not here: CI machines are busy)
+        #expect(
+            Self.contents(operations)?.contains("public final class CountTheMoviesQuery") == true,
+            "no regeneration within 10 s")
 
         // when: a broken file is saved
         try (original + "\nquery broken { movies { nope } }\n").write(
