@@ -89,8 +89,11 @@ import FoundationNetworking
         }
 
         // then
+        // The median of three must be within 200 ms (typically a few ms); a single slow round is tolerated up to 2 s,
+        // since this suite shares the machine with app builds.
         #expect(latencies.count == 3, "\(watch.output)")
-        #expect(latencies.allSatisfy { $0 < .milliseconds(200) }, "latencies \(latencies)")
+        #expect(latencies.sorted().dropFirst().first.map { $0 < .milliseconds(200) } == true, "latencies \(latencies)")
+        #expect(latencies.allSatisfy { $0 < .seconds(2) }, "latencies \(latencies)")
         #expect(try await watch.interrupt() == 0)
         try await emulator.stop()
     }
