@@ -122,7 +122,7 @@ tui: ## Open the movies TUI against an emulator on 127.0.0.1:9399 (started here 
 emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399
 	.build/release/dataconnect emulator --backend $(BACKEND) --seed $(BACKEND)/seed_data.gql
 
-bench: ## Run the benchmarks (release) and print the figures for docs/performance.md
+bench: ## Foundations benchmarks (parser, validation, JSON; release); see also the bench-* targets
 	$(SWIFT) run -c release --package-path $(KIT) kit-bench $(abspath $(BACKEND))
 
 bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQLite and a Python peer (wrk, ~3 min)
