@@ -42,11 +42,21 @@ let package = Package(
             name: "MoviesCLICore",
             path: "Apps/MoviesCLI/Sources/MoviesCLICore"
         ),
+        // The generated movies SDK's results as the apps' models (MovieRow, MovieDetails), for the CLI and the TUI.
+        .target(
+            name: "MoviesAppModels",
+            dependencies: [
+                "MoviesCLICore",
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
+            ],
+            path: "Apps/MoviesAppModels/Sources/MoviesAppModels"
+        ),
         // The thin shell that runs `movies` commands against the generated movies SDK.
         .executableTarget(
             name: "movies",
             dependencies: [
                 "MoviesCLICore",
+                "MoviesAppModels",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ],
@@ -82,6 +92,7 @@ let package = Package(
                 "CNCurses",
                 "MoviesTUICore",
                 "MoviesCLICore",
+                "MoviesAppModels",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ],

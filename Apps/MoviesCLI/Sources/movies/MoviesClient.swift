@@ -1,6 +1,7 @@
 import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
+import MoviesAppModels
 import MoviesCLICore
 
 /// The movies connector as the commands use it: typed SDK calls in, MoviesCLICore models out.
@@ -44,11 +45,7 @@ struct MoviesClient: Sendable {
     }
 
     private static func rows(_ data: ListMoviesQuery.Data?) -> [MovieRow] {
-        (data?.movies ?? []).map { movie in
-            MovieRow(
-                id: MovieID.format(movie.id), title: movie.title, genre: movie.genre, releaseYear: movie.releaseYear,
-                rating: movie.rating, aspectratio: movie.aspectratio.rawValue)
-        }
+        (data?.movies ?? []).map(MovieRow.init)
     }
 
     /// The movies `searchMovies` finds, best rated first.
@@ -74,25 +71,7 @@ struct MoviesClient: Sendable {
     func movie(id: UUID) async throws -> MovieDetails {
         guard let movie = try await connector.getMovieByIdQuery.execute(fetchPolicy: .serverOnly, id: id).data?.movie
         else { throw MoviesFailure.notFound("no movie with id \(MovieID.format(id))") }
-        let main = movie.mainActors.map {
-            MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
-        }
-        let supporting = movie.supportingActors.map {
-            MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
-        }
-        let reviews = movie.reviews.map {
-            MovieDetails.Review(
-                rating: $0.rating, text: $0.text, reviewDate: $0.reviewDate.description, username: $0.user.username)
-        }
-        return MovieDetails(
-            id: MovieID.format(movie.id), title: movie.title, releaseYear: movie.releaseYear, genre: movie.genre,
-            rating: movie.rating, aspectratio: movie.aspectratio.rawValue, description: movie.description,
-            tags: (movie.tags ?? []).compactMap { $0 }, isClassic: movie.isClassic ?? false,
-            director: movie.director.map { MovieDetails.Person(id: MovieID.format($0.id), name: $0.name) },
-            cast: main + supporting, reviews: reviews,
-            stats: MovieDetails.Stats(
-                reviewCount: movie.reviewStats.first?._count ?? 0, averageRating: movie.reviewStats.first?.rating_avg,
-                favoriteCount: movie.favorites.first?._count ?? 0))
+        return MovieDetails(movie)
     }
 
     /// The signed-in user's favorites (`getCurrentUser`), newest first; none when they have no profile yet.

@@ -1,6 +1,7 @@
 import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
+import MoviesAppModels
 import MoviesCLICore
 import MoviesTUICore
 import Synchronization
@@ -114,7 +115,7 @@ struct MoviesService: Sendable {
                     // The first result repeats what was just loaded.
                     defer { first = false }
                     guard !first, case .success(let result) = update, let movie = result.data?.movie else { continue }
-                    inbox.post(.detailLoaded(Self.details(of: movie)))
+                    inbox.post(.detailLoaded(MovieDetails(movie)))
                 }
             })
     }
@@ -124,30 +125,7 @@ struct MoviesService: Sendable {
         guard let id = MovieID.parse(text) else { throw DescribedError(description: "bad movie id \(text)") }
         guard let movie = try await connector.getMovieByIdQuery.execute(fetchPolicy: .serverOnly, id: id).data?.movie
         else { throw DescribedError(description: "the movie no longer exists") }
-        return Self.details(of: movie)
-    }
-
-    /// Maps `getMovieById`'s movie to the CLI's ``MovieDetails`` model.
-    private static func details(of movie: GetMovieByIdQuery.Data.Movie) -> MovieDetails {
-        let main = movie.mainActors.map {
-            MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
-        }
-        let supporting = movie.supportingActors.map {
-            MovieDetails.CastMember(id: MovieID.format($0.actor.id), name: $0.actor.name, role: $0.role)
-        }
-        let reviews = movie.reviews.map {
-            MovieDetails.Review(
-                rating: $0.rating, text: $0.text, reviewDate: $0.reviewDate.description, username: $0.user.username)
-        }
-        return MovieDetails(
-            id: MovieID.format(movie.id), title: movie.title, releaseYear: movie.releaseYear, genre: movie.genre,
-            rating: movie.rating, aspectratio: movie.aspectratio.rawValue, description: movie.description,
-            tags: (movie.tags ?? []).compactMap { $0 }, isClassic: movie.isClassic ?? false,
-            director: movie.director.map { MovieDetails.Person(id: MovieID.format($0.id), name: $0.name) },
-            cast: main + supporting, reviews: reviews,
-            stats: MovieDetails.Stats(
-                reviewCount: movie.reviewStats.first?._count ?? 0, averageRating: movie.reviewStats.first?.rating_avg,
-                favoriteCount: movie.favorites.first?._count ?? 0))
+        return MovieDetails(movie)
     }
 
     /// A one-line description of an SDK error for the status bar.

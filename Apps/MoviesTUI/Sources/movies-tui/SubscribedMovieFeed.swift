@@ -1,5 +1,6 @@
 import FirebaseDataConnect
 import FirebaseDataConnectGenerated
+import MoviesAppModels
 import MoviesCLICore
 import MoviesTUICore
 
@@ -26,7 +27,7 @@ struct SubscribedMovieFeed: MovieFeed {
         let observer = Task.detached {
             for await result in results {
                 guard let data = result.data else { continue }
-                continuation.yield(.movies(data.movies.map(Self.row)))
+                continuation.yield(.movies(data.movies.map(MovieRow.init)))
             }
         }
         let subscriber = Task.detached { [ref, retryDelay] in
@@ -39,7 +40,7 @@ struct SubscribedMovieFeed: MovieFeed {
                         switch update {
                         case .success(let result) where result.source == .cache:
                             // The cached first result is not published to the ref; show it at once.
-                            if let data = result.data { continuation.yield(.movies(data.movies.map(Self.row))) }
+                            if let data = result.data { continuation.yield(.movies(data.movies.map(MovieRow.init))) }
                         case .success:
                             break  // published to the ref: arrives through `results`
                         case .failure(let error):
@@ -57,11 +58,5 @@ struct SubscribedMovieFeed: MovieFeed {
             subscriber.cancel()
         }
         return stream
-    }
-
-    static func row(_ movie: ListMoviesQuery.Data.Movie) -> MovieRow {
-        MovieRow(
-            id: MovieID.format(movie.id), title: movie.title, genre: movie.genre, releaseYear: movie.releaseYear,
-            rating: movie.rating, aspectratio: movie.aspectratio.rawValue)
     }
 }
