@@ -177,6 +177,8 @@ public final class Emulator: Sendable {
             $0 = nil
         }
         responder.hub.shutdown()
+        // Requests still running in the database stop now, so the HTTP workers finish and the server can stop.
+        pool.beginClosing()
         server.stop()
         if let directory = options.exportOnExit {
             do {

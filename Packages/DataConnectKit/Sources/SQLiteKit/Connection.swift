@@ -105,6 +105,8 @@ public final class Connection: @unchecked Sendable {
 
     /// The `sqlite3 *` handle.
     let handle: OpaquePointer
+    /// The installed progress handler, kept alive while SQLite may call it.
+    private var progressHandler: ProgressHandler?
 
     /// Opens a database.
     ///
@@ -365,6 +367,47 @@ public final class Connection: @unchecked Sendable {
     /// Safe to call from any thread, which is its purpose: cancelling a long query run elsewhere.
     public func interrupt() {
         sqlite3_interrupt(handle)
+    }
+
+    /// Asks `shouldInterrupt` every `instructions` virtual-machine steps of a running statement whether to
+    /// stop it; when it answers `true`, the statement fails with ``ResultCode/interrupt``.
+    ///
+    /// This is how a caller bounds the time a statement may run, or stops statements when shutting down,
+    /// without another thread: the closure runs on the thread stepping the statement. Passing `nil` removes
+    /// the handler. The closure is kept until it is replaced or removed.
+    ///
+    /// ```swift
+    /// let deadline = ContinuousClock.now + .seconds(5)
+    /// connection.setProgressHandler(every: 1_000) { ContinuousClock.now >= deadline }
+    /// defer { connection.setProgressHandler(every: 0, nil) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - instructions: How many virtual-machine instructions run between two calls (at least 1).
+    ///   - shouldInterrupt: Returns `true` to interrupt the running statement; `nil` removes the handler.
+    public func setProgressHandler(every instructions: Int32, _ shouldInterrupt: (() -> Bool)?) {
+        guard let shouldInterrupt else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            progressHandler = nil
+            return
+        }
+        let box = ProgressHandler(shouldInterrupt)
+        progressHandler = box
+        sqlite3_progress_handler(
+            handle, max(1, instructions),
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<ProgressHandler>.fromOpaque(context).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+            }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// The closure installed by ``setProgressHandler(every:_:)``, reached from SQLite's C callback.
+    final class ProgressHandler {
+        let shouldInterrupt: () -> Bool
+
+        init(_ shouldInterrupt: @escaping () -> Bool) {
+            self.shouldInterrupt = shouldInterrupt
+        }
     }
 
     /// Sets how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.

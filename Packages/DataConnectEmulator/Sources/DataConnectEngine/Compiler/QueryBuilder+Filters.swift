@@ -10,13 +10,14 @@ extension QueryBuilder {
         var conditions: [String] = []
         for (key, fieldValue) in fields {
             if fieldValue.isNullConstant { continue }
+            try countFilterTerm()
             switch key {
             case "_and":
                 var parts: [String] = []
                 for item in items(fieldValue) {
                     if let part = try filter(item, table: table, alias: alias) { parts.append(part) }
                 }
-                if !parts.isEmpty { conditions.append("(" + parts.joined(separator: " AND ") + ")") }
+                if !parts.isEmpty { conditions.append("(" + Self.balanced(parts, "AND") + ")") }
             case "_or":
                 let list = items(fieldValue)
                 var parts: [String] = []
@@ -29,7 +30,7 @@ extension QueryBuilder {
                     }
                 }
                 if matchesAll { continue }
-                conditions.append(parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")")
+                conditions.append(parts.isEmpty ? "0" : "(" + Self.balanced(parts, "OR") + ")")
             case "_not":
                 // Nothing to negate (every clause was dropped): the `_not` clause is dropped too.
                 if let inner = try filter(fieldValue, table: table, alias: alias) {
@@ -50,7 +51,27 @@ extension QueryBuilder {
                 }
             }
         }
-        return conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
+        return conditions.isEmpty ? nil : Self.balanced(conditions, "AND")
+    }
+
+    /// Joins conditions with `AND` or `OR` as a balanced tree: SQLite parses `a OR b OR c ...` into a chain as
+    /// deep as it is long and refuses chains deeper than 1,000, while a balanced tree of any size stays shallow.
+    static func balanced(_ parts: [String], _ connective: String) -> String {
+        if parts.count <= 16 { return parts.joined(separator: " \(connective) ") }
+        let middle = parts.count / 2
+        return "(" + balanced(Array(parts[..<middle]), connective) + ") \(connective) ("
+            + balanced(Array(parts[middle...]), connective) + ")"
+    }
+
+    /// Counts one term of a filter against ``maximumFilterTerms``.
+    ///
+    /// - Throws: ``PlanError`` naming the limit once the statement's filters hold more terms than it allows.
+    mutating func countFilterTerm() throws(PlanError) {
+        filterTerms += 1
+        if filterTerms > maximumFilterTerms {
+            throw PlanError(
+                message: "the filters hold more than \(maximumFilterTerms) terms (limit maxFilterTerms)", location: nil)
+        }
     }
 
     func items(_ value: Resolved) -> [Resolved] {
@@ -64,6 +85,7 @@ extension QueryBuilder {
         var conditions: [String] = []
         let convert = Conversion.column(Column.element(of: column))
         for (op, operand) in operators {
+            try countFilterTerm()
             if column.isList {
                 conditions.append(try listOperator(op, operand, column: column, expression: expression))
                 continue
@@ -253,7 +275,7 @@ extension QueryBuilder {
                     if let part = try havingCondition(item, table: table, alias: alias) { parts.append(part) }
                 }
                 if !parts.isEmpty {
-                    conditions.append("(" + parts.joined(separator: key == "_and" ? " AND " : " OR ") + ")")
+                    conditions.append("(" + Self.balanced(parts, key == "_and" ? "AND" : "OR") + ")")
                 }
             case "_not":
                 conditions.append("NOT (" + (try havingCondition(fieldValue, table: table, alias: alias) ?? "1") + ")")

@@ -16,6 +16,10 @@ struct QueryBuilder {
     private var aliasCounter = 0
     /// Whether each row object carries its entity id under ``entityIDKey`` (removed before the response).
     var includeEntityIDs = false
+    /// The most filter terms (fields and operators of `where` and `having` values) one statement may hold.
+    var maximumFilterTerms = Int.max
+    /// The filter terms compiled so far.
+    var filterTerms = 0
 
     /// The hidden key that carries entity ids out of SQL.
     static let entityIDKey = "_dc_eid"

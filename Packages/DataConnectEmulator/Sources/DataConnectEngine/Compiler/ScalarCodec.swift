@@ -177,7 +177,7 @@ enum ScalarCodec {
             if case .number(let n) = value, n.isInteger, let i = n.int64Value { return .number(JSONNumber(i)) }
             if case .string(let s) = value, let i = ScalarFormats.int64(s) { return .number(JSONNumber(i)) }
         case "Float":
-            if case .number = value { return value }
+            if case .number(let n) = value, ScalarFormats.isRepresentableFloat(n.text) { return value }
         case "Boolean":
             if case .bool = value { return value }
         case "UUID":

@@ -10,6 +10,34 @@ public protocol DatabaseAccess: Sendable {
     func read<T>(_ body: (any StatementSource) throws -> T) throws -> T
     /// Runs `body` with the single writer connection; writes are serialized.
     func write<T>(_ body: (any StatementSource) throws -> T) throws -> T
+    /// Whether the database is closing: running requests stop at their next check.
+    var isClosing: Bool { get }
+}
+
+extension DatabaseAccess {
+    /// Never closing, unless the implementation says otherwise.
+    public var isClosing: Bool { false }
+}
+
+/// Bounds on one request's execution, beside the bounds on its document (``OperationLimits``).
+public struct ExecutionLimits: Sendable, Hashable {
+    /// How long a request may run in the database before it is stopped with `DEADLINE_EXCEEDED`.
+    public var requestTimeout: Duration
+    /// The most terms (fields and operators of `where` and `having` values) one statement's filters may hold.
+    public var maximumFilterTerms: Int
+
+    /// Creates limits; every argument has the documented default.
+    ///
+    /// - Parameters:
+    ///   - requestTimeout: 30 seconds by default.
+    ///   - maximumFilterTerms: 1,000 by default.
+    public init(requestTimeout: Duration = .seconds(30), maximumFilterTerms: Int = 1_000) {
+        self.requestTimeout = requestTimeout
+        self.maximumFilterTerms = maximumFilterTerms
+    }
+
+    /// The defaults.
+    public static let `default` = ExecutionLimits()
 }
 
 /// One request to the engine.
@@ -68,9 +96,21 @@ public final class Engine: Sendable {
     public let issues: [String: [String: String]]
     /// Admin documents compiled once per text.
     let adminCache = Mutex<[String: CompiledOperation]>([:])
+    /// The time and filter-size bounds of each request.
+    public let executionLimits: ExecutionLimits
 
     /// Compiles every valid operation of every connector.
-    public init(service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect()) {
+    ///
+    /// - Parameters:
+    ///   - service: The compiled backend.
+    ///   - database: Where operations run.
+    ///   - dialect: The SQL engine's dialect.
+    ///   - executionLimits: Each request's time limit and filter size.
+    public init(
+        service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect(),
+        executionLimits: ExecutionLimits = .default
+    ) {
+        self.executionLimits = executionLimits
         self.service = service
         self.database = database
         self.dialect = dialect

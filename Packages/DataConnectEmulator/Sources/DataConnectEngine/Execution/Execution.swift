@@ -25,6 +25,10 @@ struct Execution {
     var bindings: CELBindings
     let requestTime = Instant.now
     var resolution = Resolution()
+    /// The request's time in the database.
+    let budget: RequestBudget
+    /// A failure of the whole request found while running a mutation (a limit, the time limit).
+    var requestFailure: ExecutionError?
 
     init(engine: Engine, operation: CompiledOperation, variables: JSONObject, auth: AuthContext?, entityIDs: Bool) {
         self.engine = engine
@@ -32,6 +36,7 @@ struct Execution {
         self.variables = variables
         self.auth = auth
         self.entityIDs = entityIDs
+        self.budget = RequestBudget(limit: engine.executionLimits.requestTimeout, database: engine.database)
         self.bindings =
             operation.usesExpressions || operation.readsResponse
             ? CELBindings(auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)
@@ -49,9 +54,16 @@ struct Execution {
         var failure: ExecutionError?
         do {
             if operation.kind == .mutation {
-                try engine.database.write { (source: any StatementSource) -> Void in self.runMutation(source) }
+                try engine.database.write { (source: any StatementSource) -> Void in
+                    budget.install(on: source.connection)
+                    defer { budget.remove(from: source.connection) }
+                    self.runMutation(source)
+                }
+                failure = requestFailure
             } else {
                 try engine.database.read { (source: any StatementSource) -> Void in
+                    budget.install(on: source.connection)
+                    defer { budget.remove(from: source.connection) }
                     do throws(ExecutionError) {
                         try self.runQuery(source)
                     } catch {
@@ -62,9 +74,15 @@ struct Execution {
         } catch {
             failure = ExecutionError(code: .internal, message: "internal error: \(error)")
         }
+        if failure != nil, let stopped = budget.error { failure = stopped }
+        if let failure, failure.isRequestLevel {
+            return Engine.failure(failure.code, failure.message)
+        }
         if let failure {
-            // A query cannot fail partially: data is null and the error says why.
+            // A query cannot fail partially: data is null and the error says why. Nothing read before the
+            // failure (a refused `@check` above all) may reach the caller, entity ids included.
             outputs = []
+            properties = []
             errors = [GraphQLError(message: failure.message, path: [], code: failure.code)]
             return write(dataIsNull: true)
         }
@@ -79,11 +97,12 @@ struct Execution {
         if let cached = operation.statements.withLock({ $0[key] }) { return cached }
         var builder = QueryBuilder(api: engine.service.api, dialect: engine.dialect, resolution: resolution)
         builder.includeEntityIDs = entityIDs
+        builder.maximumFilterTerms = engine.executionLimits.maximumFilterTerms
         let plan: SQLStatementPlan
         do {
             plan = try builder.rootStatement(root)
         } catch {
-            throw .invalid(error.message)
+            throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
         }
         operation.statements.withLock {
             if $0.count > 1_000 { $0.removeAll() }
@@ -98,15 +117,20 @@ struct Execution {
         if root.role == nil { return JSONValue.string(root.parentType).serialized() }
         let plan = try plan(for: root)
         let values = try binder.values(for: plan)
+        let statement: Statement
         do {
-            let statement = try source.statement(plan.sql)
+            statement = try source.statement(plan.sql)
+        } catch {
+            throw .refusedByDatabase(error)
+        }
+        do {
             defer { statement.reset() }
             try statement.bind(values)
             guard try statement.step() else { return Array("null".utf8) }
             guard let text = statement.unsafeText(at: 0) else { return Array("null".utf8) }
             return Array(text)
         } catch {
-            throw ExecutionError(code: .internal, message: "internal error: \(error.message)")
+            throw .failedInDatabase(error)
         }
     }
 
@@ -129,15 +153,30 @@ struct Execution {
         } catch {
             throw ExecutionError(code: .internal, message: "internal error: unreadable result: \(error)")
         }
+        var visibleIDs: [DataConnectProperties] = []
         if entityIDs {
-            var found: [DataConnectProperties] = []
-            value = Self.extractEntityIDs(value, path: [.field(root.responseKey)], into: &found)
-            properties += found
+            (value, visibleIDs) = Self.separateEntityIDs(value, node: root, path: [.field(root.responseKey)])
         }
         try check(root, value: value, reached: true)
         bindings.response[root.responseKey] = value
         if root.isRedacted { return }
+        properties += visibleIDs
         outputs.append((root.responseKey, .value(Self.redact(value, node: root))))
+    }
+
+    /// Removes the hidden `_dc_eid` keys from a field's result and returns the entity ids the caller may see:
+    /// none under a `@redact`ed field, whose rows never reach the response.
+    ///
+    /// - Returns: The result without hidden keys (for `@check` and `response.*`), and the visible ids.
+    static func separateEntityIDs(
+        _ value: JSONValue, node: FieldNode, path: [PathSegment]
+    ) -> (value: JSONValue, visible: [DataConnectProperties]) {
+        var found: [DataConnectProperties] = []
+        let cleaned = extractEntityIDs(value, path: path, into: &found)
+        guard node.hasRedactedDescendant else { return (cleaned, found) }
+        var visible: [DataConnectProperties] = []
+        _ = extractEntityIDs(redact(value, node: node), path: path, into: &visible)
+        return (cleaned, visible)
     }
 
     /// Removes the hidden `_dc_eid` keys, recording entity ids per path (lists as `entityIds`).
@@ -279,6 +318,26 @@ struct Execution {
                 if !transactional { try? connection.execute("RELEASE field") }
                 succeeded.append(root.responseKey)
             } catch {
+                let error = budget.error ?? error
+                if error.isRequestLevel {
+                    // A limit, the time limit or a stop: undo this field, and answer for the whole request
+                    // unless earlier fields already committed.
+                    budget.remove(from: connection)
+                    if transactional {
+                        try? connection.execute("ROLLBACK")
+                    } else {
+                        try? connection.execute("ROLLBACK TO field")
+                        try? connection.execute("RELEASE field")
+                    }
+                    if transactional || succeeded.isEmpty {
+                        requestFailure = error
+                        return
+                    }
+                    failed = true
+                    if !root.isRedacted { outputs.append((root.responseKey, .value(.null))) }
+                    errors.append(GraphQLError(message: error.message, path: [.field(root.responseKey)], code: error.code))
+                    continue
+                }
                 let isCheck = error.code == .permissionDenied && root.subtree.contains { !$0.checks.isEmpty }
                 if transactional {
                     try? connection.execute("ROLLBACK")
@@ -323,6 +382,7 @@ struct Execution {
         if role == .mutationQuery {
             let nested = root.children.filter { !resolution.skipped.contains($0.id) }
             var object = JSONObject()
+            var pendingIDs: [DataConnectProperties] = []
             for child in nested {
                 let bytes = try read(child, on: source)
                 var value: JSONValue
@@ -332,11 +392,12 @@ struct Execution {
                     throw ExecutionError(code: .internal, message: "internal error: unreadable result")
                 }
                 if entityIDs {
-                    // Like a query's root field: the hidden keys never reach the response (nor `response.*`).
-                    var found: [DataConnectProperties] = []
-                    value = Self.extractEntityIDs(
-                        value, path: [.field(root.responseKey), .field(child.responseKey)], into: &found)
-                    if !root.isRedacted && !child.isRedacted { properties += found }
+                    // Like a query's root field: the hidden keys never reach the response (nor `response.*`),
+                    // and ids are reported only once every check of the field has passed.
+                    var visible: [DataConnectProperties] = []
+                    (value, visible) = Self.separateEntityIDs(
+                        value, node: child, path: [.field(root.responseKey), .field(child.responseKey)])
+                    if !root.isRedacted && !child.isRedacted { pendingIDs += visible }
                 }
                 try check(child, value: value, reached: true)
                 if !child.isRedacted { object[child.responseKey] = Self.redact(value, node: child) }
@@ -344,11 +405,13 @@ struct Execution {
             }
             try check(root, value: .object(object), reached: true)
             bindings.response[root.responseKey] = .object(object)
+            properties += pendingIDs
             if !root.isRedacted { outputs.append((root.responseKey, .value(.object(object)))) }
             return
         }
-        let runner = MutationRunner(
+        var runner = MutationRunner(
             api: engine.service.api, dialect: engine.dialect, source: source, binder: binder, auth: auth)
+        runner.maximumFilterTerms = engine.executionLimits.maximumFilterTerms
         let result = try runner.run(root, role: role, arguments: resolution.arguments[root.id] ?? .object([]))
         try check(root, value: result.json, reached: true)
         bindings.response[root.responseKey] = result.json
@@ -391,5 +454,12 @@ struct Execution {
             writer.endObject()
         }
         return EngineResponse(status: .ok, body: writer.bytes)
+    }
+}
+
+extension FieldNode {
+    /// Whether a field below this one is `@redact`ed (its rows, ids included, never reach the response).
+    var hasRedactedDescendant: Bool {
+        children.contains { $0.isRedacted || $0.hasRedactedDescendant }
     }
 }

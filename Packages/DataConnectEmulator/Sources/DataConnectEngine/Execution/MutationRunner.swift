@@ -20,6 +20,8 @@ struct MutationRunner {
     let source: any StatementSource
     let binder: ParameterBinder
     let auth: AuthContext?
+    /// The most filter terms a `where` may hold.
+    var maximumFilterTerms = Int.max
 
     var model: SchemaModel { api.model }
 
@@ -237,7 +239,7 @@ struct MutationRunner {
         do {
             return try source.statement(sql)
         } catch {
-            throw ExecutionError(code: .internal, message: "internal error: \(error.message) in \(sql)")
+            throw .refusedByDatabase(error)
         }
     }
 
@@ -353,13 +355,14 @@ struct MutationRunner {
         _ arguments: Resolved, table: Table, offset: Int = 0
     ) throws(ExecutionError) -> (sql: String, values: [SQLiteValue]) {
         var builder = QueryBuilder(api: api, dialect: dialect, resolution: binder.resolution)
+        builder.maximumFilterTerms = maximumFilterTerms
         builder.parameterOffset = offset
         let alias = "s"
         let selection: (conditions: [String], orderBy: [String])
         do {
             selection = try builder.selectorConditions(arguments, table: table, alias: alias)
         } catch {
-            throw .invalid(error.message)
+            throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
         }
         let values = try binder.values(for: SQLStatementPlan(sql: "", parameters: builder.parameters))
         var inner = "SELECT \(alias).rowid FROM \(dialect.quote(table.sqlName)) AS \(alias)"
@@ -402,13 +405,14 @@ struct MutationRunner {
             set = try setClause(data, table: table)
         }
         var builder = QueryBuilder(api: api, dialect: dialect, resolution: binder.resolution)
+        builder.maximumFilterTerms = maximumFilterTerms
         builder.parameterOffset = set?.values.count ?? 0
         var condition: String?
         if let filter = arguments["where"] {
             do {
                 condition = try builder.filter(filter, table: table, alias: dialect.quote(table.sqlName)) ?? "1"
             } catch {
-                throw .invalid(error.message)
+                throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
             }
         } else if case .constant(.bool(true))? = arguments["all"] {
             condition = "1"
@@ -446,7 +450,7 @@ struct MutationRunner {
         case .constraintNotNull, .constraintCheck:
             return ExecutionError(code: .invalidArgument, message: "violates a constraint of \(table.name): \(message)")
         default:
-            return ExecutionError(code: .internal, message: "internal error: \(message)")
+            return .failedInDatabase(error)
         }
     }
 }

@@ -97,9 +97,24 @@ public struct SQLiteDialect: SQLDialect {
             + "WHEN substr(\(e), 24, 3) = '000' THEN substr(\(e), 1, 23) || 'Z' ELSE \(e) END)"
     }
 
+    /// `json_object(...)`; past 63 pairs (SQLite passes at most 127 arguments to a function) the rest are
+    /// added in order by nested `json_insert(object, '$."key"', value, ...)` calls of up to 63 pairs each.
     public func jsonObject(_ pairs: [(key: String, value: String)]) -> String {
-        "json_object(" + pairs.map { "\(stringLiteral($0.key)), \($0.value)" }.joined(separator: ", ") + ")"
+        let chunk = Self.pairsPerCall
+        var sql = "json_object("
+            + pairs.prefix(chunk).map { "\(stringLiteral($0.key)), \($0.value)" }.joined(separator: ", ") + ")"
+        var start = chunk
+        while start < pairs.count {
+            let rest = pairs[start..<min(start + chunk, pairs.count)]
+            sql = "json_insert(\(sql), "
+                + rest.map { "\(stringLiteral("$.\"" + $0.key + "\"")), \($0.value)" }.joined(separator: ", ") + ")"
+            start += chunk
+        }
+        return sql
     }
+
+    /// The most key/value pairs one `json_object` or `json_insert` call takes (127 arguments).
+    static let pairsPerCall = 63
 
     public func jsonArrayAggregate(_ expression: String) -> String {
         "json_group_array(\(expression))"

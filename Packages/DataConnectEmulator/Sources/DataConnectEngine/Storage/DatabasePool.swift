@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteKit
+import Synchronization
 
 /// Where the emulator keeps its data.
 public enum DatabaseLocation: Hashable, Sendable {
@@ -57,6 +58,9 @@ public final class DatabasePool: Sendable {
 
     private let writer: WriterSlot
     private let readers: ReaderShelf
+    /// Every connection, for ``beginClosing()``; `interrupt()` is safe from any thread.
+    private let connections: [Connection]
+    private let closing = Atomic<Bool>(false)
 
     /// Opens the database and all its connections.
     ///
@@ -83,6 +87,9 @@ public final class DatabasePool: Sendable {
             if !folder.isEmpty {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
+            if FileManager.default.fileExists(atPath: file) {
+                try DatabaseFileCheck.verify(file)
+            }
         }
         let writerConnection = try Connection(path: path, configuration: configuration)
         if case .file = location {
@@ -99,6 +106,18 @@ public final class DatabasePool: Sendable {
             readerConnections.append(PooledConnection(connection, role: .reader))
         }
         self.readers = ReaderShelf(readerConnections)
+        self.connections = [writerConnection] + readerConnections.map(\.connection)
+    }
+
+    /// Whether ``beginClosing()`` was called: long requests check it and stop.
+    public var isClosing: Bool { closing.load(ordering: .relaxed) }
+
+    /// Marks the pool as closing and interrupts every statement running now, so that the process can stop
+    /// even while a long request runs. Statements started afterwards run normally unless their caller checks
+    /// ``isClosing`` (the engine's requests do, through their progress handler).
+    public func beginClosing() {
+        closing.store(true, ordering: .relaxed)
+        for connection in connections { connection.interrupt() }
     }
 
     /// The name under which the pool's connections open another database file (`ATTACH`, `VACUUM INTO`).
@@ -286,6 +305,10 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingSnapshot(String)
     /// The export metadata file is not a JSON object.
     case invalidExportMetadata(path: String, reason: String)
+    /// The database file exists but is damaged; the file was left as it is.
+    case damagedDatabase(path: String, reason: String)
+    /// The database file exists but holds no bytes (a database file always holds at least one page).
+    case emptyDatabaseFile(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -296,6 +319,14 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
             "no exported Data Connect database at \(path)"
         case .invalidExportMetadata(let path, let reason):
             "\(path) is not valid export metadata: \(reason)"
+        case .damagedDatabase(let path, let reason):
+            "the database file \(path) is damaged: \(reason). It was not modified. To recover, restore a copy "
+                + "(or an export, with --import DIR), try `sqlite3 \(path) .recover`, or move the file away to "
+                + "start with an empty database"
+        case .emptyDatabaseFile(let path):
+            "the database file \(path) is empty (0 bytes), so its data is gone or was never written. It was not "
+                + "modified. Restore a copy (or an export, with --import DIR), or delete the file to start with an "
+                + "empty database"
         }
     }
 }

@@ -20,6 +20,9 @@ import Testing
         query GetMovie($id: UUID!) @auth(level: PUBLIC) {
           movie(id: $id) { id title budget releaseDate createdAt extras tags isClassic }
         }
+        mutation AddRated($id: UUID!, $rating: Float) @auth(level: PUBLIC) {
+          movie_insert(data: {id: $id, title: "Rated", rating: $rating})
+        }
         mutation AddScores($scores: [Int!]) @auth(level: PUBLIC) { event_insert(data: {name: "scores", scores: $scores, owner: "x"}) }
         query Scores @auth(level: PUBLIC) { events { scores } }
         """
@@ -63,18 +66,47 @@ import Testing
         #expect(read.data?["movie"]?["budget"] == .string(output))
     }
 
-    @Test func readsDatesUpToTheTimePart() throws {
+    @Test(arguments: ["2024-03-05", "2024-03-05T00:00:00Z", "2024-03-05T00:00:00.000Z"])
+    func readsDatesWrittenExactly(_ input: String) throws {
         // given
         let backend = try TestBackend(Self.operations, seeded: false)
 
         // when
-        let insert = backend.mutation(
-            "AddMovie", ["id": .string(Self.newID), "releaseDate": "2024-03-05T23:30:00-05:00"])
+        let insert = backend.mutation("AddMovie", ["id": .string(Self.newID), "releaseDate": .string(input)])
         let read = backend.query("GetMovie", ["id": .string(Self.newID)])
 
         // then
         #expect(insert.errors.isEmpty, "\(insert.body)")
         #expect(read.data?["movie"]?["releaseDate"] == "2024-03-05")
+    }
+
+    @Test(arguments: ["2024-03-05T23:30:00-05:00", "2024-03-05T09:00:00Z", "2024-03-05T00:00:00+01:00", "2024-02-30"])
+    func refusesDatesItCannotStoreExactly(_ input: String) throws {
+        // given
+        let backend = try TestBackend(Self.operations, seeded: false)
+
+        // when
+        let insert = backend.mutation("AddMovie", ["id": .string(Self.newID), "releaseDate": .string(input)])
+        let read = backend.query("GetMovie", ["id": .string(Self.newID)])
+
+        // then the request is refused as a whole, naming the variable, and nothing is written
+        #expect(insert.status == .invalidArgument, "\(insert.body)")
+        #expect(insert.requestErrorMessage?.contains("releaseDate") == true, "\(insert.body)")
+        #expect(read.data?["movie"] == .null)
+    }
+
+    @Test(arguments: ["1e999", "-1e999", "1e-999"])
+    func refusesFloatsOutOfRange(_ input: String) throws {
+        // given
+        let backend = try TestBackend(Self.operations, seeded: false)
+
+        // when
+        let insert = backend.mutation(
+            "AddRated", ["id": .string(Self.newID), "rating": .number(JSONNumber(literal: input)!)])
+
+        // then
+        #expect(insert.status == .invalidArgument, "\(insert.body)")
+        #expect(insert.requestErrorMessage?.contains("rating") == true, "\(insert.body)")
     }
 
     @Test(arguments: [

@@ -40,11 +40,17 @@ public enum ScalarFormats {
         return hex.count == 32 ? String(decoding: hex, as: UTF8.self) : nil
     }
 
-    /// Parses a `Date`: `YYYY-MM-DD`, optionally followed by `T...` which is ignored.
+    /// Parses a `Date`: `YYYY-MM-DD`, or the same date at exactly midnight UTC (`YYYY-MM-DDT00:00:00Z`, with
+    /// any number of zero fractional digits), which is what many clients send for a date.
     ///
-    /// - Returns: the canonical `YYYY-MM-DD`, or `nil` when the text is not a valid calendar date.
+    /// Any other time part is refused rather than dropped: `2024-01-01T23:59:59-05:00` is January 2 in UTC,
+    /// so keeping only its date would store another day than the caller meant.
+    ///
+    /// - Returns: the canonical `YYYY-MM-DD`, or `nil` when the text is not exactly a valid calendar date.
     public static func canonicalDate(_ text: String) -> String? {
-        let datePart = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        let datePart = parts.first ?? ""
+        if parts.count == 2, !isUTCMidnight(parts[1]) { return nil }
         let bytes = Array(datePart.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = digits(bytes[0..<4]), let month = digits(bytes[5..<7]), let day = digits(bytes[8..<10]),
@@ -78,6 +84,26 @@ public enum ScalarFormats {
             let oh = digits(b[(i + 1)..<(i + 3)]), let om = digits(b[(i + 4)..<(i + 6)]), oh < 24, om < 60
         else { return false }
         return true
+    }
+
+    /// Whether a timestamp's time part is `00:00:00`, optionally with zero fractional digits, then `Z`.
+    private static func isUTCMidnight(_ time: Substring) -> Bool {
+        let bytes = Array(time.utf8)
+        guard bytes.count >= 9, Array(bytes[0..<8]) == Array("00:00:00".utf8), bytes.last == UInt8(ascii: "Z")
+        else { return false }
+        let fraction = bytes[8..<(bytes.count - 1)]
+        guard let dot = fraction.first else { return true }
+        return dot == UInt8(ascii: ".") && fraction.count > 1 && fraction.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") }
+    }
+
+    /// Whether a decimal number reads as a finite `Float` (a double) that is zero only when the number is:
+    /// `1e999` overflows and `1e-999` underflows to 0, and both are refused rather than stored changed.
+    public static func isRepresentableFloat(_ text: String) -> Bool {
+        guard let value = Double(text), value.isFinite else { return false }
+        if value != 0 { return true }
+        // Zero only when every digit of the mantissa is zero.
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        return mantissa.allSatisfy { $0 == "0" || $0 == "." || $0 == "-" || $0 == "+" }
     }
 
     /// Parses an `Int64` written as decimal text (an optional `-`, no leading `+`).

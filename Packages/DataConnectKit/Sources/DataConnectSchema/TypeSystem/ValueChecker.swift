@@ -212,7 +212,8 @@ struct ValueChecker {
             return nil
         case "Float":
             switch value {
-            case .int, .float: return nil
+            case .int(let text, _), .float(let text, _):
+                return ScalarFormats.isRepresentableFloat(text) ? nil : " (out of the Float range)"
             default: return ""
             }
         case "String":
@@ -237,7 +238,7 @@ struct ValueChecker {
             }
         case "Date":
             guard case .string(let s) = value else { return "" }
-            return ScalarFormats.canonicalDate(s.value) == nil ? " (a Date is written \"YYYY-MM-DD\")" : nil
+            return ScalarFormats.canonicalDate(s.value) == nil ? " (a Date is written \"YYYY-MM-DD\", with no time part)" : nil
         case "Timestamp":
             guard case .string(let s) = value else { return "" }
             return ScalarFormats.isValidTimestamp(s.value)
