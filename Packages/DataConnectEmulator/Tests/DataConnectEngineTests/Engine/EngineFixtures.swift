@@ -204,6 +204,8 @@ struct RecordingAccess: DatabaseAccess {
     func write<T>(_ body: (any StatementSource) throws -> T) throws -> T {
         try base.write { try body(RecordingSource(base: $0, log: log)) }
     }
+
+    var isClosing: Bool { base.isClosing }
 }
 
 /// One engine answer, decoded.
@@ -253,7 +255,7 @@ final class TestBackend {
     ///   - seeded: whether to insert ``EngineFixtures/seed``.
     init(
         _ operations: String, schema: String = EngineFixtures.schema, clientCache: Bool = false, seeded: Bool = true,
-        sourceLocation: Testing.SourceLocation = #_sourceLocation
+        executionLimits: ExecutionLimits = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let directory = NSTemporaryDirectory() + "dataconnect-engine-tests-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -293,7 +295,9 @@ final class TestBackend {
         pool = try DatabasePool(location: .memory, readers: 1)
         let report = try Migrator(model: service.api.model).migrate(pool)
         #expect(report.issues.isEmpty, "\(report.issues)", sourceLocation: sourceLocation)
-        engine = Engine(service: service, database: RecordingAccess(base: PoolAccess(pool), log: log))
+        engine = Engine(
+            service: service, database: RecordingAccess(base: PoolAccess(pool), log: log),
+            executionLimits: executionLimits)
         #expect(engine.issues.isEmpty, "\(engine.issues)", sourceLocation: sourceLocation)
         if seeded {
             let result = admin(EngineFixtures.seed)
