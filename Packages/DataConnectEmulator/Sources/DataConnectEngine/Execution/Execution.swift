@@ -335,7 +335,8 @@ struct Execution {
                     }
                     failed = true
                     if !root.isRedacted { outputs.append((root.responseKey, .value(.null))) }
-                    errors.append(GraphQLError(message: error.message, path: [.field(root.responseKey)], code: error.code))
+                    errors.append(
+                        GraphQLError(message: error.message, path: [.field(root.responseKey)], code: error.code))
                     continue
                 }
                 let isCheck = error.code == .permissionDenied && root.subtree.contains { !$0.checks.isEmpty }

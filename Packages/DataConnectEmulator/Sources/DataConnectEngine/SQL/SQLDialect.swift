@@ -101,12 +101,14 @@ public struct SQLiteDialect: SQLDialect {
     /// added in order by nested `json_insert(object, '$."key"', value, ...)` calls of up to 63 pairs each.
     public func jsonObject(_ pairs: [(key: String, value: String)]) -> String {
         let chunk = Self.pairsPerCall
-        var sql = "json_object("
+        var sql =
+            "json_object("
             + pairs.prefix(chunk).map { "\(stringLiteral($0.key)), \($0.value)" }.joined(separator: ", ") + ")"
         var start = chunk
         while start < pairs.count {
             let rest = pairs[start..<min(start + chunk, pairs.count)]
-            sql = "json_insert(\(sql), "
+            sql =
+                "json_insert(\(sql), "
                 + rest.map { "\(stringLiteral("$.\"" + $0.key + "\"")), \($0.value)" }.joined(separator: ", ") + ")"
             start += chunk
         }

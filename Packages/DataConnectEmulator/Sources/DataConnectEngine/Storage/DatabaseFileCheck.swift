@@ -27,7 +27,8 @@ enum DatabaseFileCheck {
         let start = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         try? handle.close()
         guard start.count == 100, Array(start[0..<16]) == header else {
-            throw .damagedDatabase(path: path, reason: "it does not start with the SQLite header, so it is not a database")
+            throw .damagedDatabase(
+                path: path, reason: "it does not start with the SQLite header, so it is not a database")
         }
         // Bytes 16-17: the page size, big-endian; 1 stands for 65,536.
         let rawPageSize = Int(start[16]) << 8 | Int(start[17])

@@ -93,7 +93,8 @@ public enum ScalarFormats {
         else { return false }
         let fraction = bytes[8..<(bytes.count - 1)]
         guard let dot = fraction.first else { return true }
-        return dot == UInt8(ascii: ".") && fraction.count > 1 && fraction.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") }
+        return dot == UInt8(ascii: ".") && fraction.count > 1
+            && fraction.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") }
     }
 
     /// Whether a decimal number reads as a finite `Float` (a double) that is zero only when the number is:

@@ -238,7 +238,8 @@ struct ValueChecker {
             }
         case "Date":
             guard case .string(let s) = value else { return "" }
-            return ScalarFormats.canonicalDate(s.value) == nil ? " (a Date is written \"YYYY-MM-DD\", with no time part)" : nil
+            return ScalarFormats.canonicalDate(s.value) == nil
+                ? " (a Date is written \"YYYY-MM-DD\", with no time part)" : nil
         case "Timestamp":
             guard case .string(let s) = value else { return "" }
             return ScalarFormats.isValidTimestamp(s.value)
