@@ -1,9 +1,11 @@
+import EmulatorHTTP
+
 /// A parsed `dataconnect` command line.
 enum Command: Equatable {
     /// `dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]`
     case validate(ValidateOptions)
     /// `dataconnect emulator --backend DIR [--host H] [--port P] [--data-dir DIR] [--seed FILE] [--import DIR]
-    /// [--export-on-exit DIR] [--no-watch]`
+    /// [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...`
     case emulator(EmulatorOptions)
     /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
     case execute(ExecuteOptions)
@@ -39,6 +41,10 @@ struct EmulatorOptions: Equatable {
     var importDirectory: String?
     var exportOnExit: String?
     var watch = true
+    /// `--allow-host`: further names requests may give in `Host`.
+    var allowedHosts: [String] = []
+    /// `--allow-origin`: further web origins whose pages may call the emulator.
+    var allowedOrigins: [String] = []
 }
 
 /// Options of `dataconnect execute`.
@@ -143,6 +149,22 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
             case "--import": options.importDirectory = try reader.value(for: argument)
             case "--export-on-exit": options.exportOnExit = try reader.value(for: argument)
             case "--no-watch": options.watch = false
+            case "--allow-host":
+                let text = try reader.value(for: argument)
+                guard RequestOriginPolicy.normalizedAllowedHost(text) != nil else {
+                    throw UsageError(
+                        message: "--allow-host needs a host name or address such as devbox.local, .example.test "
+                            + "or 192.168.1.5, got \"\(text)\"")
+                }
+                options.allowedHosts.append(text)
+            case "--allow-origin":
+                let text = try reader.value(for: argument)
+                guard RequestOriginPolicy.normalizedOrigin(text) != nil else {
+                    throw UsageError(
+                        message: "--allow-origin needs scheme://host[:port] such as http://devbox.local:3000, "
+                            + "got \"\(text)\"")
+                }
+                options.allowedOrigins.append(text)
             case "-h", "--help": return .help(topic: "emulator")
             default: throw UsageError(message: "unknown option \"\(argument)\" for emulator")
             }
@@ -313,6 +335,7 @@ func usage(_ topic: String?) -> String {
         return """
             usage: dataconnect emulator [--backend DIR] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
                                         [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
+                                        [--allow-host HOST]... [--allow-origin ORIGIN]...
 
             Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite. The data
             lives in memory unless --data-dir is given (WAL, survives restarts). Prints one `ready <url>` line
@@ -326,6 +349,17 @@ func usage(_ topic: String?) -> String {
               --import DIR           load DIR/dataconnect_export/sqlite.db at start
               --export-on-exit DIR   write DIR/dataconnect_export/sqlite.db when stopping
               --no-watch             do not reload on file changes
+              --allow-host HOST      also answer requests whose Host is HOST (repeatable; .example.test
+                                     admits its subdomains too). By default only loopback names
+                                     (localhost, *.localhost, 127.0.0.0/8, [::1]) and the --host address
+                                     are answered (with --host 0.0.0.0, any IP address too); others get 403
+              --allow-origin ORIGIN  let web pages of ORIGIN (scheme://host[:port]) call the client and the
+                                     admin API (repeatable). By default loopback pages may call the client
+                                     API (:executeQuery, :executeMutation, :subscribe) and only the
+                                     emulator's own origin the admin API (/emulator/*, :executeGraphql*,
+                                     :impersonate*); other pages get 403
+
+            Requests without an Origin header (SDKs, curl, test suites) are never refused for their origin.
             """
     case "execute":
         return """

@@ -26,7 +26,8 @@ enum EmulatorCommand {
                     backend: options.backend, host: options.host, port: options.port,
                     dataDirectory: options.dataDirectory, seedFile: options.seedFile,
                     importDirectory: options.importDirectory, exportOnExit: options.exportOnExit,
-                    watch: options.watch, log: log))
+                    watch: options.watch, log: log, allowedHosts: options.allowedHosts,
+                    allowedOrigins: options.allowedOrigins))
             try emulator.start()
         } catch {
             log("error: \(error.message)")

@@ -38,6 +38,10 @@ struct cmhd_daemon_options {
     /* Receives libmicrohttpd's error messages (requires MHD_USE_ERROR_LOG in the flags). */
     MHD_LogCallback logger;
     void *logger_cls;
+    /* Called with the raw request target (path and query, as sent) once the request line is parsed; what it
+       returns becomes the request's initial per-request context. */
+    void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection);
+    void *uri_logger_cls;
     /* Non-zero: set SO_REUSEPORT, so several daemons can listen on one port (the kernel spreads connections). */
     int reuse_address;
 };
@@ -47,7 +51,7 @@ static inline struct MHD_Daemon *
 cmhd_start_daemon(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
                   const struct cmhd_daemon_options *options)
 {
-    struct MHD_OptionItem items[10];
+    struct MHD_OptionItem items[11];
     unsigned int count = 0;
     items[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) options->address };
     if (options->reuse_address) {
@@ -75,6 +79,10 @@ cmhd_start_daemon(unsigned int flags, MHD_AccessHandlerCallback handler, void *h
         items[count++] = (struct MHD_OptionItem){
             MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) options->logger, options->logger_cls };
     }
+    if (options->uri_logger != NULL) {
+        items[count++] = (struct MHD_OptionItem){
+            MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) options->uri_logger, options->uri_logger_cls };
+    }
     items[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, ntohs(options->address->sin_port), NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, items, MHD_OPTION_END);
@@ -94,6 +102,15 @@ cmhd_connection_fd(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info != NULL ? info->connect_fd : -1;
+}
+
+/* The size of the request line and header fields as received, CRLFs included
+   (MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE), or 0 before the headers are complete. */
+static inline size_t
+cmhd_connection_header_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info != NULL ? info->header_size : 0;
 }
 
 /* The client's IP address as text into buffer (MHD_CONNECTION_INFO_CLIENT_ADDRESS); 0 on success, -1 if unknown. */

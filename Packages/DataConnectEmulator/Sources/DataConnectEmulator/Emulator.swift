@@ -55,6 +55,12 @@ public final class Emulator: Sendable {
         public var log: @Sendable (String) -> Void
         /// Realtime subscriptions: heartbeat interval, per-client limit, `@refresh(every:)` clamping.
         public var realtime: SubscriptionHub.Configuration
+        /// Host names or addresses requests may name in `Host` besides the loopback ones and `host`
+        /// (`mybox.local`; `.example.test` for a domain and its subdomains); others are refused with 403.
+        public var allowedHosts: [String]
+        /// Web origins (`scheme://host[:port]`) whose pages may call the client and the admin API, besides
+        /// loopback origins (client API only) and the emulator's own origin.
+        public var allowedOrigins: [String]
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -62,9 +68,12 @@ public final class Emulator: Sendable {
             seedFile: String? = nil, importDirectory: String? = nil, exportOnExit: String? = nil, watch: Bool = false,
             readers: Int = 3, threads: Int = HTTPServer.Configuration.onlineCoreCount,
             log: @escaping @Sendable (String) -> Void = { _ in },
-            realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration()
+            realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
+            allowedHosts: [String] = [], allowedOrigins: [String] = []
         ) {
             self.realtime = realtime
+            self.allowedHosts = allowedHosts
+            self.allowedOrigins = allowedOrigins
             self.backend = backend
             self.host = host
             self.port = port
@@ -94,10 +103,17 @@ public final class Emulator: Sendable {
 
     /// Compiles the backend, opens and migrates the database, imports and seeds; does not listen yet.
     ///
-    /// - Throws: ``EmulatorError`` with the diagnostics when the backend does not compile, or when the
-    ///   database cannot be opened, migrated, imported or seeded.
+    /// - Throws: ``EmulatorError`` with the diagnostics when the backend does not compile, when an allowed host
+    ///   or origin is malformed, or when the database cannot be opened, migrated, imported or seeded.
     public init(options: Options) throws(EmulatorError) {
         self.options = options
+        let originPolicy: RequestOriginPolicy
+        do {
+            originPolicy = try RequestOriginPolicy(
+                listenAddress: options.host, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins)
+        } catch {
+            throw EmulatorError(error.description)
+        }
         let service = try Self.compile(options.backend, log: options.log)
         do {
             pool = try DatabasePool(
@@ -120,7 +136,8 @@ public final class Emulator: Sendable {
         Self.report(engine, log: options.log)
         let pool = self.pool
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime)
-        responder = EmulatorResponder(engine: engine, version: Self.version, hub: hub) { request in
+        responder = EmulatorResponder(engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy) {
+            request in
             do {
                 switch request {
                 case .clear:

@@ -13,6 +13,13 @@ import Synchronization
 /// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`.
 ///
 /// Project and location segments are ignored, as upstream does.
+///
+/// Before routing, every request passes the ``originPolicy``: a `Host` that names none of the accepted hosts
+/// (DNS rebinding) and an `Origin` that may not call the endpoint (a web page) are refused with 403, CORS
+/// preflights are answered, and responses to accepted origins carry the CORS headers. The client API
+/// (`:executeQuery`, `:executeMutation`, `:subscribe` and the other connector methods that serve apps) is
+/// ``RequestOriginPolicy/Audience/client``; everything else (`/emulator/*`, `:executeGraphql*`, `:impersonate*`)
+/// is ``RequestOriginPolicy/Audience/admin``.
 public final class EmulatorResponder: HTTPResponder {
     /// The engine currently served; replaced on reload.
     let current: Mutex<Engine>
@@ -22,6 +29,8 @@ public final class EmulatorResponder: HTTPResponder {
     let version: String
     /// Realtime subscriptions (`:subscribe`), told about every mutation the responder runs.
     public let hub: SubscriptionHub
+    /// Which hosts and web origins may call the emulator.
+    public let originPolicy: RequestOriginPolicy
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
@@ -35,14 +44,17 @@ public final class EmulatorResponder: HTTPResponder {
     ///   - engine: The engine to serve.
     ///   - version: The emulator's version, for `/emulator/info`.
     ///   - hub: The realtime hub for `:subscribe`; a hub with the default configuration when `nil`.
+    ///   - originPolicy: Which hosts and web origins may call the emulator; loopback ones only by default.
     ///   - maintenance: Clears and exports data for `/emulator/clear` and `/emulator/export`.
     public init(
         engine: Engine, version: String,
         hub: SubscriptionHub? = nil,
+        originPolicy: RequestOriginPolicy = .loopbackOnly,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
         self.current = Mutex(engine)
         self.hub = hub ?? SubscriptionHub(engine: engine)
+        self.originPolicy = originPolicy
         self.version = version
         self.maintenance = maintenance
     }
@@ -57,6 +69,49 @@ public final class EmulatorResponder: HTTPResponder {
     public var engine: Engine { current.withLock { $0 } }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let audience = Self.audience(ofPath: request.path)
+        switch originPolicy.decide(request, audience: audience) {
+        case .refuseHost(let host):
+            return Self.error(
+                .permissionDenied,
+                "Host \"\(host)\" is not allowed: the emulator answers requests for loopback names, its listen "
+                    + "address and the hosts allowed with --allow-host (Emulator.Options.allowedHosts)")
+        case .refuseOrigin(let origin, let audience):
+            let api = audience == .client ? "the client API" : "the admin API (\(request.path))"
+            let accepted = audience == .client ? "loopback origins, its own origin" : "its own origin"
+            return Self.error(
+                .permissionDenied,
+                "Origin \"\(origin)\" may not call \(api): the emulator accepts \(accepted) and the origins allowed "
+                    + "with --allow-origin (Emulator.Options.allowedOrigins)")
+        case .preflight(let headers):
+            return HTTPResponse(status: .noContent, headers: headers)
+        case .serve(let corsHeaders):
+            var response = route(request)
+            for field in corsHeaders {
+                response.headers[field.name] = field.value
+            }
+            return response
+        }
+    }
+
+    /// The part of the API a path belongs to: the client API is what apps call from the browser (the connector
+    /// methods, streams included, except `:impersonate*`), the admin API everything else.
+    static func audience(ofPath path: String) -> RequestOriginPolicy.Audience {
+        if let route = Route(path: path) {
+            return route.connector != nil && !route.method.hasPrefix("impersonate") ? .client : .admin
+        }
+        return clientPathPrefixes.contains { path.hasPrefix($0) } ? .client : .admin
+    }
+
+    /// The client API under its gRPC and WebSocket paths (unary calls and the realtime stream), for when they
+    /// are served.
+    static let clientPathPrefixes = [
+        "/google.firebase.dataconnect.v1.ConnectorService/",
+        "/google.firebase.dataconnect.v1.ConnectorStreamService/",
+        "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/",
+    ]
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         if path == "/emulator/info" { return info() }
         if path == "/emulator/clear" {

@@ -46,10 +46,14 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, ExpressibleByInt
     public static let conflict = HTTPStatus(code: 409)
     /// 413 Content Too Large
     public static let contentTooLarge = HTTPStatus(code: 413)
+    /// 414 URI Too Long
+    public static let uriTooLong = HTTPStatus(code: 414)
     /// 415 Unsupported Media Type
     public static let unsupportedMediaType = HTTPStatus(code: 415)
     /// 429 Too Many Requests
     public static let tooManyRequests = HTTPStatus(code: 429)
+    /// 431 Request Header Fields Too Large
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     /// 500 Internal Server Error
     public static let internalServerError = HTTPStatus(code: 500)
     /// 501 Not Implemented

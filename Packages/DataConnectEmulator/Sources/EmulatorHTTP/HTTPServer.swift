@@ -9,9 +9,17 @@ import Glibc
 ///
 /// libmicrohttpd parses HTTP, enforces limits and timeouts, and runs a pool of worker threads, each
 /// with its own `epoll` loop. The server receives each request body in full (up to
-/// ``Configuration-swift.struct/maximumBodySize``; larger bodies are answered with 413 and never reach
-/// the responder), then calls the responder on the worker thread and sends its response. Connections are
-/// kept alive between requests.
+/// ``Configuration-swift.struct/maximumBodySize``), then calls the responder on the worker thread and sends
+/// its response. Connections are kept alive between requests.
+///
+/// Requests over the server's limits never reach the responder: the server answers them itself with the
+/// JSON error body `{"error":{"code":N,"message":"…","status":"…"}}` (413 for the body, 414 for the request
+/// target, 431 for the header section, 400 for contradictory framing headers, 501 for a transfer coding other
+/// than `chunked`), then closes the connection. Requests libmicrohttpd cannot parse (a malformed request line
+/// or header line, an HTTP version other than 1.x, a `Content-Length` that is not a number, broken chunked
+/// encoding, a header section larger than ``Configuration-swift.struct/connectionMemoryLimit``) are answered
+/// by libmicrohttpd with its own short HTML body and the right status: it offers no way to replace those
+/// bodies.
 ///
 /// ```swift
 /// let server = HTTPServer(port: 0, responder: HTTPClosureResponder { _ in .json(#"{"ok":true}"#) })
@@ -40,9 +48,26 @@ public final class HTTPServer: Sendable {
         /// A request announcing a larger `Content-Length`, or a chunked upload growing past it, is answered
         /// with 413 and a JSON error, and the responder is not called.
         public var maximumBodySize: Int
-        /// Memory per connection for the request line, headers and I/O buffers, in bytes; `nil` keeps
-        /// libmicrohttpd's default (32 KiB). Requests whose headers do not fit are rejected by libmicrohttpd.
-        public var connectionMemoryLimit: Int?
+        /// The longest request target (path and query string, as sent) accepted, in bytes (default 8 KiB).
+        ///
+        /// A longer one is answered with 414 and a JSON error, and the responder is not called.
+        public var maximumURILength: Int
+        /// The largest header section (the request line and every header field, line ends included) accepted,
+        /// in bytes (default 80 KiB: room for a 64 KiB auth token).
+        ///
+        /// A larger one is answered with 431 and a JSON error, and the responder is not called.
+        public var maximumHeaderSize: Int
+        /// Memory per connection for the request line, headers and I/O buffers, in bytes (default 128 KiB).
+        ///
+        /// libmicrohttpd answers a request whose header section does not fit (about this size, less 64 bytes
+        /// per header field) with its own HTML 431, or 414 when the request line alone does not fit, so keep it
+        /// well above ``maximumHeaderSize`` and ``maximumURILength`` (the defaults leave 48 KiB): then oversized
+        /// requests up to this size get the JSON answers above. Each connection reserves this much address
+        /// space and commits what libmicrohttpd touches: about half of it once a response is under way (it
+        /// clears the read buffer's unused half), all of it once a request has completed (it clears the pool
+        /// for the next one). An idle kept-alive connection holds this much memory, a streamed response about
+        /// half of it, or all of it on a reused connection.
+        public var connectionMemoryLimit: Int
         /// Receives libmicrohttpd's error messages and the server's own warnings; `nil` drops them.
         public var logHandler: (@Sendable (String) -> Void)?
 
@@ -53,7 +78,9 @@ public final class HTTPServer: Sendable {
             connectionTimeout: Duration = .seconds(60),
             connectionLimit: Int = 10_000,
             maximumBodySize: Int = 8 * 1024 * 1024,
-            connectionMemoryLimit: Int? = nil,
+            maximumURILength: Int = 8 * 1024,
+            maximumHeaderSize: Int = 80 * 1024,
+            connectionMemoryLimit: Int = 128 * 1024,
             logHandler: (@Sendable (String) -> Void)? = nil
         ) {
             self.threadPoolSize = threadPoolSize
@@ -61,6 +88,8 @@ public final class HTTPServer: Sendable {
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit
             self.maximumBodySize = maximumBodySize
+            self.maximumURILength = maximumURILength
+            self.maximumHeaderSize = maximumHeaderSize
             self.connectionMemoryLimit = connectionMemoryLimit
             self.logHandler = logHandler
         }
@@ -107,7 +136,9 @@ public final class HTTPServer: Sendable {
         self.boundPort = Atomic(port)
         self.core = ServerCore(
             responder: responder,
-            maximumBodySize: max(0, configuration.maximumBodySize),
+            limits: ServerCore.Limits(
+                body: max(0, configuration.maximumBodySize), uri: max(0, configuration.maximumURILength),
+                header: max(0, configuration.maximumHeaderSize)),
             logHandler: configuration.logHandler)
     }
 
@@ -174,7 +205,7 @@ public final class HTTPServer: Sendable {
                     options.reuse_address = listeners > 1 ? 1 : 0
                     options.connection_timeout = UInt32(clamping: timeoutSeconds)
                     options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
-                    options.connection_memory_limit = max(0, configuration.connectionMemoryLimit ?? 0)
+                    options.connection_memory_limit = max(0, configuration.connectionMemoryLimit)
                     options.completed = { _, _, context, _ in
                         guard let context else { return }
                         ServerCore.requestCompleted(context: context)
@@ -193,6 +224,11 @@ public final class HTTPServer: Sendable {
                         Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().log(message)
                     }
                     options.logger_cls = corePointer
+                    options.uri_logger = { cls, uri, _ in
+                        guard let cls, let uri else { return nil }
+                        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestTargetReceived(uri)
+                    }
+                    options.uri_logger_cls = corePointer
                     return cmhd_start_daemon(
                         flags,
                         { cls, connection, url, method, version, uploadData, uploadDataSize, context in

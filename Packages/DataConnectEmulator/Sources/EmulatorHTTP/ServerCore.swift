@@ -10,8 +10,18 @@ import Glibc
 /// Immutable apart from the lock-guarded stream registry and last log message, because the callbacks
 /// run concurrently on the daemon's worker threads.
 final class ServerCore: Sendable {
+    /// The sizes over which the server answers a request itself, in bytes.
+    struct Limits: Sendable {
+        /// The request body (413).
+        var body: Int
+        /// The request target as sent (414).
+        var uri: Int
+        /// The request line and header fields (431).
+        var header: Int
+    }
+
     let responder: any HTTPResponder
-    let maximumBodySize: Int
+    let limits: Limits
     private let logHandler: (@Sendable (String) -> Void)?
     private let lastLogMessage = Mutex<String?>(nil)
     private let registry = Mutex(StreamRegistry())
@@ -23,9 +33,9 @@ final class ServerCore: Sendable {
         var streams: [ObjectIdentifier: HTTPBodyStream] = [:]
     }
 
-    init(responder: any HTTPResponder, maximumBodySize: Int, logHandler: (@Sendable (String) -> Void)?) {
+    init(responder: any HTTPResponder, limits: Limits, logHandler: (@Sendable (String) -> Void)?) {
         self.responder = responder
-        self.maximumBodySize = maximumBodySize
+        self.limits = limits
         self.logHandler = logHandler
     }
 
@@ -41,7 +51,11 @@ final class ServerCore: Sendable {
         uploadDataSize: UnsafeMutablePointer<Int>,
         context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        if let raw = context.pointee {
+        if let raw = context.pointee, raw != Self.targetTooLongMarker {
+            if raw == Self.answeredMarker {
+                uploadDataSize.pointee = 0
+                return .YES
+            }
             if raw == Self.noBodyMarker {
                 if uploadDataSize.pointee > 0 {
                     uploadDataSize.pointee = 0
@@ -52,44 +66,124 @@ final class ServerCore: Sendable {
             let requestContext = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
             let size = uploadDataSize.pointee
             if size > 0 {
-                requestContext.receive(uploadData, count: size, limit: maximumBodySize)
+                requestContext.receive(uploadData, count: size, limit: limits.body)
                 uploadDataSize.pointee = 0
                 return .YES
             }
             if requestContext.exceedsLimit {
-                return queueContentTooLarge(on: connection)
+                return queue(bodyTooLarge(), on: connection)
             }
             let body = requestContext.takeBody()
             return answer(connection: connection, url: url, method: method, version: version, body: body)
         }
 
-        // First call: the headers are in, the body (if any) is not.
+        // First call: the headers are in, the body (if any) is not. A response queued now, before the request
+        // is complete, makes libmicrohttpd close the connection once it is sent: right for refusals, which
+        // leave the rest of the request unread.
+        if let refusal = refusal(of: connection, targetTooLong: context.pointee == Self.targetTooLongMarker) {
+            context.pointee = Self.answeredMarker
+            return queue(refusal, on: connection)
+        }
         if MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil {
             context.pointee = Unmanaged.passRetained(RequestContext(expectedLength: 0)).toOpaque()
             return .YES
         }
         if let header = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
             let length = Self.parseContentLength(header)
-            if length > maximumBodySize {
-                return queueContentTooLarge(on: connection)
+            if length > limits.body {
+                context.pointee = Self.answeredMarker
+                return queue(bodyTooLarge(), on: connection)
             }
             if length > 0 {
                 context.pointee = Unmanaged.passRetained(RequestContext(expectedLength: length)).toOpaque()
                 return .YES
             }
         }
-        // Answering now would make libmicrohttpd close the connection afterwards (a response queued before
-        // the request is complete); the next call, once the request is complete, answers instead.
+        // Answering now would make libmicrohttpd close the connection afterwards; the next call, once the
+        // request is complete, answers instead.
         context.pointee = Self.noBodyMarker
         return .YES
     }
 
+    /// The URI logger: called with the request target as sent, once the request line is parsed; what it returns
+    /// becomes the request's first per-request context.
+    func requestTargetReceived(_ target: UnsafePointer<CChar>) -> UnsafeMutableRawPointer? {
+        strnlen(target, limits.uri + 1) > limits.uri ? Self.targetTooLongMarker : nil
+    }
+
+    /// The error answer for a request the server refuses before reading its body, or `nil` to go on.
+    ///
+    /// The checks, in order: the request target's length (414), the header section's size (431), and framing
+    /// headers that contradict each other or name a transfer coding libmicrohttpd does not decode (400, 501).
+    private func refusal(of connection: OpaquePointer, targetTooLong: Bool) -> HTTPResponse? {
+        if targetTooLong {
+            let message = "request target (path and query) exceeds \(limits.uri) bytes"
+            return Self.errorResponse(.uriTooLong, message, "RESOURCE_EXHAUSTED")
+        }
+        let headerSize = cmhd_connection_header_size(connection)
+        if headerSize > limits.header {
+            let message = "request header fields exceed \(limits.header) bytes (\(headerSize) received)"
+            return Self.errorResponse(.requestHeaderFieldsTooLarge, message, "RESOURCE_EXHAUSTED")
+        }
+        let framing = Self.framingHeaders(of: connection)
+        if !framing.transferEncodings.isEmpty {
+            if !framing.contentLengths.isEmpty {
+                let message = "a request may not carry both Transfer-Encoding and Content-Length"
+                return Self.errorResponse(.badRequest, message, "INVALID_ARGUMENT")
+            }
+            for coding in framing.transferEncodings where !Self.isChunked(coding) {
+                let message = "Transfer-Encoding \"\(coding)\" is not supported; send Content-Length or chunked"
+                return Self.errorResponse(.notImplemented, message, "UNIMPLEMENTED")
+            }
+        }
+        if let first = framing.contentLengths.first, framing.contentLengths.contains(where: { $0 != first }) {
+            let values = framing.contentLengths.joined(separator: ", ")
+            return Self.errorResponse(.badRequest, "conflicting Content-Length values: \(values)", "INVALID_ARGUMENT")
+        }
+        return nil
+    }
+
+    /// The `Content-Length` and `Transfer-Encoding` values of a request, every occurrence.
+    private struct FramingHeaders {
+        var contentLengths: [String] = []
+        var transferEncodings: [String] = []
+    }
+
+    private static func framingHeaders(of connection: OpaquePointer) -> FramingHeaders {
+        var found = FramingHeaders()
+        withUnsafeMutablePointer(to: &found) { pointer in
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return .YES }
+                    let found = cls.assumingMemoryBound(to: FramingHeaders.self)
+                    if keySize == 14 && strncasecmp(key, "Content-Length", 14) == 0 {
+                        found.pointee.contentLengths.append(ServerCore.string(value, count: valueSize))
+                    } else if keySize == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0 {
+                        found.pointee.transferEncodings.append(ServerCore.string(value, count: valueSize))
+                    }
+                    return .YES
+                }, pointer)
+        }
+        return found
+    }
+
+    /// Whether a `Transfer-Encoding` value is `chunked` alone: the only value libmicrohttpd decodes (compared as
+    /// it does, ignoring case); with any other it would read the body until the connection closes.
+    private static func isChunked(_ coding: String) -> Bool {
+        coding.lowercased() == "chunked"
+    }
+
     /// The per-request context of a request without a body; not a real object, never dereferenced.
     private static var noBodyMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+    /// The per-request context the URI logger sets for a request target over the limit.
+    private static var targetTooLongMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 2)! }
+    /// The per-request context of a request answered before its body: what is left of it is discarded.
+    private static var answeredMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 3)! }
 
     /// Frees the per-request context once libmicrohttpd is done with the request.
     static func requestCompleted(context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        guard let raw = context.pointee, raw != noBodyMarker else { return }
+        guard let raw = context.pointee, UInt(bitPattern: raw) > 3 else { return }
         Unmanaged<RequestContext>.fromOpaque(raw).release()
         context.pointee = nil
     }
@@ -181,14 +275,23 @@ final class ServerCore: Sendable {
 
     // MARK: Responses
 
-    private func queueContentTooLarge(on connection: OpaquePointer) -> MHD_Result {
-        let message = "request body exceeds \(maximumBodySize) bytes"
-        return queue(Self.errorResponse(.contentTooLarge, message, "RESOURCE_EXHAUSTED"), on: connection)
+    private func bodyTooLarge() -> HTTPResponse {
+        Self.errorResponse(.contentTooLarge, "request body exceeds \(limits.body) bytes", "RESOURCE_EXHAUSTED")
     }
 
     /// A Google-API-style JSON error, the shape clients of the emulator expect from every endpoint.
     static func errorResponse(_ status: HTTPStatus, _ message: String, _ code: String) -> HTTPResponse {
-        .json(#"{"error":{"code":\#(status.code),"message":"\#(message)","status":"\#(code)"}}"#, status: status)
+        var body = #"{"error":{"code":\#(status.code),"message":""#
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\"": body += "\\\""
+            case "\\": body += "\\\\"
+            case "\u{0}"..."\u{1F}": body += "\\u00" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16)
+            default: body.unicodeScalars.append(scalar)
+            }
+        }
+        body += #"","status":"\#(code)"}}"#
+        return .json(body, status: status)
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
