@@ -176,11 +176,12 @@ import Testing
             name: "GET on an execute endpoint", method: "GET", http: 400, status: "INVALID_ARGUMENT",
             fragments: ["POST"]),
         BadRequest(
-            name: "text/plain content", body: body("listBooks"), headers: ["Content-Type": "text/plain"], http: 400,
+            name: "text/plain content from a web page", body: body("listBooks"),
+            headers: ["Content-Type": "text/plain", "Origin": "http://localhost:5173"], http: 400,
             status: "INVALID_ARGUMENT", fragments: ["Content-Type", "text/plain"]),
         BadRequest(
-            name: "form content", body: body("listBooks"),
-            headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            name: "form content from a web page", body: body("listBooks"),
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Origin": "http://127.0.0.1:8080"],
             http: 400, status: "INVALID_ARGUMENT", fragments: ["Content-Type"]),
         BadRequest(
             name: "a body over 8 MiB",
@@ -213,6 +214,21 @@ import Testing
         let result = try await client.send(
             emulator.connectorURL("lending", "executeQuery"), method: "POST", body: Self.body("catalogueStats"),
             headers: ["Content-Type": "application/json; charset=utf-8"])
+
+        // then
+        #expect(expectData(result)["books"]?[0]?["_count"] == 6)
+    }
+
+    @Test(arguments: ["text/plain", "application/x-www-form-urlencoded"])
+    func aCallerThatIsNotAWebPageIsNotRefusedForItsContentType(_ contentType: String) async throws {
+        // given
+        let emulator = try Backend.library.start()
+        let client = EmulatorClient(emulator, connector: "lending")
+
+        // when
+        let result = try await client.send(
+            emulator.connectorURL("lending", "executeQuery"), method: "POST", body: Self.body("catalogueStats"),
+            headers: ["Content-Type": contentType])
 
         // then
         #expect(expectData(result)["books"]?[0]?["_count"] == 6)
