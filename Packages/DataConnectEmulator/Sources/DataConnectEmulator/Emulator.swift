@@ -197,6 +197,11 @@ public final class Emulator: Sendable {
         // Requests still running in the database stop now, so the HTTP workers finish and the server can stop.
         pool.beginClosing()
         server.stop()
+        do {
+            try pool.checkpoint()
+        } catch {
+            options.log("warning: could not fold the write-ahead log into the database file: \(error)")
+        }
         if let directory = options.exportOnExit {
             do {
                 let file = try DataMaintenance(pool: pool).export(to: directory, version: Self.version)
