@@ -30,11 +30,13 @@ public struct CompiledConnector: Sendable {
 public enum ServiceCompiler {
     /// Compiles the backend in `directory`.
     ///
-    /// - Parameter directory: the folder holding `dataconnect.yaml`.
+    /// - Parameters:
+    ///   - directory: the folder holding `dataconnect.yaml`.
+    ///   - limits: the bounds on each connector operation's merged selection.
     /// - Returns: the compiled service when the schema compiled (connectors may still have errors), and
     ///   every diagnostic in display order.
     public static func compile(
-        backendDirectory directory: String
+        backendDirectory directory: String, limits: OperationLimits = .default
     ) -> (service: CompiledService?, diagnostics: [Diagnostic]) {
         let (loaded, loadDiagnostics) = ProjectLoader.load(backendDirectory: directory)
         guard let project = loaded, !loadDiagnostics.containsErrors else {
@@ -47,7 +49,7 @@ public enum ServiceCompiler {
         let api = GeneratedAPI(model: model)
         var connectors: [CompiledConnector] = []
         for connector in project.connectors {
-            let validated = OperationValidator.validate(connector.files, api: api)
+            let validated = OperationValidator.validate(connector.files, api: api, limits: limits)
             diagnostics += validated.diagnostics
             connectors.append(CompiledConnector(sources: connector, validated: validated))
         }

@@ -59,8 +59,12 @@ final class CompiledOperation: Sendable {
     }
 
     /// Compiles an operation definition against the API.
+    ///
+    /// - Throws: ``PlanError`` when the operation cannot be planned, its merged selection beyond `limits`
+    ///   among others.
     static func compile(
-        _ operation: OperationDefinition, name: String, api: GeneratedAPI, fragments: [String: FragmentDefinition]
+        _ operation: OperationDefinition, name: String, api: GeneratedAPI, fragments: [String: FragmentDefinition],
+        limits: OperationLimits = .default
     ) throws(PlanError) -> CompiledOperation {
         var auth: AuthRequirement?
         if let directive = operation.directives.first(named: "auth") {
@@ -72,7 +76,7 @@ final class CompiledOperation: Sendable {
                 auth = .expression(try QueryBuilder.cel(source.value))
             }
         }
-        var planner = SelectionPlanner(api: api, fragments: fragments)
+        var planner = SelectionPlanner(api: api, fragments: fragments, limits: limits)
         let rootType = operation.operation == .mutation ? api.typeSystem.mutationType : api.typeSystem.queryType
         let roots = try planner.plan(operation.selectionSet, on: rootType)
         let printed = GraphQLPrinter.print(Definition.operation(operation))

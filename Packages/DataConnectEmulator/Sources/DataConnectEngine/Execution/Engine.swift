@@ -96,24 +96,29 @@ public final class Engine: Sendable {
     public let issues: [String: [String: String]]
     /// Admin documents compiled once per text.
     let adminCache = Mutex<[String: CompiledOperation]>([:])
+    /// The bounds on the merged selection of every operation, connector or admin.
+    let limits: OperationLimits
     /// The time and filter-size bounds of each request.
     public let executionLimits: ExecutionLimits
 
     /// Compiles every valid operation of every connector.
     ///
     /// - Parameters:
-    ///   - service: The compiled backend.
-    ///   - database: Where operations run.
-    ///   - dialect: The SQL engine's dialect.
-    ///   - executionLimits: Each request's time limit and filter size.
+    ///   - service: the compiled service; its connectors should be validated with the same `limits`.
+    ///   - database: where the operations run.
+    ///   - dialect: the SQL dialect of `database`.
+    ///   - limits: the bounds on each operation's merged selection: a connector operation beyond them
+    ///     answers as invalid, an admin document beyond them with `INVALID_ARGUMENT`.
+    ///   - executionLimits: each request's time limit and filter size.
     public init(
         service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect(),
-        executionLimits: ExecutionLimits = .default
+        limits: OperationLimits = .default, executionLimits: ExecutionLimits = .default
     ) {
         self.executionLimits = executionLimits
         self.service = service
         self.database = database
         self.dialect = dialect
+        self.limits = limits
         var operations: [String: [String: CompiledOperation]] = [:]
         var issues: [String: [String: String]] = [:]
         var entityIDs: Set<String> = []
@@ -130,7 +135,8 @@ public final class Engine: Sendable {
                 }
                 do {
                     compiled[name] = try CompiledOperation.compile(
-                        operation, name: name, api: service.api, fragments: connector.validated.fragments)
+                        operation, name: name, api: service.api, fragments: connector.validated.fragments,
+                        limits: limits)
                 } catch {
                     issues[id, default: [:]][name] = error.message
                 }
@@ -209,7 +215,7 @@ public final class Engine: Sendable {
         let cacheKey = (operationName ?? "") + "\u{0}" + query
         if let cached = adminCache.withLock({ $0[cacheKey] }) { return .success(cached) }
         let validated = OperationValidator.validate(
-            [Source(name: "request", text: query)], api: service.api, mode: .admin)
+            [Source(name: "request", text: query)], api: service.api, mode: .admin, limits: limits)
         let errors = validated.diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
             return .failure(
@@ -228,7 +234,8 @@ public final class Engine: Sendable {
         }
         do {
             let compiled = try CompiledOperation.compile(
-                definition, name: definition.name?.value ?? "", api: service.api, fragments: validated.fragments)
+                definition, name: definition.name?.value ?? "", api: service.api, fragments: validated.fragments,
+                limits: limits)
             adminCache.withLock {
                 if $0.count > 500 { $0.removeAll() }
                 $0[cacheKey] = compiled

@@ -54,8 +54,8 @@ public struct GeneratedAPI: Sendable {
     public let definitions: [Definition]
     /// Prelude plus generated types.
     public let typeSystem: TypeSystem
-    /// `"Type.field"` → role.
-    private let roles: [String: APIFieldRole]
+    /// Type → field → role.
+    private let roles: [String: [String: APIFieldRole]]
 
     /// Generates the API of a compiled schema.
     public init(model: SchemaModel) {
@@ -72,7 +72,7 @@ public struct GeneratedAPI: Sendable {
 
     /// The role of a field of the generated API, or `nil` for `__typename` and prelude types.
     public func role(of field: String, on type: String) -> APIFieldRole? {
-        roles["\(type).\(field)"]
+        roles[type]?[field]
     }
 
     /// The generated API as SDL.
@@ -90,7 +90,7 @@ public struct GeneratedAPI: Sendable {
 private struct APIBuilder {
     let model: SchemaModel
     var definitions: [Definition] = []
-    var roles: [String: APIFieldRole] = [:]
+    var roles: [String: [String: APIFieldRole]] = [:]
     var queryFields: [FieldDefinition] = []
     var mutationFields: [FieldDefinition] = []
 
@@ -110,7 +110,7 @@ private struct APIBuilder {
 
     static func description(_ text: String?) -> StringValue? {
         guard let text, !text.isEmpty else { return nil }
-        return StringValue(text, isBlock: text.contains("\n"))
+        return StringValue(text, isBlock: text.utf8.contains(UInt8(ascii: "\n")))
     }
 
     static func input(
@@ -141,7 +141,7 @@ private struct APIBuilder {
     static let falseValue = Value.boolean(false, .synthesized)
 
     mutating func setRole(_ role: APIFieldRole, _ field: String, on type: String) {
-        roles["\(type).\(field)"] = role
+        roles[type, default: [:]][field] = role
     }
 
     // MARK: Build

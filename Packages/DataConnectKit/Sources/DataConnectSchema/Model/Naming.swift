@@ -9,6 +9,7 @@ public enum Naming {
     /// A word boundary falls before an uppercase letter that follows a lowercase letter or digit, and
     /// before the last uppercase letter of an acronym that is followed by a lowercase letter.
     public static func snakeCase(_ name: String) -> String {
+        if let ascii = asciiSnakeCase(name) { return ascii }
         let chars = Array(name)
         var out = ""
         out.reserveCapacity(chars.count + 4)
@@ -27,6 +28,41 @@ public enum Naming {
             }
         }
         return out
+    }
+
+    /// ``snakeCase(_:)`` over the bytes of an ASCII name, in time linear in its length; `nil` for other names.
+    ///
+    /// Key columns that follow references through keys get names as long as the chain (`nextNextNextId`),
+    /// so the per-character cost matters.
+    private static func asciiSnakeCase(_ name: String) -> String? {
+        var name = name
+        return name.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            func isUpper(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
+            func isLower(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "a") < 26 }
+            func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+            return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+                var count = 0
+                for i in 0..<bytes.count {
+                    let byte = bytes[i]
+                    if isUpper(byte) {
+                        if i > 0 && bytes[i - 1] != UInt8(ascii: "_") {
+                            let previous = bytes[i - 1]
+                            let nextIsLower = i + 1 < bytes.count && isLower(bytes[i + 1])
+                            if isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower) {
+                                out[count] = UInt8(ascii: "_")
+                                count += 1
+                            }
+                        }
+                        out[count] = byte | 0x20
+                    } else {
+                        out[count] = byte
+                    }
+                    count += 1
+                }
+                return count
+            }
+        }
     }
 
     /// `RecipeNote` → `recipeNote`, `URLEntry` → `urlEntry`.

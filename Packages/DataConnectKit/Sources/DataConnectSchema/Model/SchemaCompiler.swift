@@ -534,8 +534,11 @@ private struct Compilation {
                 guard let fks = foreignKeyFields(of: field, in: name, target: target) else { continue }
                 let refDirective = field.directives.first(named: "ref")
                 var fkNames: [String] = []
+                var fkSQLNames: [String] = []
                 for fk in fks {
+                    let fkSQLName = Naming.snakeCase(fk.name)
                     fkNames.append(fk.name)
+                    fkSQLNames.append(fkSQLName)
                     if fk.name == fieldName || (declaredNames.contains(fk.name) && seenFields.contains(fk.name)) {
                         if let existing = table.columns.first(where: { $0.name == fk.name }), existing.type != fk.type {
                             error(
@@ -547,12 +550,12 @@ private struct Compilation {
                     // A field declared later under the same name replaces this implicit column.
                     table.columns.append(
                         Column(
-                            name: fk.name, sqlName: Naming.snakeCase(fk.name), type: fk.type, isList: false,
+                            name: fk.name, sqlName: fkSQLName, type: fk.type, isList: false,
                             isNonNull: field.type.isNonNull, dataType: nil, maxLength: nil, size: nil,
                             defaultValue: nil, origin: .implicitForeignKey(reference: fieldName), documentation: nil,
                             location: field.name.location))
                 }
-                let fkColumnNames = fkNames.map(Naming.snakeCase).joined(separator: "_")
+                let fkColumnNames = fkSQLNames.joined(separator: "_")
                 table.references.append(
                     Reference(
                         name: fieldName, target: target, isNonNull: field.type.isNonNull, foreignKeyFields: fkNames,
@@ -841,24 +844,42 @@ private struct Compilation {
                     at: table.location)
             }
             var sqlNames: [String: String] = [:]
-            for column in table.columns {
-                if let other = sqlNames[column.sqlName.lowercased()] {
+            let lengths = Self.lengthCounts(table.columns.map(\.sqlName))
+            for column in table.columns where lengths[column.sqlName.utf8.count, default: 0] > 1 {
+                let key = Self.sqlIdentifierKey(column.sqlName)
+                if let other = sqlNames[key] {
                     error(
                         "fields \"\(other)\" and \"\(column.name)\" of \"\(table.name)\" map to the same column \"\(column.sqlName)\"",
                         at: column.location)
                 }
-                sqlNames[column.sqlName.lowercased()] = column.name
+                sqlNames[key] = column.name
             }
         }
         var sqlTables: [String: String] = [:]
-        for table in model.tables {
-            if let other = sqlTables[table.sqlName.lowercased()] {
+        let lengths = Self.lengthCounts(model.tables.map(\.sqlName))
+        for table in model.tables where lengths[table.sqlName.utf8.count, default: 0] > 1 {
+            let key = Self.sqlIdentifierKey(table.sqlName)
+            if let other = sqlTables[key] {
                 error(
                     "tables \"\(other)\" and \"\(table.name)\" map to the same SQL table \"\(table.sqlName)\"",
                     at: table.location)
             }
-            sqlTables[table.sqlName.lowercased()] = table.name
+            sqlTables[key] = table.name
         }
+    }
+
+    /// A SQL identifier as SQLite compares identifiers: ASCII letters without case.
+    static func sqlIdentifierKey(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// How many names have each UTF-8 length. Identifiers that SQLite takes for the same have the same
+    /// length, so only names sharing a length are compared, and long generated names
+    /// (`next_next_next_id`) are not folded and hashed for nothing.
+    static func lengthCounts(_ names: [String]) -> [Int: Int] {
+        var counts: [Int: Int] = [:]
+        for name in names { counts[name.utf8.count, default: 0] += 1 }
+        return counts
     }
 
     mutating func buildRelations() {
@@ -900,14 +921,18 @@ private struct Compilation {
             }
         }
         for table in model.tables {
-            var names = Set(table.columns.map(\.name)).union(table.references.map(\.name))
-            for relation in relations[table.name] ?? [] {
-                if case .forward = relation.kind { continue }
-                if !names.insert(relation.name).inserted {
-                    error(
-                        "the generated relation field \"\(table.name).\(relation.name)\" collides with another field of the same name",
-                        at: table.location)
-                }
+            let generated = (relations[table.name] ?? []).filter {
+                if case .forward = $0.kind { false } else { true }
+            }
+            guard !generated.isEmpty else { continue }
+            // Only names as long as a generated one can collide with it: longer ones are not hashed.
+            let lengths = Set(generated.map(\.name.utf8.count))
+            var names = Set(
+                (table.columns.map(\.name) + table.references.map(\.name)).filter { lengths.contains($0.utf8.count) })
+            for relation in generated where !names.insert(relation.name).inserted {
+                error(
+                    "the generated relation field \"\(table.name).\(relation.name)\" collides with another field of the same name",
+                    at: table.location)
             }
         }
         model.relations = relations
@@ -916,27 +941,35 @@ private struct Compilation {
 
     /// Rule: a declared field does not take the name of a field the API generates for another one
     /// (`year_count` beside `year`, `title_expr` beside `title`).
+    ///
+    /// A generated name is `<column>_<variant>` and no variant contains `_`, so each declared name is split
+    /// at its last `_` and only the column it names is looked at.
     mutating func checkGeneratedFieldNames(_ table: Table) {
-        var generated: [String: (origin: String, kind: String)] = [
-            "_id": ("", "entity id"), "_count": ("", "aggregate"), "_metadata": ("", "metadata"),
-        ]
-        for column in table.columns {
-            var aggregates = ["count"]
-            if case .scalar(let scalar) = column.type, !column.isList {
-                if scalar.isNumeric { aggregates += ["sum", "avg"] }
-                if scalar.isOrderedForAggregates { aggregates += ["min", "max"] }
-            }
-            for function in aggregates { generated["\(column.name)_\(function)"] = (column.name, "aggregate") }
-            for variant in ["expr", "update", "date", "time"] {
-                generated["\(column.name)_\(variant)"] = (column.name, "input")
-            }
-        }
         for column in table.columns where column.origin == .declared {
-            guard let (origin, kind) = generated[column.name], !origin.isEmpty else { continue }
+            guard let underscore = column.name.lastIndex(of: "_"), underscore != column.name.startIndex else {
+                continue
+            }
+            let variant = String(column.name[column.name.index(after: underscore)...])
+            let originName = String(column.name[..<underscore])
+            guard let origin = table.column(originName), let kind = Self.generatedVariants(of: origin)[variant] else {
+                continue
+            }
             error(
-                "field \"\(table.name).\(column.name)\" collides with the generated \(kind) field \"\(column.name)\" of \"\(table.name).\(origin)\"; rename it",
+                "field \"\(table.name).\(column.name)\" collides with the generated \(kind) field \"\(column.name)\" of \"\(table.name).\(origin.name)\"; rename it",
                 at: column.location)
         }
+    }
+
+    /// The suffixes of the fields the API generates for a column, with the kind of each.
+    static func generatedVariants(of column: Column) -> [String: String] {
+        var variants = ["count": "aggregate", "expr": "input", "update": "input", "date": "input", "time": "input"]
+        if case .scalar(let scalar) = column.type, !column.isList {
+            var aggregates: [String] = []
+            if scalar.isNumeric { aggregates += ["sum", "avg"] }
+            if scalar.isOrderedForAggregates { aggregates += ["min", "max"] }
+            for function in aggregates { variants[function] = "aggregate" }
+        }
+        return variants
     }
 
     /// Rule: a declared type name is not one the API generates for a table or enum (`Movie_Data`).

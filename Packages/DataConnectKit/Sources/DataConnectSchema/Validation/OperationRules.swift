@@ -40,9 +40,8 @@ extension OperationValidator {
         // Selections.
         currentUsages = []
         currentSpreads = []
-        walkingOperation = true
         checkSelectionSet(operation.selectionSet, parentType: rootType, isRoot: true)
-        walkingOperation = false
+        checkFieldMerging(operation)
         checkChecksNeedTransaction(operation)
         var usages = currentUsages
         for fragment in transitiveFragments(of: operation.selectionSet) {
@@ -180,7 +179,6 @@ extension OperationValidator {
                 checkSelectionSet(inline.selectionSet, parentType: typeName, isRoot: isRoot)
             }
         }
-        checkMergeable(selectionSet, throughSpreads: walkingOperation)
     }
 
     mutating func checkApplicable(_ typeCondition: String, parentType: String, what: String, at location: NodeLocation)

@@ -26,7 +26,8 @@ public struct ValidatedConnector: Sendable {
 ///   defined where used, used where defined, and compatible with each position they are used in;
 /// - fragments are known, used, acyclic, on composite types, and applicable where spread;
 /// - directives are known, allowed where used, and not repeated unless repeatable;
-/// - fields with the same response key can be merged;
+/// - fields with the same response key can be merged, at every depth once fragments are expanded;
+/// - the merged selection is within the ``OperationLimits`` (fields, depth, aliases);
 /// - `updateMany`/`deleteMany` have `where` or `all: true`;
 /// - an operation without `@auth` is warned about: it defaults to `NO_ACCESS`.
 public struct OperationValidator {
@@ -40,6 +41,7 @@ public struct OperationValidator {
 
     let api: GeneratedAPI
     var mode: Mode = .connector
+    var limits: OperationLimits = .default
     var system: TypeSystem { api.typeSystem }
     var diagnostics: [Diagnostic] = []
     var fragments: [String: FragmentDefinition] = [:]
@@ -50,9 +52,9 @@ public struct OperationValidator {
     var currentUsages: [VariableUsage] = []
     /// Variables written where only constants are allowed (already reported; they count as used).
     var mentionedInConstants: Set<String> = []
-    /// Whether the walk is inside an operation (merging then looks through fragment spreads).
-    var walkingOperation = false
     var currentSpreads: Set<String> = []
+    /// Fragments that spread themselves: operations using them are not merged.
+    var cyclicFragments: Set<String> = []
 
     init(api: GeneratedAPI) {
         self.api = api
@@ -63,9 +65,12 @@ public struct OperationValidator {
     /// - Parameters:
     ///   - sources: the connector's `.gql` files.
     ///   - api: the generated API of the service's schema.
-    /// - Returns: the validated connector; its `diagnostics` hold every problem found.
     ///   - mode: connector operations (the default) or an admin document.
-    public static func validate(_ sources: [Source], api: GeneratedAPI, mode: Mode = .connector) -> ValidatedConnector {
+    ///   - limits: the bounds on each operation's merged selection; an operation beyond them is invalid.
+    /// - Returns: the validated connector; its `diagnostics` hold every problem found.
+    public static func validate(
+        _ sources: [Source], api: GeneratedAPI, mode: Mode = .connector, limits: OperationLimits = .default
+    ) -> ValidatedConnector {
         var definitions: [Definition] = []
         var diagnostics: [Diagnostic] = []
         for source in sources {
@@ -78,6 +83,7 @@ public struct OperationValidator {
         let document = Document(definitions: definitions)
         var validator = OperationValidator(api: api)
         validator.mode = mode
+        validator.limits = limits
         validator.diagnostics = diagnostics
         let invalid = validator.run(document)
         return ValidatedConnector(
@@ -104,7 +110,8 @@ public struct OperationValidator {
             checkFragmentDefinition(fragment)
             fragmentErrors[fragment.name.value] = diagnostics[before...].filter { $0.severity == .error }.count
         }
-        for name in checkFragmentCycles() { fragmentErrors[name, default: 0] += 1 }
+        cyclicFragments = checkFragmentCycles()
+        for name in cyclicFragments { fragmentErrors[name, default: 0] += 1 }
         var invalid: Set<String> = []
         var operationNames: [String: NodeLocation] = [:]
         for operation in document.operations {
