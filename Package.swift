@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
+                .product(name: "DataConnectEngine", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
                 .product(name: "DataConnectCodegen", package: "DataConnectCodegen"),
             ],

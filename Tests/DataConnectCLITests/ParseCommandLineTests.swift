@@ -1,3 +1,5 @@
+import DataConnectEngine
+import DataConnectSchema
 import Testing
 
 @testable import dataconnect
@@ -32,5 +34,31 @@ import Testing
                 == .execute(ExecuteOptions(file: "f.gql", variables: "{}", operationName: "q")))
         #expect(try parseCommandLine([]) == .help(topic: nil))
         #expect(try parseCommandLine(["help", "generate"]) == .help(topic: "generate"))
+    }
+
+    @Test func emulatorLimits() throws {
+        // when
+        let command = try parseCommandLine([
+            "emulator", "--max-selected-fields", "200", "--max-depth", "8", "--max-aliases", "10",
+            "--max-filter-terms", "50", "--request-timeout", "2.5",
+        ])
+
+        // then
+        var expected = EmulatorOptions()
+        expected.limits = OperationLimits(maxSelectedFields: 200, maxDepth: 8, maxAliases: 10)
+        expected.executionLimits = ExecutionLimits(requestTimeout: .milliseconds(2_500), maximumFilterTerms: 50)
+        #expect(command == .emulator(expected))
+    }
+
+    @Test(arguments: [
+        (["emulator", "--max-depth", "0"], "--max-depth needs a whole number of at least 1, got \"0\""),
+        (["emulator", "--max-aliases", "many"], "--max-aliases needs a whole number of at least 1, got \"many\""),
+        (
+            ["emulator", "--request-timeout", "-1"],
+            "--request-timeout needs a number of seconds from 0 to 86400, got \"-1\""
+        ),
+    ])
+    func emulatorLimitUsageErrors(_ arguments: [String], message: String) {
+        #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
     }
 }

@@ -1,3 +1,5 @@
+import DataConnectEngine
+import DataConnectSchema
 import EmulatorHTTP
 
 /// A parsed `dataconnect` command line.
@@ -45,6 +47,10 @@ struct EmulatorOptions: Equatable {
     var allowedHosts: [String] = []
     /// `--allow-origin`: further web origins whose pages may call the emulator.
     var allowedOrigins: [String] = []
+    /// `--max-selected-fields`, `--max-depth`, `--max-aliases`: bounds on each operation's merged selection.
+    var limits = OperationLimits.default
+    /// `--max-filter-terms`, `--request-timeout`: bounds on each request's execution.
+    var executionLimits = ExecutionLimits.default
 }
 
 /// Options of `dataconnect execute`.
@@ -165,6 +171,19 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
                             + "got \"\(text)\"")
                 }
                 options.allowedOrigins.append(text)
+            case "--max-selected-fields":
+                options.limits.maxSelectedFields = try reader.positiveInteger(for: argument)
+            case "--max-depth": options.limits.maxDepth = try reader.positiveInteger(for: argument)
+            case "--max-aliases": options.limits.maxAliases = try reader.positiveInteger(for: argument)
+            case "--max-filter-terms":
+                options.executionLimits.maximumFilterTerms = try reader.positiveInteger(for: argument)
+            case "--request-timeout":
+                let text = try reader.value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                    throw UsageError(
+                        message: "--request-timeout needs a number of seconds from 0 to 86400, got \"\(text)\"")
+                }
+                options.executionLimits.requestTimeout = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
             case "-h", "--help": return .help(topic: "emulator")
             default: throw UsageError(message: "unknown option \"\(argument)\" for emulator")
             }
@@ -272,6 +291,15 @@ struct ArgumentReader {
         defer { index += 1 }
         return arguments[index]
     }
+
+    /// The next argument as a whole number of at least 1.
+    mutating func positiveInteger(for option: String) throws(UsageError) -> Int {
+        let text = try value(for: option)
+        guard let number = Int(text), number >= 1 else {
+            throw UsageError(message: "\(option) needs a whole number of at least 1, got \"\(text)\"")
+        }
+        return number
+    }
 }
 
 /// The help text for a topic.
@@ -336,6 +364,8 @@ func usage(_ topic: String?) -> String {
             usage: dataconnect emulator [--backend DIR] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
                                         [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
                                         [--allow-host HOST]... [--allow-origin ORIGIN]...
+                                        [--max-selected-fields N] [--max-depth N] [--max-aliases N]
+                                        [--max-filter-terms N] [--request-timeout SECONDS]
 
             Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite. The data
             lives in memory unless --data-dir is given (WAL, survives restarts). Prints one `ready <url>` line
@@ -360,6 +390,14 @@ func usage(_ topic: String?) -> String {
                                      :impersonate*); other pages get 403
 
             Requests without an Origin header (SDKs, curl, test suites) are never refused for their origin.
+
+            Limits (a request over one is refused with 400 INVALID_ARGUMENT naming it, before any SQL runs):
+              --max-selected-fields N  fields of an operation once fragments are merged (default 5000)
+              --max-depth N            nesting of those fields (default 32)
+              --max-aliases N          aliased fields (default 1000)
+              --max-filter-terms N     fields and operators in one statement's where/having (default 1000)
+              --request-timeout S      seconds a request may run in the database (default 30); past it the
+                                       request is stopped with 504 DEADLINE_EXCEEDED
             """
     case "execute":
         return """

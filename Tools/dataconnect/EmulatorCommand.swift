@@ -27,7 +27,8 @@ enum EmulatorCommand {
                     dataDirectory: options.dataDirectory, seedFile: options.seedFile,
                     importDirectory: options.importDirectory, exportOnExit: options.exportOnExit,
                     watch: options.watch, log: log, allowedHosts: options.allowedHosts,
-                    allowedOrigins: options.allowedOrigins))
+                    allowedOrigins: options.allowedOrigins, limits: options.limits,
+                    executionLimits: options.executionLimits))
             try emulator.start()
         } catch {
             log("error: \(error.message)")

@@ -61,6 +61,10 @@ public final class Emulator: Sendable {
         /// Web origins (`scheme://host[:port]`) whose pages may call the client and the admin API, besides
         /// loopback origins (client API only) and the emulator's own origin.
         public var allowedOrigins: [String]
+        /// The bounds on each operation's merged selection (fields, depth, aliases), checked before any SQL runs.
+        public var limits: OperationLimits
+        /// Each request's time limit and the size of its filters.
+        public var executionLimits: ExecutionLimits
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -69,11 +73,14 @@ public final class Emulator: Sendable {
             readers: Int = 3, threads: Int = HTTPServer.Configuration.onlineCoreCount,
             log: @escaping @Sendable (String) -> Void = { _ in },
             realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
-            allowedHosts: [String] = [], allowedOrigins: [String] = []
+            allowedHosts: [String] = [], allowedOrigins: [String] = [], limits: OperationLimits = .default,
+            executionLimits: ExecutionLimits = .default
         ) {
             self.realtime = realtime
             self.allowedHosts = allowedHosts
             self.allowedOrigins = allowedOrigins
+            self.limits = limits
+            self.executionLimits = executionLimits
             self.backend = backend
             self.host = host
             self.port = port
@@ -114,7 +121,7 @@ public final class Emulator: Sendable {
         } catch {
             throw EmulatorError(error.description)
         }
-        let service = try Self.compile(options.backend, log: options.log)
+        let service = try Self.compile(options.backend, limits: options.limits, log: options.log)
         do {
             pool = try DatabasePool(
                 location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
@@ -132,7 +139,9 @@ public final class Emulator: Sendable {
                 throw EmulatorError("cannot import \(directory): \(error)")
             }
         }
-        let engine = Engine(service: service, database: PoolAccess(pool))
+        let engine = Engine(
+            service: service, database: PoolAccess(pool), limits: options.limits,
+            executionLimits: options.executionLimits)
         Self.report(engine, log: options.log)
         let pool = self.pool
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime)
@@ -258,13 +267,15 @@ public final class Emulator: Sendable {
     public func reload() {
         options.log("reloading \(options.backend)")
         do throws(EmulatorError) {
-            let service = try Self.compile(options.backend, log: options.log)
+            let service = try Self.compile(options.backend, limits: options.limits, log: options.log)
             let errors = service.connectors.flatMap(\.validated.diagnostics).filter { $0.severity == .error }
             guard errors.isEmpty else {
                 throw EmulatorError(errors.map(\.description).joined(separator: "\n"))
             }
             try Self.migrate(service, pool: pool, log: options.log)
-            let engine = Engine(service: service, database: PoolAccess(pool))
+            let engine = Engine(
+                service: service, database: PoolAccess(pool), limits: options.limits,
+                executionLimits: options.executionLimits)
             Self.report(engine, log: options.log)
             responder.replace(engine)
             options.log("reloaded: serving the new schema and connectors")
@@ -273,8 +284,10 @@ public final class Emulator: Sendable {
         }
     }
 
-    static func compile(_ backend: String, log: @Sendable (String) -> Void) throws(EmulatorError) -> CompiledService {
-        let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: backend)
+    static func compile(
+        _ backend: String, limits: OperationLimits, log: @Sendable (String) -> Void
+    ) throws(EmulatorError) -> CompiledService {
+        let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: backend, limits: limits)
         for diagnostic in diagnostics where diagnostic.severity != .error { log(diagnostic.description) }
         guard let service else {
             throw EmulatorError(diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n"))
