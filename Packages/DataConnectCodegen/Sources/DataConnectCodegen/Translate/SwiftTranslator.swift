@@ -64,8 +64,10 @@ struct SwiftTranslator {
                 name: definition.name.value, type: inputType(definition.type.nullable, inputs: &inputs),
                 isRequired: definition.type.isNonNull)
         }
-        let fields = mergedFields(operation.selectionSet, on: rootType)
-        let data = structure(named: "Data", fields: fields, on: rootType, isRoot: true)
+        let selection = MergedSelection(collecting: operation.selectionSet, fragments: connector.validated.fragments)
+        let data = structure(
+            named: "Data", fields: returned(selection.roots, of: selection), on: rootType, isRoot: true,
+            selection: selection)
         return SwiftOperation(
             kind: kind, name: name, className: SwiftNaming.operationClass(name, kind: kind),
             propertyName: SwiftNaming.operationProperty(name, kind: kind),
@@ -76,11 +78,14 @@ struct SwiftTranslator {
     // MARK: Data structs
 
     /// Builds a struct from the merged fields selected on `typeName`.
-    private func structure(named name: String, fields: [Field], on typeName: String, isRoot: Bool) -> SwiftStruct {
+    private func structure(
+        named name: String, fields merged: [MergedField], on typeName: String, isRoot: Bool, selection: MergedSelection
+    ) -> SwiftStruct {
+        let fields = merged.map(\.field)
         var properties: [SwiftProperty] = []
         var nested: [SwiftStruct] = []
         var usedNames: Set<String> = [name]
-        for field in fields {
+        for (mergedField, field) in zip(merged, fields) {
             let key = field.responseKey
             if field.name.value == "__typename" {
                 properties.append(SwiftProperty(name: key, type: "String"))
@@ -95,7 +100,7 @@ struct SwiftTranslator {
                 continue
             }
             let target = definition.type.namedType.value
-            guard let selectionSet = field.selectionSet, types.isComposite(target) else {
+            guard mergedField.hasSelectionSet, types.isComposite(target) else {
                 properties.append(SwiftProperty(name: key, type: outputType(definition.type) { namedType($0) }))
                 continue
             }
@@ -103,7 +108,8 @@ struct SwiftTranslator {
             if usedNames.contains(structName) { structName = target + SwiftNaming.pascalCase(key) }
             usedNames.insert(structName)
             let child = structure(
-                named: structName, fields: mergedFields(selectionSet, on: target), on: target, isRoot: false)
+                named: structName, fields: returned(mergedField.children, of: selection), on: target, isRoot: false,
+                selection: selection)
             nested.append(child)
             properties.append(SwiftProperty(name: key, type: outputType(definition.type) { _ in structName }))
         }
@@ -138,39 +144,12 @@ struct SwiftTranslator {
             isIdentifiable: table.primaryKey == ["id"] && keyFields.first?.property == "id")
     }
 
-    /// The fields of a selection set with fragments inlined and repeated response keys merged, in first-seen order.
+    /// The merged fields the server returns, in first-seen order: fragments are inlined and repeated response keys
+    /// merged by ``MergedSelection``, the same collection the emulator plans from.
     ///
     /// Fields marked `@redact` are left out: the server runs them (for `@check`) but never returns them.
-    private func mergedFields(_ selectionSet: SelectionSet, on typeName: String) -> [Field] {
-        var order: [String] = []
-        var byKey: [String: Field] = [:]
-        func collect(_ set: SelectionSet) {
-            for selection in set.selections {
-                switch selection {
-                case .field(let field) where field.directives.contains { $0.name.value == "redact" }:
-                    continue
-                case .field(let field):
-                    if var existing = byKey[field.responseKey] {
-                        if let more = field.selectionSet {
-                            let merged = (existing.selectionSet?.selections ?? []) + more.selections
-                            existing.selectionSet = SelectionSet(selections: merged, location: more.location)
-                        }
-                        byKey[field.responseKey] = existing
-                    } else {
-                        order.append(field.responseKey)
-                        byKey[field.responseKey] = field
-                    }
-                case .fragmentSpread(let spread):
-                    if let fragment = connector.validated.fragments[spread.name.value] {
-                        collect(fragment.selectionSet)
-                    }
-                case .inlineFragment(let fragment):
-                    collect(fragment.selectionSet)
-                }
-            }
-        }
-        collect(selectionSet)
-        return order.compactMap { byKey[$0] }
+    private func returned(_ indices: [Int], of selection: MergedSelection) -> [MergedField] {
+        indices.map { selection.fields[$0] }.filter { !$0.isRedacted }
     }
 
     // MARK: Types

@@ -38,6 +38,22 @@ import Testing
         #expect(try properties("public struct Recipe:", in: operations) == ["public var title: String"])
     }
 
+    @Test func fragmentsSpreadTwiceAreMergedOnce() throws {
+        // given fragments that each spread the next one twice: 2^30 copies of `title` if expanded naively
+        var document = "query doubled { recipes { ...F0 } }\n"
+        for index in 0..<30 { document += "fragment F\(index) on Recipe { ...F\(index + 1) ...F\(index + 1) }\n" }
+        document += "fragment F30 on Recipe { title chef { name } }\n"
+
+        // when
+        let operations = try generate(operations: document).operations
+
+        // then the struct has each field once
+        #expect(
+            try properties("public struct Recipe:", in: operations) == [
+                "public var title: String", "public var chef: Chef?",
+            ])
+    }
+
     @Test func aliasedStructIsTypeNamePlusPascalAlias() throws {
         let operations = try generate(
             operations: """
