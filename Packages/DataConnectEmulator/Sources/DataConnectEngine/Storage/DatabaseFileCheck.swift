@@ -46,7 +46,9 @@ enum DatabaseFileCheck {
         do {
             let connection = try Connection(
                 path: path, configuration: Connection.Configuration(mode: .readOnly, foreignKeys: false))
+            // Each row may hold several lines, under a `*** in database main ***` heading.
             problems = try connection.query("PRAGMA quick_check(5)").compactMap { $0[0] as String? }
+                .flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("***") }
         } catch {
             throw .damagedDatabase(path: path, reason: "SQLite cannot read it (\(error.message))")
         }
