@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -211,7 +212,8 @@ import FoundationNetworking
             ((created["data"] as? [String: Any])?["movie_insert"] as? [String: Any])?["id"] as? String)
         let token = ["X-Firebase-Auth-Token": Self.token(uid: "uid-hostile")]
         func call(_ operation: String, _ variables: String, token: [String: String]) async throws -> [String: Any] {
-            let body = #"{"name": "\#(Self.connectorName)", "operationName": "\#(operation)", "variables": \#(variables)}"#
+            let body =
+                #"{"name": "\#(Self.connectorName)", "operationName": "\#(operation)", "variables": \#(variables)}"#
             return try await Self.postRaw(
                 emulator, "/v1/\(Self.connectorName):executeMutation", body, headers: token
             ).json
@@ -235,6 +237,60 @@ import FoundationNetworking
         #expect(((refused["errors"] as? [[String: Any]])?.first?["message"] as? String) == "no review of yours")
         #expect(!paths(refused).contains { $0.hasPrefix("query") }, "\(refused)")
         #expect(try await emulator.stop() == 0)
+    }
+
+    // MARK: Stopping
+
+    /// The CPU time a process has used, from `/proc/<pid>/stat`.
+    static func cpuSeconds(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        // After the command: state is field 3, utime 14 and stime 15 (1-based, as in proc(5)).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    @Test func aStopInterruptsARequestRunningInTheDatabase() async throws {
+        // given 40,000 movies and a filter of 5,000 substring terms: minutes of SQLite work
+        let emulator = try await EmulatorProcess([
+            "--backend", Repository.movies, "--no-watch", "--request-timeout", "3600", "--max-filter-terms", "100000",
+        ])
+        for chunk in 0..<8 {
+            let rows = (0..<5_000).map { #"{title: "m\#(chunk)-\#($0)", releaseYear: 2000, genre: "Drama"}"# }
+            let (status, _, _) = try await Self.admin(
+                emulator, "mutation { movie_insertMany(data: [\(rows.joined(separator: ", "))]) }")
+            try #require(status == 200)
+        }
+        let terms = (0..<5_000).map { #"{title: {contains: "zz\#($0)"}}"# }.joined(separator: ", ")
+        let pid = emulator.process.processIdentifier
+        let before = Self.cpuSeconds(of: pid)
+
+        // when the request has used a second of CPU (of minutes it needs), the emulator is told to stop
+        let answered = Atomic<Bool>(false)
+        let request = Task {
+            defer { answered.store(true, ordering: .relaxed) }
+            let (status, text, _) = try await Self.admin(emulator, "{ movies(where: {_or: [\(terms)]}) { title } }")
+            return (status, text)
+        }
+        var running = false
+        let guardDeadline = ContinuousClock.now + .seconds(600)
+        while ContinuousClock.now < guardDeadline && !answered.load(ordering: .relaxed) {
+            if Self.cpuSeconds(of: pid) - before >= 1 {
+                running = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try #require(running, "the request ended (or the hang guard passed) before it used a second of CPU")
+        let exit = try await emulator.stop(signal: SIGTERM, timeout: .seconds(600))
+        let (status, text) = try await request.value
+        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+
+        // then the request is answered as cancelled by the stop, and the process exits cleanly
+        #expect(status == 503 && Self.errorMessage(json).contains("stopping"), "\(text.prefix(300))")
+        #expect(exit == 0)
     }
 
     // MARK: Cross-site requests
@@ -264,7 +320,9 @@ import FoundationNetworking
         let data = try TemporaryDirectory(prefix: "dataconnect-damaged")
         defer { data.remove() }
         let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
-        let rows = (0..<2_000).map { #"{title: "Movie \#($0) with a long enough title", releaseYear: 2000, genre: "Drama"}"# }
+        let rows = (0..<2_000).map {
+            #"{title: "Movie \#($0) with a long enough title", releaseYear: 2000, genre: "Drama"}"#
+        }
         let (status, _, _) = try await Self.admin(
             first, "mutation { movie_insertMany(data: [\(rows.joined(separator: ", "))]) }")
         #expect(status == 200)
@@ -276,7 +334,9 @@ import FoundationNetworking
             bytes = []
         } else {
             let middle = bytes.count / 2
-            for index in middle..<min(bytes.count, middle + 16_384) { bytes[index] = UInt8(truncatingIfNeeded: index &* 7) }
+            for index in middle..<min(bytes.count, middle + 16_384) {
+                bytes[index] = UInt8(truncatingIfNeeded: index &* 7)
+            }
         }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
 

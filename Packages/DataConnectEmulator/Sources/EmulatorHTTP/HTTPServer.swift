@@ -70,6 +70,9 @@ public final class HTTPServer: Sendable {
         public var connectionMemoryLimit: Int
         /// Receives libmicrohttpd's error messages and the server's own warnings; `nil` drops them.
         public var logHandler: (@Sendable (String) -> Void)?
+        /// How long ``HTTPServer/stop()`` waits for requests in progress to be answered before it closes their
+        /// connections (default 5 s).
+        public var stopGracePeriod: Duration = .seconds(5)
 
         /// Creates a configuration; every argument has the documented default.
         public init(
@@ -206,11 +209,11 @@ public final class HTTPServer: Sendable {
                     options.connection_timeout = UInt32(clamping: timeoutSeconds)
                     options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
                     options.connection_memory_limit = max(0, configuration.connectionMemoryLimit)
-                    options.completed = { _, _, context, _ in
-                        guard let context else { return }
-                        ServerCore.requestCompleted(context: context)
+                    options.completed = { cls, _, context, _ in
+                        guard let cls, let context else { return }
+                        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestCompleted(context: context)
                     }
-                    options.completed_cls = nil
+                    options.completed_cls = corePointer
                     options.logger = { cls, format, arguments in
                         guard let cls, let format, let arguments else { return }
                         var message = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
@@ -272,8 +275,10 @@ public final class HTTPServer: Sendable {
     /// Stops listening, closes every connection and joins the worker threads.
     ///
     /// Streamed responses still open are ended (their termination handlers run on the worker threads
-    /// meanwhile). Returns once every worker thread has exited. Calling `stop()` on a stopped server does
-    /// nothing; a stopped server can be started again.
+    /// meanwhile). Requests in progress are given up to ``Configuration-swift.struct/stopGracePeriod`` to be
+    /// answered and sent, so a responder that returns promptly once asked to stop still gets its answer to the
+    /// client; then every connection is closed. Returns once every worker thread has exited. Calling `stop()` on
+    /// a stopped server does nothing; a stopped server can be started again.
     ///
     /// Because it joins the worker threads, `stop()` must not be called from a responder or a stream's
     /// termination handler (nor may the last reference to the server be released there).
@@ -283,6 +288,10 @@ public final class HTTPServer: Sendable {
             daemon = nil
             running.store(false, ordering: .releasing)
             core.cancelStreams()
+            let deadline = ContinuousClock.now + configuration.stopGracePeriod
+            while core.inProgressCount > 0 && ContinuousClock.now < deadline {
+                usleep(2_000)
+            }
             for handle in stopping.handles { MHD_stop_daemon(handle) }
         }
     }

@@ -25,6 +25,9 @@ final class ServerCore: Sendable {
     private let logHandler: (@Sendable (String) -> Void)?
     private let lastLogMessage = Mutex<String?>(nil)
     private let registry = Mutex(StreamRegistry())
+    /// Requests the access handler has seen and libmicrohttpd has not yet reported complete (answered, or their
+    /// connection closed).
+    private let requestsInProgress = Atomic<Int>(0)
     /// Notices clients that close parked streams; one per run of the server.
     private let disconnectWatcher = Mutex<DisconnectWatcher?>(nil)
 
@@ -77,7 +80,10 @@ final class ServerCore: Sendable {
             return answer(connection: connection, url: url, method: method, version: version, body: body)
         }
 
-        // First call: the headers are in, the body (if any) is not. A response queued now, before the request
+        // First call: the headers are in, the body (if any) is not. From now on libmicrohttpd reports the
+        // request's completion.
+        requestsInProgress.add(1, ordering: .relaxed)
+        // The headers are in, the body (if any) is not. A response queued now, before the request
         // is complete, makes libmicrohttpd close the connection once it is sent: right for refusals, which
         // leave the rest of the request unread.
         if let refusal = refusal(of: connection, targetTooLong: context.pointee == Self.targetTooLongMarker) {
@@ -182,7 +188,15 @@ final class ServerCore: Sendable {
     private static var answeredMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 3)! }
 
     /// Frees the per-request context once libmicrohttpd is done with the request.
-    static func requestCompleted(context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    func requestCompleted(context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        requestsInProgress.subtract(1, ordering: .relaxed)
+        Self.releaseContext(context)
+    }
+
+    /// The number of requests begun and not yet complete.
+    var inProgressCount: Int { requestsInProgress.load(ordering: .relaxed) }
+
+    private static func releaseContext(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         guard let raw = context.pointee, UInt(bitPattern: raw) > 3 else { return }
         Unmanaged<RequestContext>.fromOpaque(raw).release()
         context.pointee = nil
