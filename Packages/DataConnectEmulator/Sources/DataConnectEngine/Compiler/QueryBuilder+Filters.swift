@@ -70,7 +70,9 @@ extension QueryBuilder {
         filterTerms += 1
         if filterTerms > maximumFilterTerms {
             throw PlanError(
-                message: "the filters hold more than \(maximumFilterTerms) terms (limit maxFilterTerms)", location: nil)
+                message:
+                    "the filters hold more than \(maximumFilterTerms) terms (limit maxFilterTerms = \(maximumFilterTerms))",
+                location: nil)
         }
     }
 

@@ -60,7 +60,7 @@ final class RequestBudget {
         case .deadline?:
             ExecutionError(
                 code: .deadlineExceeded,
-                message: "the request ran longer than its time limit of \(Self.describe(limit)) (limit requestTimeout)",
+                message: "the request ran longer than its time limit (limit requestTimeout = \(Self.describe(limit)))",
                 isRequestLevel: true)
         case .closing?:
             ExecutionError(

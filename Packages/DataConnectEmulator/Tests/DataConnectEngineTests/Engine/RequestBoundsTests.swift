@@ -112,7 +112,7 @@ import Testing
 
         // then
         #expect(result.status == .invalidArgument)
-        #expect(result.requestErrorMessage?.contains("more than 100 terms (limit maxFilterTerms)") == true)
+        #expect(result.requestErrorMessage?.contains("more than 100 terms (limit maxFilterTerms = 100)") == true)
     }
 
     @Test func aNotNestedDeeperThanTheDatabaseParsesIsA400() throws {
