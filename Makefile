@@ -18,7 +18,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
+.PHONY: tui help bootstrap build release test test-busy test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -44,6 +44,14 @@ release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
 test: test-kit test-emulator test-cache test-sdk test-codegen test-root check-generated test-consumer ## Run every test suite
+
+test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
+	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
+	  trap 'kill $$first $$second 2>/dev/null; wait $$first $$second 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	  echo "== make test with two busy loops (pids $$first $$second) loading both cores"; \
+	  start=$$(date +%s); $(MAKE) --no-print-directory test; status=$$?; elapsed=$$(( $$(date +%s) - start )); \
+	  echo "== make test under load: exit status $$status, wall time $$(( elapsed / 60 )) min $$(( elapsed % 60 )) s"; \
+	  exit $$status
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)

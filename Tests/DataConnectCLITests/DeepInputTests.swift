@@ -3,9 +3,10 @@ import Testing
 
 /// Long chains the parser's nesting limit does not cover: fragments spreading fragments, and keys made
 /// of references to tables keyed by references. The tool runs as a process, so a stack overflow fails
-/// the test instead of ending the test run.
+/// the test instead of ending the test run. A run's only time limit is the hang guard (``HangGuard/process``):
+/// a debug build on a busy machine is slow, and these tests judge correctness, not speed.
 @Suite struct DeepInputTests {
-    @Test func longFragmentChainIsValidatedQuickly() async throws {
+    @Test func longFragmentChainIsValidated() async throws {
         // given
         let length = 20_000
         var operations = "query ListMovies @auth(level: PUBLIC) { movies { ...F0 } }\n"
@@ -17,7 +18,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path], timeout: .seconds(30))
+        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path])
 
         // then
         #expect(result.exitStatus == 0, "stderr:\n\(result.standardError.prefix(2_000))")
@@ -36,7 +37,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path], timeout: .seconds(30))
+        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path])
 
         // then
         #expect(result.exitStatus == 0, "stderr:\n\(result.standardError.prefix(2_000))")

@@ -60,11 +60,9 @@ import FoundationNetworking
         defer { data.remove() }
         let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
         var acknowledged: [String] = []
-        let killer = Task {
-            try await Task.sleep(for: .milliseconds(400))
-            kill(first.process.processIdentifier, SIGKILL)
-        }
-        // when the process is killed in the middle of the stream
+        var killer: Task<Void, any Error>?
+        // when the process is killed in the middle of the stream: 400 ms after the first answer, however
+        // many inserts a busy machine manages by then
         for index in 0..<100_000 {
             let title = "crash-\(index)"
             guard
@@ -74,8 +72,14 @@ import FoundationNetworking
                 status == 200, (body["errors"] as? [Any])?.isEmpty ?? true
             else { break }
             acknowledged.append(title)
+            if killer == nil {
+                killer = Task {
+                    try await Task.sleep(for: .milliseconds(400))
+                    kill(first.process.processIdentifier, SIGKILL)
+                }
+            }
         }
-        _ = try await killer.value
+        _ = try await killer?.value
         _ = try await first.stop(signal: SIGKILL)
         // then every answered insert is there after a restart
         let second = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
@@ -101,22 +105,17 @@ import FoundationNetworking
         // when a new operation is saved
         try "query countMovies @auth(level: PUBLIC) { movies { _count } }".write(
             to: extra, atomically: true, encoding: .utf8)
-        var answered = false
-        for _ in 0..<200 {
-            let (status, _) = try await emulator.execute("countMovies")
-            if status == 200 {
-                answered = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(25))
+        let answered = try await HangGuard.wait(every: .milliseconds(25)) {
+            try await emulator.execute("countMovies").0 == 200
         }
         // then it is served, and a broken save keeps it served
-        #expect(answered)
+        #expect(answered, "hang guard: countMovies not served after \(HangGuard.process)")
         try "query countMovies @auth(level: PUBLIC) { movies { _count ".write(
             to: extra, atomically: true, encoding: .utf8)
-        for _ in 0..<200 where !emulator.errors.contains("still serving the last good version") {
-            try await Task.sleep(for: .milliseconds(25))
+        let reported = try await HangGuard.wait(every: .milliseconds(25)) {
+            emulator.errors.contains("still serving the last good version")
         }
+        #expect(reported, "hang guard: the broken save was not reported: \(emulator.errors)")
         #expect(emulator.errors.contains("connector/extra.gql:1:"))
         let (status, _) = try await emulator.execute("countMovies")
         #expect(status == 200)

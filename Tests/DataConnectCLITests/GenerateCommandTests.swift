@@ -126,18 +126,14 @@ import Testing
         let original = try #require(Self.contents(queries))
 
         // when: a new operation is saved
-        let saved = ContinuousClock.now
         try (original + "\nquery countTheMovies @auth(level: PUBLIC) { movies { id } }\n")
             .write(toFile: queries, atomically: false, encoding: .utf8)
-        while !(Self.contents(operations)?.contains("public final class CountTheMoviesQuery") ?? false) {
-            if ContinuousClock.now - saved > .seconds(10) { break }
-            try await Task.sleep(for: .milliseconds(5))
+        let regenerated = try await HangGuard.wait {
+            Self.contents(operations)?.contains("public final class CountTheMoviesQuery") ?? false
         }
 
         // then: regenerated (how fast is measured by `make bench-codegen`, not here: CI machines are busy)
-        #expect(
-            Self.contents(operations)?.contains("public final class CountTheMoviesQuery") == true,
-            "no regeneration within 10 s")
+        #expect(regenerated, "hang guard: no regeneration after \(HangGuard.process)")
 
         // when: a broken file is saved
         try (original + "\nquery broken { movies { nope } }\n").write(
@@ -150,12 +146,8 @@ import Testing
 
         // when: fixed again
         try original.write(toFile: queries, atomically: false, encoding: .utf8)
-        let fixed = ContinuousClock.now
-        while Self.contents(operations)?.contains("CountTheMoviesQuery") ?? true {
-            if ContinuousClock.now - fixed > .seconds(5) { break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(Self.contents(operations)?.contains("CountTheMoviesQuery") == false, "regenerated after the fix")
+        let fixed = try await HangGuard.wait { Self.contents(operations)?.contains("CountTheMoviesQuery") == false }
+        #expect(fixed, "hang guard: not regenerated after the fix within \(HangGuard.process)")
 
         // and Ctrl-C stops it cleanly
         let status = try await watcher.stop(signal: SIGINT)
@@ -196,21 +188,22 @@ final class WatchingGenerator: @unchecked Sendable {
         String(decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self)
     }
 
-    func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !errors.contains(text) {
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                throw DataConnectProcess.LaunchError(description: "no \"\(text)\" in:\n\(errors)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Waits until standard error contains `text`; throws when the watcher exits first or the hang guard passes.
+    func waitForOutput(containing text: String, timeout: Duration = HangGuard.process) async throws {
+        let appeared = try await HangGuard.wait(upTo: timeout) { errors.contains(text) || !process.isRunning }
+        guard appeared, errors.contains(text) else {
+            let why = appeared ? "the watcher exited" : "hang guard: nothing after \(timeout)"
+            throw DataConnectProcess.LaunchError(description: "\(why); no \"\(text)\" in:\n\(errors)")
         }
     }
 
+    /// Sends a signal and waits for the watcher to exit; `nil` when a signal ended it or the hang guard passed.
     func stop(signal: Int32) async throws -> Int32? {
         kill(process.processIdentifier, signal)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        guard !process.isRunning else { return nil }
+        guard try await HangGuard.wait(until: { !process.isRunning }) else {
+            HangGuard.record("the watcher did not stop on signal \(signal)", limit: HangGuard.process)
+            return nil
+        }
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 }

@@ -44,20 +44,16 @@ import FoundationNetworking
             String(decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self)
         }
 
-        /// Polls the output every 2 ms; returns when `text` appeared, or nil after `timeout`.
-        func waitFor(_ text: String, timeout: Duration) async throws -> ContinuousClock.Instant? {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if output.contains(text) { return .now }
-                try await Task.sleep(for: .milliseconds(2))
-            }
-            return nil
+        /// Whether `text` appeared in the output before the hang guard passed.
+        func waitFor(_ text: String) async throws -> Bool {
+            try await HangGuard.wait { output.contains(text) }
         }
 
+        /// Sends SIGINT and returns the exit status; `nil` when the process outlived the hang guard.
         func interrupt() async throws -> Int32? {
             kill(process.processIdentifier, SIGINT)
-            for _ in 0..<500 where process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-            return process.isRunning ? nil : process.terminationStatus
+            guard try await HangGuard.wait(until: { !process.isRunning }) else { return nil }
+            return process.terminationStatus
         }
     }
 
@@ -68,32 +64,26 @@ import FoundationNetworking
         ).0
     }
 
-    @Test func aSubscriberProcessSeesAnotherProcessesMutationWithin200Milliseconds() async throws {
+    /// Each insert reaches the subscriber process. The test checks only that the pushes arrive, since it shares a
+    /// busy machine with app builds; the emulator's mutation-to-event latency is measured by `make bench-realtime`.
+    @Test func aSubscriberProcessSeesAnotherProcessesMutations() async throws {
         // given: an emulator process and a subscriber process with its first (empty) list
         let emulator = try await EmulatorProcess([
             "--backend", Repository.movies, "--seed", Repository.movies + "/seed_data.gql", "--no-watch",
         ])
         let address = String(emulator.url.dropFirst("http://".count))
         let watch = try Movies(["watch", "--genre", "Realtime", "--json", "--emulator", address])
-        #expect(try await watch.waitFor("{\"movies\":[]}", timeout: .seconds(30)) != nil, "\(watch.output)")
+        #expect(try await watch.waitFor("{\"movies\":[]}"), "hang guard: no first list; \(watch.output)")
 
         // when: this process inserts a movie of that genre, three times
-        var latencies: [Duration] = []
         for round in 1...3 {
             let title = "Live Wire \(round)"
             let status = try await Self.createMovie(emulator, title: title, genre: "Realtime")
-            let committed = ContinuousClock.now
-            let seen = try await watch.waitFor(title, timeout: .seconds(5))
-            #expect(status == 200)
-            if let seen { latencies.append(seen - committed) }
-        }
 
-        // then
-        // The median of three must be within 200 ms (typically a few ms); a single slow round is tolerated up to 2 s,
-        // since this suite shares the machine with app builds.
-        #expect(latencies.count == 3, "\(watch.output)")
-        #expect(latencies.sorted().dropFirst().first.map { $0 < .milliseconds(200) } == true, "latencies \(latencies)")
-        #expect(latencies.allSatisfy { $0 < .seconds(2) }, "latencies \(latencies)")
+            // then: each one is pushed to the subscriber
+            #expect(status == 200)
+            #expect(try await watch.waitFor(title), "hang guard: \(title) never shown; \(watch.output)")
+        }
         #expect(try await watch.interrupt() == 0)
         try await emulator.stop()
     }
@@ -106,9 +96,9 @@ import FoundationNetworking
         let address = String(first.url.dropFirst("http://".count))
         let port = String(address.split(separator: ":").last ?? "")
         let watch = try Movies(["watch", "--genre", "Phoenix", "--emulator", address])
-        #expect(try await watch.waitFor("No movies.", timeout: .seconds(30)) != nil, "\(watch.output)")
+        #expect(try await watch.waitFor("No movies."), "hang guard: no first list; \(watch.output)")
         _ = try await Self.createMovie(first, title: "Before The Fall", genre: "Phoenix")
-        #expect(try await watch.waitFor("Before The Fall", timeout: .seconds(5)) != nil)
+        #expect(try await watch.waitFor("Before The Fall"), "hang guard: \(watch.output)")
 
         // when: the emulator dies, comes back on the same port and data, and a movie is added
         try await first.stop(signal: SIGKILL)
@@ -119,7 +109,7 @@ import FoundationNetworking
 
         // then: the subscriber reconnected by itself (backoff starts at 1 s) and shows it
         #expect(status == 200)
-        #expect(try await watch.waitFor("Rising Again", timeout: .seconds(15)) != nil, "\(watch.output)")
+        #expect(try await watch.waitFor("Rising Again"), "hang guard: \(watch.output)")
         #expect(watch.process.isRunning)
         #expect(try await watch.interrupt() == 0)
         try await second.stop()

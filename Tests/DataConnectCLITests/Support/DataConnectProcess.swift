@@ -3,7 +3,7 @@ import Testing
 
 /// What one run of the `dataconnect` executable produced.
 struct ProcessResult: Sendable {
-    /// The exit status; `nil` when the process died from a signal or was stopped for taking too long.
+    /// The exit status; `nil` when the process died from a signal or was stopped by the hang guard.
     var exitStatus: Int32?
     /// Everything written to standard output.
     var standardOutput: String
@@ -63,11 +63,12 @@ enum DataConnectProcess {
     /// - Parameters:
     ///   - arguments: The arguments after the program name.
     ///   - workingDirectory: The child's working directory; the test runner's when `nil`.
-    ///   - timeout: How long the process may run before it is stopped; its exit status is then `nil`.
+    ///   - timeout: The hang guard: a process still running after it is stopped, its exit status is then `nil`,
+    ///     and the test fails saying so.
     /// - Returns: The exit status and both output streams.
     /// - Throws: ``LaunchError`` when the executable is missing, or when it cannot be started.
     static func run(
-        _ arguments: [String], workingDirectory: URL? = nil, timeout: Duration = .seconds(60)
+        _ arguments: [String], workingDirectory: URL? = nil, timeout: Duration = HangGuard.process
     ) async throws -> ProcessResult {
         guard let executable else {
             throw LaunchError(
@@ -99,6 +100,7 @@ enum DataConnectProcess {
             if ContinuousClock.now > deadline {
                 timedOut = true
                 process.terminate()
+                HangGuard.record("dataconnect \(arguments.joined(separator: " ")) was still running", limit: timeout)
                 break
             }
             try await Task.sleep(for: .milliseconds(5))

@@ -19,8 +19,12 @@ final class EmulatorProcess: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts `dataconnect emulator --port 0 <arguments>` and waits for its `ready` line.
-    init(_ arguments: [String], timeout: Duration = .seconds(30)) async throws {
+    /// Starts `dataconnect emulator --port 0 <arguments>` and waits for its `ready` line (or its exit).
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after `emulator --port 0`.
+    ///   - timeout: The hang guard: how long the emulator may go without printing `ready` and without exiting.
+    init(_ arguments: [String], timeout: Duration = HangGuard.process) async throws {
         guard let executable = DataConnectProcess.executable else {
             throw StartError(description: "no built dataconnect executable")
         }
@@ -47,7 +51,7 @@ final class EmulatorProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         process.terminate()
-        throw StartError(description: "no ready line within \(timeout):\n\(errors)")
+        throw StartError(description: "hang guard: no ready line after \(timeout):\n\(errors)")
     }
 
     deinit {
@@ -63,14 +67,16 @@ final class EmulatorProcess: @unchecked Sendable {
     }
 
     /// Sends a signal and waits for the process to end; returns its exit status (nil when killed by a signal).
+    ///
+    /// A process still running after the hang guard (`timeout`) fails the test and is killed.
     @discardableResult
-    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(20)) async throws -> Int32? {
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = HangGuard.process) async throws -> Int32? {
         kill(process.processIdentifier, signal)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        guard try await HangGuard.wait(upTo: timeout, until: { !process.isRunning }) else {
+            HangGuard.record("the emulator did not stop on signal \(signal)", limit: timeout)
+            kill(process.processIdentifier, SIGKILL)
+            return nil
         }
-        guard !process.isRunning else { return nil }
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
@@ -80,6 +86,7 @@ final class EmulatorProcess: @unchecked Sendable {
     ) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: URL(string: url + path)!)
         request.httpMethod = "POST"
+        request.timeoutInterval = HangGuard.seconds(HangGuard.process)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = try JSONSerialization.data(withJSONObject: body)

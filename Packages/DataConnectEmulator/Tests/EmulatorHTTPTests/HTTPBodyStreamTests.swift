@@ -19,22 +19,17 @@ final class StreamBox: Sendable {
 
     var terminationCount: Int { terminations.load(ordering: .relaxed) }
 
-    /// Waits (up to two seconds) for the responder to have created the stream.
+    /// Waits (up to the hang guard) for the responder to have created the stream.
     func waitForStream() throws -> HTTPBodyStream {
-        for _ in 0..<200 {
-            if let stream = stream.withLock({ $0 }) { return stream }
-            usleep(10_000)
+        guard HangGuard.wait(until: { stream.withLock { $0 } != nil }), let stream = stream.withLock({ $0 }) else {
+            throw RawHTTPError.timedOut
         }
-        throw RawHTTPError.timedOut
+        return stream
     }
 
-    /// Waits (up to two seconds) for the stream's termination handler to have run.
+    /// Waits (up to the hang guard) for the stream's termination handler to have run.
     func waitForTermination() -> Bool {
-        for _ in 0..<200 {
-            if terminationCount > 0 { return true }
-            usleep(10_000)
-        }
-        return false
+        HangGuard.wait { terminationCount > 0 }
     }
 }
 
@@ -160,11 +155,10 @@ func eventStreamResponder(_ box: StreamBox) -> @Sendable (HTTPRequest) -> HTTPRe
             }
             let stream = try box.waitForStream()
 
-            // when
-            var heartbeats = 0
-            while stream.write(":\n\n"), heartbeats < 200 {
-                heartbeats += 1
+            // when: heartbeats are written until one fails (or the hang guard passes)
+            _ = HangGuard.wait {
                 usleep(10_000)
+                return !stream.write(":\n\n")
             }
 
             // then

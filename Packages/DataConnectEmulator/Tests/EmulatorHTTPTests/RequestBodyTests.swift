@@ -25,9 +25,10 @@ import Testing
     }
 
     @Test func contentLengthOverTheLimitGets413WithoutCallingTheResponder() async throws {
-        // given
+        // given: no idle time-out, so that only the server's own close can end the connection before the hang guard
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        let configuration = HTTPServer.Configuration(connectionTimeout: .zero)
+        try await withServer(configuration: configuration, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when

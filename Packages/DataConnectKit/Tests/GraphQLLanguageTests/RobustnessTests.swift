@@ -37,7 +37,8 @@ private func parseAndCheckRoundTrip(_ text: String, context: String) -> Bool {
 }
 
 @Suite struct RobustnessTests {
-    @Test(.timeLimit(.minutes(2)))
+    /// The time limit is a hang guard for a debug build on a busy machine, not a speed target.
+    @Test(.timeLimit(.minutes(10)))
     func randomMutationsOfTheKitchenSinksNeverCrashOrHang() {
         // given
         var generator = SeededGenerator(state: 0x5EED_2021)

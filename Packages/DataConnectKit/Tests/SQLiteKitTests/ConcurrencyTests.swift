@@ -62,7 +62,7 @@ import Testing
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("INSERT INTO t VALUES ('first')")
         let waiter = try Connection(path: path)
-        waiter.setBusyTimeout(.seconds(5))
+        waiter.setBusyTimeout(.seconds(120))  // a hang guard: on a busy machine the releaser may be slow to run
         let releaser = Thread {
             Thread.sleep(forTimeInterval: 0.1)
             try? holder.execute("COMMIT")

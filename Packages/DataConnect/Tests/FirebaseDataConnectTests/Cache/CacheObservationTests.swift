@@ -86,9 +86,9 @@ final class Recorder<Value: Sendable>: Sendable {
 
     var all: [Value] { values.all }
 
-    /// Waits until `count` values arrived (or two seconds passed) and returns them.
+    /// Waits until `count` values arrived (or the hang guard passed) and returns them.
     func wait(for count: Int) async -> [Value] {
-        for _ in 0..<400 where all.count < count { try? await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { all.count >= count }
         return all
     }
 }

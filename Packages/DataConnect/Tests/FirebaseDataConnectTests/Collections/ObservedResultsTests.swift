@@ -24,7 +24,7 @@ import Testing
         ])
     }
 
-    /// Collects `count` values from `stream`, failing after five seconds.
+    /// Collects `count` values from `stream`; returns none when the hang guard passes first.
     static func collect<Value: Sendable>(_ count: Int, from stream: AsyncStream<Value>) async -> [Value] {
         await withTaskGroup(of: [Value].self) { group in
             group.addTask {
@@ -36,7 +36,7 @@ import Testing
                 return values
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(5))
+                try? await Task.sleep(for: HangGuard.event)
                 return []
             }
             let first = await group.next() ?? []

@@ -135,7 +135,7 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
 
         // when
         let values = Recorder(try await ref.subscribe())
-        for _ in 0..<200 where realtime.openStreams == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { realtime.openStreams > 0 }
         realtime.push(ScriptedSubscriptionTransport.movies(["Pushed"], etag: "e1"))
 
         // then
@@ -153,14 +153,14 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
             name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
         let stream = try await ref.subscribe()
         let consumer = Task { for await _ in stream {} }
-        for _ in 0..<200 where realtime.openStreams == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { realtime.openStreams > 0 }
         #expect(realtime.openStreams == 1)
 
         // when
         consumer.cancel()
 
         // then
-        for _ in 0..<200 where realtime.openStreams > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { realtime.openStreams == 0 }
         #expect(realtime.openStreams == 0)
         #expect(ref.subscriberCount == 0)
     }
@@ -245,16 +245,16 @@ final class ScriptedSubscriptionTransport: SubscriptionTransport {
         let ref = dataConnect.query(
             name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
         let values = Recorder(try await ref.subscribe())
-        for _ in 0..<200 where realtime.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { !realtime.requests.isEmpty }
 
         // when: bob signs in
         auth.signIn(uid: "bob")
-        for _ in 0..<400 where realtime.requests.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { realtime.requests.count >= 2 }
 
         // then: a second subscription with bob's token; the first is closed
         let tokens = realtime.requests.map { $0.metadata.authToken.flatMap(TokenSubject.uid(fromToken:)) }
         #expect(tokens == ["alice", "bob"])
-        for _ in 0..<200 where realtime.openStreams > 1 { try await Task.sleep(for: .milliseconds(5)) }
+        await HangGuard.wait { realtime.openStreams <= 1 }
         #expect(realtime.openStreams == 1)
         _ = values
     }

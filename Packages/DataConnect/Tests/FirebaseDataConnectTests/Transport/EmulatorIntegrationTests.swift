@@ -21,7 +21,8 @@ import Testing
         let endpoint = ServiceEndpoint.resolve(
             settings: .production, emulator: EmulatorConfiguration(host: emulator.host, port: emulator.port),
             environment: [:])
-        return URLSessionTransport(configuration: .init(endpoint: endpoint, timeout: 10, authTokenProvider: auth))
+        return URLSessionTransport(
+            configuration: .init(endpoint: endpoint, timeout: HangGuard.eventSeconds, authTokenProvider: auth))
     }
 
     @Test func publicQueryReturnsData() async throws {

@@ -138,7 +138,8 @@ import FoundationNetworking
     private func transport(_ server: RawHTTPServer) -> URLSessionTransport {
         URLSessionTransport(
             configuration: .init(
-                endpoint: ServiceEndpoint(host: "127.0.0.1", port: server.port, sslEnabled: false), timeout: 10))
+                endpoint: ServiceEndpoint(host: "127.0.0.1", port: server.port, sslEnabled: false),
+                timeout: HangGuard.eventSeconds))
     }
 
     @Test(arguments: [RawHTTPServer.Behavior.closeWithoutReply, .reset])

@@ -121,8 +121,8 @@ final class RealtimeFixture {
         try emulator.pool.write { try $0.connection.execute(sql) }
     }
 
-    /// Waits until `condition` holds or the timeout passes.
-    static func eventually(within timeout: Duration = .seconds(2), _ condition: () -> Bool) -> Bool {
+    /// Waits until `condition` holds or the hang guard passes.
+    static func eventually(within timeout: Duration = HangGuard.event, _ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }

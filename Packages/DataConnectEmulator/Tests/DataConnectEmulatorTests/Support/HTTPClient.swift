@@ -104,7 +104,7 @@ struct EmulatorClient: Sendable {
     ) async throws -> HTTPResult {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
-        request.timeoutInterval = 30
+        request.timeoutInterval = HangGuard.eventSeconds
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body { request.httpBody = Data(body) }

@@ -24,7 +24,8 @@ final class SSEClient {
     private var decoded: [UInt8] = []
     private var chunked = false
 
-    /// Connects and sends the request; returns once the status line and headers arrived (or throws).
+    /// Connects and sends the request; returns once the status line and headers arrived (or throws, after the
+    /// hang guard).
     init(port: UInt16, path: String, body: JSONValue, headers extra: [String: String] = [:]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
@@ -50,7 +51,7 @@ final class SSEClient {
         let bytes = Array(request.utf8) + payload
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         // Status line and headers.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + HangGuard.event
         var headerEnd: Int?
         while headerEnd == nil {
             guard Self.fill(fd, into: &raw, until: deadline) else { throw SSEError("no response headers") }
@@ -83,8 +84,10 @@ final class SSEClient {
         }
     }
 
-    /// The next event, or `nil` when none arrives in time or the stream ended.
-    func next(timeout: Duration = .seconds(5)) -> Event? {
+    /// The next event, or `nil` when none arrives within `timeout` or the stream ended.
+    ///
+    /// The default is the hang guard; a test expecting nothing passes a short pause instead.
+    func next(timeout: Duration = HangGuard.event) -> Event? {
         let deadline = ContinuousClock.now + timeout
         while true {
             decodeChunks()
@@ -104,7 +107,9 @@ final class SSEClient {
     }
 
     /// The next `data:` event, skipping comments; `nil` on timeout or end.
-    func nextData(timeout: Duration = .seconds(5)) -> JSONValue? {
+    ///
+    /// The default is the hang guard; a test expecting nothing passes a short pause instead.
+    func nextData(timeout: Duration = HangGuard.event) -> JSONValue? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let left = deadline - ContinuousClock.now
@@ -113,8 +118,8 @@ final class SSEClient {
         }
     }
 
-    /// Whether the server ended the stream (end of the chunked body or connection closed) within `timeout`.
-    func ended(within timeout: Duration) -> Bool {
+    /// Whether the server ended the stream (end of the chunked body or connection closed) before the hang guard.
+    func ended(within timeout: Duration = HangGuard.event) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             decodeChunks()

@@ -155,7 +155,8 @@ import Testing
 
     @Test func memoryReaderWaitsForAnOpenWriteTransactionToCommit() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 1, busyTimeout: .seconds(5))
+        // (the busy time-out is a hang guard: on a busy machine the writer's thread may be slow to commit)
+        let pool = try DatabasePool(location: .memory, readers: 1, busyTimeout: .seconds(120))
         try pool.write { db in
             try db.connection.execute("CREATE TABLE chef (name TEXT)")
             try db.connection.execute("INSERT INTO chef VALUES ('Ada')")

@@ -31,8 +31,8 @@ final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; reads give up after `receiveTimeout` seconds.
-    init(port: UInt16, receiveTimeout: Int = 10) throws(RawHTTPError) {
+    /// Connects to `127.0.0.1:port`; reads give up after `receiveTimeout` seconds (by default the hang guard).
+    init(port: UInt16, receiveTimeout: Int = HangGuard.eventSeconds) throws(RawHTTPError) {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw .socket(errno) }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)

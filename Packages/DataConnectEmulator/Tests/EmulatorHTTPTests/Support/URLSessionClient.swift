@@ -14,6 +14,7 @@ func fetch(
 ) async throws -> (body: [UInt8], response: HTTPURLResponse) {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!)
     request.httpMethod = method
+    request.timeoutInterval = TimeInterval(HangGuard.eventSeconds)
     for (name, value) in headers {
         request.setValue(value, forHTTPHeaderField: name)
     }

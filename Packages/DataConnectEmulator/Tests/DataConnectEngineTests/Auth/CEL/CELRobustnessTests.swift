@@ -33,7 +33,8 @@ private let fragments = [
 ]
 
 @Suite struct CELRobustnessTests {
-    @Test(.timeLimit(.minutes(2)))
+    /// The time limit is a hang guard for a debug build on a busy machine, not a speed target.
+    @Test(.timeLimit(.minutes(10)))
     func randomMutationsNeverCrash() {
         // given
         var generator = SeededGenerator(state: 0xCE1_5EED)
