@@ -93,7 +93,7 @@ private struct RawExchange: CustomStringConvertible {
     /// Sends the request with `Connection: close`; reads fail after `hangGuard` seconds of silence.
     init(
         port: UInt16, _ method: String, _ path: String, host: String, headers extra: [String] = [],
-        body: String? = nil, hangGuard: Int = 60
+        body: String? = nil, hangGuard: Int = Int(HangGuard.process.components.seconds)
     ) throws {
         var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n"
         for line in extra { request += line + "\r\n" }

@@ -41,7 +41,9 @@ struct RawHTTPFailure: Error, CustomStringConvertible {
 /// that waits longer than `hangGuard` fails the exchange instead of hanging the test. Errors while sending are
 /// ignored: a server that refuses a request may close the connection before it has all been sent, and its
 /// answer is still there to read.
-func rawExchange(port: UInt16, _ request: [UInt8], hangGuard: Int = 60) throws -> RawHTTPResult {
+func rawExchange(
+    port: UInt16, _ request: [UInt8], hangGuard: Int = Int(HangGuard.event.components.seconds)
+) throws -> RawHTTPResult {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw RawHTTPFailure(description: "socket failed: errno \(errno)") }
     defer { close(descriptor) }
