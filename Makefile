@@ -18,7 +18,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -52,6 +52,13 @@ test-busy: ## Run `make test` while two busy loops load both cores, and print it
 	  start=$$(date +%s); $(MAKE) --no-print-directory test; status=$$?; elapsed=$$(( $$(date +%s) - start )); \
 	  echo "== make test under load: exit status $$status, wall time $$(( elapsed / 60 )) min $$(( elapsed % 60 )) s"; \
 	  exit $$status
+
+FUZZ_CASES ?= 5000
+fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEED (random when unset)
+	$(SWIFT) build --product dataconnect
+	DATACONNECT_FUZZ_CASES=$(FUZZ_CASES) \
+	  DATACONNECT_FUZZ_SEED=$(if $(FUZZ_SEED),$(FUZZ_SEED),$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')) \
+	  $(SWIFT) test --filter EmulatorFuzzTests
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)

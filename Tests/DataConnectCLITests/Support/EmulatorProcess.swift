@@ -95,6 +95,31 @@ final class EmulatorProcess: @unchecked Sendable {
         return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 
+    /// Sends `body` as it is (valid JSON or not) and returns the status and the raw answer.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The path after the emulator's URL.
+    ///   - body: The bytes to send, if any, as `application/json`.
+    ///   - headers: More headers.
+    ///   - timeout: The hang guard of this one request.
+    /// - Throws: The transport's error when no answer arrived (a refused or reset connection, the hang guard).
+    func send(
+        _ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:],
+        timeout: Duration = HangGuard.process
+    ) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: URL(string: url + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = HangGuard.seconds(timeout)
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body)
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
     /// Runs admin GraphQL through `:executeGraphql`.
     func admin(
         _ query: String, service: String = "movies", variables: [String: Any] = [:]
