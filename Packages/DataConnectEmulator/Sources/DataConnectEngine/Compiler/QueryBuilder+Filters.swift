@@ -161,7 +161,7 @@ extension QueryBuilder {
         }
         if let regex = value["regex"] {
             let flags = parameter(.fixed(.text(ignoreCase ? "i" : "")))
-            return "dataconnect_regexp(" + parameter(.value(regex, .scalar(.string))) + ", \(expression), \(flags))"
+            return "dataconnect_regexp(" + parameter(.value(regex, .regularExpression)) + ", \(expression), \(flags))"
         }
         throw PlanError(message: "pattern needs like or regex", location: nil)
     }

@@ -18,6 +18,8 @@ enum Conversion: Sendable {
     case count(String)
     /// The text, escaped for `LIKE ... ESCAPE '\'`, with `%` around it as the kind says.
     case like(LikeKind)
+    /// A POSIX extended regular expression (`pattern.regex`), checked to compile before the statement runs.
+    case regularExpression
 }
 
 /// Where `contains`, `startsWith` and `endsWith` put the wildcards.
@@ -168,6 +170,15 @@ struct ParameterBinder {
             case .prefix: return .text(escaped + "%")
             case .suffix: return .text("%" + escaped)
             }
+        case .regularExpression:
+            if case .null = json { return .null }
+            guard case .string(let pattern) = json else {
+                throw .invalid("a regular expression must be a string, got \(json.jsonString())")
+            }
+            guard POSIXRegex.isValid(pattern) else {
+                throw .invalid("invalid regular expression \"\(pattern)\" (POSIX extended syntax)")
+            }
+            return .text(pattern)
         }
     }
 

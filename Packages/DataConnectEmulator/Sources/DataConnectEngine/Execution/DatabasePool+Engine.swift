@@ -57,6 +57,14 @@ enum POSIXRegex {
         var description: String { "invalid regular expression \"\(pattern)\"" }
     }
 
+    /// Whether `pattern` compiles as a POSIX extended regular expression.
+    static func isValid(_ pattern: String) -> Bool {
+        var regex = regex_t()
+        guard regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB) == 0 else { return false }
+        regfree(&regex)
+        return true
+    }
+
     static func matches(_ pattern: String, _ subject: String, ignoreCase: Bool) throws -> Bool {
         var regex = regex_t()
         let flags = REG_EXTENDED | REG_NOSUB | (ignoreCase ? REG_ICASE : 0)

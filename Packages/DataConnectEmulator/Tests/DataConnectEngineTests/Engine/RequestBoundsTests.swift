@@ -145,6 +145,17 @@ import Testing
         }
     }
 
+    @Test func anInvalidRegularExpressionIsTheCallersError() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.admin(#"{ movies(where: {title: {pattern: {regex: "("}}}) { title } }"#)
+
+        // then
+        #expect(result.errorSummaries == [#" INVALID_ARGUMENT invalid regular expression "(" (POSIX extended syntax)"#])
+    }
+
     // MARK: Time
 
     @Test func aRequestPastItsTimeLimitIsStoppedWithDeadlineExceeded() throws {
