@@ -10,7 +10,6 @@ extension QueryBuilder {
         var conditions: [String] = []
         for (key, fieldValue) in fields {
             if fieldValue.isNullConstant { continue }
-            try countFilterTerm()
             switch key {
             case "_and":
                 var parts: [String] = []
@@ -30,7 +29,8 @@ extension QueryBuilder {
                     }
                 }
                 if matchesAll { continue }
-                conditions.append(parts.isEmpty ? "0" : "(" + Self.balanced(parts, "OR") + ")")
+                conditions.append(
+                    parts.isEmpty ? dialect.conditionLiteral(false) : "(" + Self.balanced(parts, "OR") + ")")
             case "_not":
                 // Nothing to negate (every clause was dropped): the `_not` clause is dropped too.
                 if let inner = try filter(fieldValue, table: table, alias: alias) {
@@ -63,7 +63,8 @@ extension QueryBuilder {
             + balanced(Array(parts[middle...]), connective) + ")"
     }
 
-    /// Counts one term of a filter against ``maximumFilterTerms``.
+    /// Counts one term of a filter (one comparison: an operator applied to a column, a count or an
+    /// aggregate) against ``maximumFilterTerms``.
     ///
     /// - Throws: ``PlanError`` naming the limit once the statement's filters hold more terms than it allows.
     mutating func countFilterTerm() throws(PlanError) {
@@ -110,9 +111,8 @@ extension QueryBuilder {
             case "eq", "ne", "gt", "ge", "lt", "le":
                 conditions.append("\(expression) \(Self.comparison(op)) " + parameter(.value(operand, convert)))
             case "in", "nin":
-                let test =
-                    "\(expression) IN (SELECT value FROM json_each(" + parameter(.value(operand, .storageArray(column)))
-                    + "))"
+                let values = parameter(.value(operand, .storageArray(column)))
+                let test = "\(expression) IN (SELECT value FROM \(dialect.jsonArrayElements(values)))"
                 conditions.append(op == "in" ? test : "NOT (\(test))")
             case "contains", "startsWith", "endsWith":
                 let kind: LikeKind = op == "contains" ? .contains : op == "startsWith" ? .prefix : .suffix
@@ -124,7 +124,7 @@ extension QueryBuilder {
                     let base = String(op.dropLast(5))
                     conditions.append(
                         "\(expression) \(Self.comparison(base)) "
-                            + parameter(.expression(try Self.cel(source), convert)))
+                            + parameter(.expression(try cel(source), convert)))
                 } else if op.hasSuffix("_date") || op.hasSuffix("_time") {
                     let base = String(op.dropLast(5))
                     conditions.append(
@@ -161,7 +161,8 @@ extension QueryBuilder {
         }
         if let regex = value["regex"] {
             let flags = parameter(.fixed(.text(ignoreCase ? "i" : "")))
-            return "dataconnect_regexp(" + parameter(.value(regex, .regularExpression)) + ", \(expression), \(flags))"
+            let pattern = parameter(.value(regex, .regularExpression))
+            return dialect.regularExpressionMatch(subject: expression, pattern: pattern, flags: flags)
         }
         throw PlanError(message: "pattern needs like or regex", location: nil)
     }
@@ -171,27 +172,31 @@ extension QueryBuilder {
     mutating func listOperator(
         _ op: String, _ operand: Resolved, column: Column, expression: String
     ) throws(PlanError) -> String {
-        let elements = "SELECT value FROM json_each(\(expression))"
+        let elements = "SELECT value FROM \(dialect.jsonArrayElements(expression))"
         switch op {
         case "includes", "excludes", "includes_expr", "excludes_expr", "includes_date", "excludes_date",
             "includes_time", "excludes_time":
             let source: ParameterSource
             if op.hasSuffix("_expr"), case .constant(.string(let text)) = operand {
-                source = .expression(try Self.cel(text), .wireElement(column))
+                source = .expression(try cel(text), .wireElement(column))
             } else if op.hasSuffix("_date") || op.hasSuffix("_time") {
                 source = .relative(operand, isDate: op.hasSuffix("_date"))
             } else {
                 source = .value(operand, .wireElement(column))
             }
-            let test = "EXISTS (SELECT 1 FROM json_each(\(expression)) WHERE value = " + parameter(source) + ")"
-            return op.hasPrefix("includes") ? "coalesce(\(test), 0)" : "NOT coalesce(\(test), 0)"
+            let test =
+                "EXISTS (SELECT 1 FROM \(dialect.jsonArrayElements(expression)) WHERE value = " + parameter(source)
+                + ")"
+            return op.hasPrefix("includes") ? test : "NOT \(test)"
         case "includesAll":
             let wanted = parameter(.value(operand, .wireArray(column)))
-            return "NOT EXISTS (SELECT 1 FROM json_each(\(wanted)) AS w WHERE w.value NOT IN (\(elements)))"
+            return
+                "NOT EXISTS (SELECT 1 FROM \(dialect.jsonArrayElements(wanted)) AS w WHERE w.value NOT IN (\(elements)))"
         case "excludesAll":
             let unwanted = parameter(.value(operand, .wireArray(column)))
             return
-                "NOT EXISTS (SELECT 1 FROM json_each(\(expression)) AS e WHERE e.value IN (SELECT value FROM json_each(\(unwanted))))"
+                "NOT EXISTS (SELECT 1 FROM \(dialect.jsonArrayElements(expression)) AS e WHERE e.value IN "
+                + "(SELECT value FROM \(dialect.jsonArrayElements(unwanted))))"
         default:
             throw PlanError(message: "unsupported list filter operator \"\(op)\"", location: nil)
         }
@@ -212,7 +217,7 @@ extension QueryBuilder {
             guard let condition = try filter(value, table: target, alias: inner) else { return nil }
             conditions.append(condition)
             return
-                "EXISTS (SELECT 1 FROM \(dialect.quote(target.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))"
+                "EXISTS (SELECT 1 FROM \(tableSource(target, inner)) WHERE \(conditions.joined(separator: " AND ")))"
         case .reverseOne(let owner, let referenceName):
             let ownerTable = try self.table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return nil }
@@ -220,7 +225,7 @@ extension QueryBuilder {
             guard let condition = try filter(value, table: ownerTable, alias: inner) else { return nil }
             conditions.append(condition)
             return
-                "EXISTS (SELECT 1 FROM \(dialect.quote(ownerTable.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))"
+                "EXISTS (SELECT 1 FROM \(tableSource(ownerTable, inner)) WHERE \(conditions.joined(separator: " AND ")))"
         case .reverseMany(let owner, let referenceName):
             let ownerTable = try self.table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return nil }
@@ -229,7 +234,7 @@ extension QueryBuilder {
                 conditions.append(condition)
             }
             let from =
-                "FROM \(dialect.quote(ownerTable.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND "))"
+                "FROM \(tableSource(ownerTable, inner)) WHERE \(conditions.joined(separator: " AND "))"
             return try countCondition(value["count"], from: from)
         case .manyToMany(let joinName, let near, let far):
             let joinTable = try self.table(joinName)
@@ -243,7 +248,7 @@ extension QueryBuilder {
             }
             let on = join(farReference, from: joinTable, ownerAlias: joinAlias, to: target, targetAlias: inner)
             let from =
-                "FROM \(dialect.quote(joinTable.sqlName)) AS \(joinAlias) JOIN \(dialect.quote(target.sqlName)) AS \(inner) "
+                "FROM \(tableSource(joinTable, joinAlias)) JOIN \(tableSource(target, inner)) "
                 + "ON \(on.joined(separator: " AND ")) WHERE \(conditions.joined(separator: " AND "))"
             return try countCondition(value["count"], from: from)
         }
@@ -362,7 +367,7 @@ extension QueryBuilder {
             for term in nested {
                 terms.append(
                     (
-                        "(SELECT \(term.expression) FROM \(dialect.quote(target.sqlName)) AS \(inner) WHERE \(conditions.joined(separator: " AND ")))",
+                        "(SELECT \(term.expression) FROM \(tableSource(target, inner)) WHERE \(conditions.joined(separator: " AND ")))",
                         term.direction
                     ))
             }

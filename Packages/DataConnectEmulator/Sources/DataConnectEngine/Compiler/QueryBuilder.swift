@@ -13,6 +13,8 @@ struct QueryBuilder {
     let dialect: any SQLDialect
     let resolution: Resolution
     private(set) var parameters: [ParameterSource] = []
+    /// The tables (type names) the statement reads, recorded as FROM clauses are written.
+    var tables: Set<String> = []
     private var aliasCounter = 0
     /// Whether each row object carries its entity id under ``entityIDKey`` (removed before the response).
     var includeEntityIDs = false
@@ -20,6 +22,15 @@ struct QueryBuilder {
     var maximumFilterTerms = Int.max
     /// The filter terms compiled so far.
     var filterTerms = 0
+
+    /// The operation's `_expr` server values, parsed once, by source text.
+    var expressions: [String: CELExpression] = [:]
+    /// How many list or single-row subqueries enclose the SQL being written.
+    var nesting = 0
+    /// Relations moved to statements of their own (deeper than the dialect allows), by marker index.
+    var splits: [ReadPlan] = []
+    /// Whether the JSON holds markers (split relations, object parts) to resolve before use.
+    var needsAssembly = false
 
     /// The hidden key that carries entity ids out of SQL.
     static let entityIDKey = "_dc_eid"
@@ -52,6 +63,12 @@ struct QueryBuilder {
         return table
     }
 
+    /// `"table" AS alias` for a FROM clause, recording the table as read.
+    mutating func tableSource(_ table: Table, _ alias: String) -> String {
+        tables.insert(table.name)
+        return "\(dialect.quote(table.sqlName)) AS \(alias)"
+    }
+
     func column(_ alias: String, _ column: Column) -> String {
         "\(alias).\(dialect.quote(column.sqlName))"
     }
@@ -62,10 +79,55 @@ struct QueryBuilder {
 
     // MARK: - Root fields
 
-    /// The statement of a root read field: `SELECT <json>`.
-    mutating func rootStatement(_ node: FieldNode) throws(PlanError) -> SQLStatementPlan {
+    /// The plan of a root read field: `SELECT <json>`, and the statements of relations split off.
+    mutating func rootStatement(_ node: FieldNode) throws(PlanError) -> ReadPlan {
         let expression = try fieldValue(node, parentAlias: nil, parentTable: nil)
-        return SQLStatementPlan(sql: "SELECT \(expression)", parameters: parameters)
+        return ReadPlan(
+            statement: SQLStatementPlan(sql: "SELECT \(expression)", parameters: parameters, tables: tables),
+            splits: splits, needsAssembly: needsAssembly, keyCount: 0)
+    }
+
+    /// A relation fetched by a statement of its own: the parent rows' keys in, one row per parent out.
+    ///
+    /// - Returns: The marker the current statement writes in the relation's place.
+    mutating func split(
+        _ node: FieldNode, relation: Relation, parentAlias: String, parentTable: Table
+    ) throws(PlanError) -> String {
+        var child = QueryBuilder(api: api, dialect: dialect, resolution: resolution)
+        child.includeEntityIDs = includeEntityIDs
+        child.maximumFilterTerms = maximumFilterTerms
+        let alias = child.newAlias("p")
+        let value = try child.relationValue(node, relation: relation, parentAlias: alias, parentTable: parentTable)
+        let keyColumns = parentTable.keyColumns.map { column(alias, $0) }
+        let keys = child.parameter(.rowKeys)
+        let match = keyColumns.count == 1 ? keyColumns[0] : dialect.jsonArray(keyColumns)
+        let sql =
+            "SELECT \(dialect.jsonArray(keyColumns)), \(value) FROM \(child.tableSource(parentTable, alias)) "
+            + "WHERE \(match) IN (SELECT value FROM \(dialect.jsonArrayElements(keys)))"
+        splits.append(
+            ReadPlan(
+                statement: SQLStatementPlan(sql: sql, parameters: child.parameters, tables: child.tables),
+                splits: child.splits, needsAssembly: child.needsAssembly, keyCount: keyColumns.count))
+        needsAssembly = true
+        return dialect.jsonObject([
+            (ReadPlan.splitKey, String(splits.count - 1)),
+            (ReadPlan.parentKey, dialect.jsonArray(parentTable.keyColumns.map { column(parentAlias, $0) })),
+        ])
+    }
+
+    /// A JSON object of any width: past the dialect's pair limit, an object of parts (``ReadPlan``).
+    mutating func jsonObject(_ pairs: [(key: String, value: String)]) -> String {
+        let limit = dialect.maximumJSONObjectPairs
+        guard pairs.count > limit else { return dialect.jsonObject(pairs) }
+        needsAssembly = true
+        var parts: [(key: String, value: String)] = []
+        var start = 0
+        while start < pairs.count {
+            let end = min(start + limit, pairs.count)
+            parts.append((ReadPlan.partPrefix + String(parts.count), dialect.jsonObject(Array(pairs[start..<end]))))
+            start = end
+        }
+        return jsonObject(parts)
     }
 
     /// A field's JSON value as an SQL expression, inside the object of `parentAlias` (nil at the root).
@@ -79,7 +141,7 @@ struct QueryBuilder {
             let alias = newAlias()
             let conditions = try selectorConditions(arguments(node), table: target, alias: alias)
             return try singleRow(
-                node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)",
+                node, table: target, alias: alias, from: tableSource(target, alias),
                 conditions: conditions.conditions, orderBy: conditions.orderBy)
         case .list(let name):
             let target = try table(name)
@@ -92,6 +154,9 @@ struct QueryBuilder {
             return entityID(parentTable, alias: parentAlias)
         case .relation(_, let relation):
             guard let parentAlias, let parentTable else { return "NULL" }
+            if nesting >= dialect.maximumSubqueryNesting {
+                return try split(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
+            }
             return try relationValue(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
         case .rowCount, .aggregate:
             throw PlanError(
@@ -106,7 +171,7 @@ struct QueryBuilder {
     func entityID(_ table: Table, alias: String) -> String {
         var parts = [dialect.stringLiteral(table.name)]
         for column in table.keyColumns {
-            let value = "CAST(\(self.column(alias, column)) AS TEXT)"
+            let value = dialect.textCast(self.column(alias, column))
             if column.type == .scalar(.string) {
                 parts.append("replace(replace(\(value), '%', '%25'), '/', '%2F')")
             } else {
@@ -125,13 +190,15 @@ struct QueryBuilder {
             pairs.append((child.responseKey, try fieldValue(child, parentAlias: alias, parentTable: table)))
         }
         if includeEntityIDs { pairs.append((Self.entityIDKey, entityID(table, alias: alias))) }
-        return dialect.jsonObject(pairs)
+        return jsonObject(pairs)
     }
 
     /// One row as JSON (or SQL NULL): lookups, forward and one-to-one relations.
     mutating func singleRow(
         _ node: FieldNode, table: Table, alias: String, from: String, conditions: [String], orderBy: [String] = []
     ) throws(PlanError) -> String {
+        nesting += 1
+        defer { nesting -= 1 }
         let object = try object(node.children, table: table, alias: alias)
         var sql = "SELECT \(object) FROM \(from)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
@@ -160,7 +227,7 @@ struct QueryBuilder {
         let link =
             correlation?(alias)
             ?? Correlation(
-                from: "\(dialect.quote(table.sqlName)) AS \(alias)", conditions: [], filterAlias: alias,
+                from: tableSource(table, alias), conditions: [], filterAlias: alias,
                 filterTable: table)
         var conditions = link.conditions
         if let whereValue = args["where"],
@@ -201,7 +268,9 @@ struct QueryBuilder {
         // Rows of a distinct list are projections, not entities: an entity id would make every row distinct.
         let includesEntityIDs = includeEntityIDs
         if isDistinct { includeEntityIDs = false }
+        nesting += 1
         let object = try object(node.children, table: table, alias: alias)
+        nesting -= 1
         includeEntityIDs = includesEntityIDs
         let middle: String
         let orderClause = ordering.isEmpty ? "" : " ORDER BY \(ordering)"
@@ -214,11 +283,11 @@ struct QueryBuilder {
             inner += "\(orderClause)\(page)"
             middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias)\(orderClause)"
         }
-        return "(SELECT coalesce(\(dialect.jsonArrayAggregate(dialect.embedJSON("j"))), '[]') FROM (\(middle)))"
+        return "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM (\(middle)))"
     }
 
     mutating func limitParameter(_ value: Resolved?, name: String) -> String {
-        guard let value, !value.isNullConstant else { return "-1" }
+        guard let value, !value.isNullConstant else { return dialect.unlimitedCount }
         return parameter(.value(value, .count(name)))
     }
 
@@ -255,7 +324,7 @@ struct QueryBuilder {
                     location: child.location)
             }
         }
-        var sql = "SELECT \(dialect.jsonObject(pairs)) AS j FROM \(link.from)"
+        var sql = "SELECT \(jsonObject(pairs)) AS j FROM \(link.from)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
         if let having = args["having"], let condition = try havingCondition(having, table: table, alias: alias) {
@@ -271,7 +340,7 @@ struct QueryBuilder {
         if let offset = args["offset"], !offset.isNullConstant {
             sql += " OFFSET " + parameter(.value(offset, .count("offset")))
         }
-        return "(SELECT coalesce(\(dialect.jsonArrayAggregate(dialect.embedJSON("j"))), '[]') FROM (\(sql)))"
+        return "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM (\(sql)))"
     }
 
     /// An aggregate's SQL, rendered in the column's wire form.
@@ -279,10 +348,10 @@ struct QueryBuilder {
         let argument = (distinct ? "DISTINCT " : "") + self.column(alias, column)
         switch function {
         case .count: return "COUNT(\(argument))"
-        case .avg: return "json(dataconnect_float(AVG(\(argument))))"
+        case .avg: return dialect.jsonFloat("AVG(\(argument))")
         case .sum:
-            if column.type == .scalar(.int64) { return "CAST(SUM(\(argument)) AS TEXT)" }
-            if column.type == .scalar(.float) { return "json(dataconnect_float(SUM(\(argument))))" }
+            if column.type == .scalar(.int64) { return dialect.textCast("SUM(\(argument))") }
+            if column.type == .scalar(.float) { return dialect.jsonFloat("SUM(\(argument))") }
             return "SUM(\(argument))"
         case .min, .max:
             return dialect.jsonValue("\(function.rawValue.uppercased())(\(argument))", of: column)
@@ -311,7 +380,7 @@ struct QueryBuilder {
             let alias = newAlias()
             let conditions = join(reference, from: parentTable, ownerAlias: parentAlias, to: target, targetAlias: alias)
             return try singleRow(
-                node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)",
+                node, table: target, alias: alias, from: tableSource(target, alias),
                 conditions: conditions)
         case .reverseOne(let owner, let referenceName):
             let ownerTable = try table(owner)
@@ -320,11 +389,12 @@ struct QueryBuilder {
             let conditions = join(
                 reference, from: ownerTable, ownerAlias: alias, to: parentTable, targetAlias: parentAlias)
             return try singleRow(
-                node, table: target, alias: alias, from: "\(dialect.quote(target.sqlName)) AS \(alias)",
+                node, table: target, alias: alias, from: tableSource(target, alias),
                 conditions: conditions)
         case .reverseMany(let owner, let referenceName):
             let ownerTable = try table(owner)
             guard let reference = ownerTable.reference(referenceName) else { return "NULL" }
+            tables.insert(ownerTable.name)
             let dialect = self.dialect
             let builder = self
             return try list(node, table: ownerTable) { alias in
@@ -340,6 +410,7 @@ struct QueryBuilder {
                 return "NULL"
             }
             let joinAlias = newAlias("j")
+            tables.formUnion([joinTable.name, target.name])
             let nearConditions = join(
                 nearReference, from: joinTable, ownerAlias: joinAlias, to: parentTable, targetAlias: parentAlias)
             let dialect = self.dialect
@@ -367,7 +438,7 @@ struct QueryBuilder {
         }
         if case .constant(.string(let source))? = args["id_expr"], let column = table.column("id") {
             return (
-                ["\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column)))], []
+                ["\(self.column(alias, column)) = " + parameter(.expression(try cel(source), .column(column)))], []
             )
         }
         if let key = args["key"] {
@@ -393,7 +464,7 @@ struct QueryBuilder {
                 conditions.append("\(self.column(alias, column)) = " + parameter(.value(value, .column(column))))
             } else if case .constant(.string(let source))? = key["\(column.name)_expr"] {
                 conditions.append(
-                    "\(self.column(alias, column)) = " + parameter(.expression(try Self.cel(source), .column(column))))
+                    "\(self.column(alias, column)) = " + parameter(.expression(try cel(source), .column(column))))
             } else {
                 throw PlanError(message: "the key of \(table.name) needs \"\(column.name)\"", location: nil)
             }
@@ -401,7 +472,14 @@ struct QueryBuilder {
         return conditions
     }
 
-    static func cel(_ source: String) throws(PlanError) -> CELExpression {
+    /// The `_expr` server value with this source: parsed when the operation was compiled.
+    func cel(_ source: String) throws(PlanError) -> CELExpression {
+        if let parsed = expressions[source] { return parsed }
+        return try Self.parseCEL(source)
+    }
+
+    /// Parses a CEL expression of the operation's text.
+    static func parseCEL(_ source: String) throws(PlanError) -> CELExpression {
         do {
             return try CELExpression(parsing: source)
         } catch {

@@ -9,8 +9,27 @@ enum AuthRequirement: Sendable {
     case expression(CELExpression)
 }
 
-/// A connector operation compiled at load time: its variables' coercion, its auth rule and its
-/// planned field tree. Statements are compiled per argument shape on first use and cached.
+/// The compiled statements of one root field for one argument shape.
+enum FieldPlan: Sendable {
+    /// A read: one statement rendering the field's JSON, and the statements of split relations.
+    case read(ReadPlan)
+    /// A mutation root field's statements.
+    case mutation(MutationPlan)
+}
+
+/// What compiling a field's statements needs from the engine.
+struct PlanContext {
+    let api: GeneratedAPI
+    let dialect: any SQLDialect
+    let maximumFilterTerms: Int
+}
+
+/// A connector operation compiled at load time: its variables' coercion, its auth rule, its planned field
+/// tree, and the SQL of each root field.
+///
+/// The statements of the shape with every variable present are compiled when the operation is loaded, so
+/// their errors show at start-up; the variants that depend on which optional variables are present (their
+/// number grows exponentially with them) are compiled on first use and kept in a bounded LRU cache.
 final class CompiledOperation: Sendable {
     /// The operation's name.
     let name: String
@@ -24,24 +43,29 @@ final class CompiledOperation: Sendable {
     let coercer: VariableCoercer
     /// The root fields.
     let roots: [FieldNode]
-    /// Whether any expression reads `response.*` (then results of earlier root fields are kept).
+    /// Whether any expression reads `response` (then results of earlier root fields are kept), found by
+    /// walking the expressions' trees.
     let readsResponse: Bool
     /// Whether the operation evaluates CEL at request time (`_expr`, `@check`): only then are the CEL
     /// bindings (auth claims, variables, the request time as text) built.
     let usesExpressions: Bool
+    /// The `_expr` server values of the operation's arguments, parsed once, by source text.
+    let expressions: [String: CELExpression]
     /// The nodes that have arguments or `@skip`/`@include` conditions: the only ones a request resolves.
     let nodesWithArguments: [FieldNode]
-    /// Statements by root field id and argument shape.
-    let statements = Mutex<[String: SQLStatementPlan]>([:])
+    /// Compiled statements by root field, entity-id mode and argument shape.
+    let plans = Mutex(LRUCache<String, FieldPlan>(capacity: CompiledOperation.planCacheCapacity))
     /// `@refresh` rules (queries only): when a subscribed result is re-run besides table changes.
     let refresh: RefreshRules
     /// The operation's printed definition: equal text means an unchanged operation across reloads.
     let fingerprint: String
 
+    /// The most argument-shape variants one operation keeps compiled.
+    static let planCacheCapacity = 1_000
+
     init(
         name: String, kind: OperationType, auth: AuthRequirement?, isTransaction: Bool, coercer: VariableCoercer,
-        roots: [FieldNode], readsResponse: Bool, usesExpressions: Bool, refresh: RefreshRules = RefreshRules(),
-        fingerprint: String = ""
+        roots: [FieldNode], refresh: RefreshRules = RefreshRules(), fingerprint: String = ""
     ) {
         self.refresh = refresh
         self.fingerprint = fingerprint
@@ -51,11 +75,19 @@ final class CompiledOperation: Sendable {
         self.isTransaction = isTransaction
         self.coercer = coercer
         self.roots = roots
-        self.readsResponse = readsResponse
-        self.usesExpressions = usesExpressions
-        self.nodesWithArguments = roots.flatMap(\.subtree).filter {
-            !$0.argumentDefinitions.isEmpty || !$0.conditions.isEmpty
+        let nodes = roots.flatMap(\.subtree)
+        var expressions: [String: CELExpression] = [:]
+        for node in nodes {
+            for source in node.expressionSources where expressions[source] == nil {
+                expressions[source] = try? CELExpression(parsing: source)
+            }
         }
+        self.expressions = expressions
+        self.usesExpressions = !expressions.isEmpty || nodes.contains { !$0.checks.isEmpty }
+        self.readsResponse =
+            expressions.values.contains { $0.referencedRoots.contains("response") }
+            || nodes.contains { $0.checks.contains { $0.expression.referencedRoots.contains("response") } }
+        self.nodesWithArguments = nodes.filter { !$0.argumentDefinitions.isEmpty || !$0.conditions.isEmpty }
     }
 
     /// Compiles an operation definition against the API.
@@ -73,19 +105,124 @@ final class CompiledOperation: Sendable {
             {
                 auth = .level(access)
             } else if case .string(let source)? = directive.argument("expr")?.value {
-                auth = .expression(try QueryBuilder.cel(source.value))
+                auth = .expression(try QueryBuilder.parseCEL(source.value))
             }
         }
         var planner = SelectionPlanner(api: api, fragments: fragments, limits: limits)
         let rootType = operation.operation == .mutation ? api.typeSystem.mutationType : api.typeSystem.queryType
         let roots = try planner.plan(operation.selectionSet, on: rootType)
-        let printed = GraphQLPrinter.print(Definition.operation(operation))
         return CompiledOperation(
             name: name, kind: operation.operation, auth: auth,
             isTransaction: operation.directives.first(named: "transaction") != nil,
             coercer: VariableCoercer(system: api.typeSystem, definitions: operation.variables), roots: roots,
-            readsResponse: printed.contains("response."),
-            usesExpressions: printed.contains("_expr") || printed.contains("@check") || printed.contains("expr:"),
-            refresh: try RefreshRules(directives: operation.directives.all(named: "refresh")), fingerprint: printed)
+            refresh: try RefreshRules(directives: operation.directives.all(named: "refresh")),
+            fingerprint: GraphQLPrinter.print(Definition.operation(operation)))
+    }
+
+    // MARK: - Plans
+
+    /// The compiled statements of a root field for a request's argument shape, compiled on first use.
+    ///
+    /// - Throws: ``ExecutionError``: request-level for a read the database cannot be asked (a filter beyond
+    ///   the limits); a field error for mutation arguments that cannot be written.
+    func plan(
+        for root: FieldNode, resolution: Resolution, entityIDs: Bool, context: PlanContext
+    ) throws(ExecutionError) -> FieldPlan {
+        let key = "\(root.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
+        if let cached = plans.withLock({ $0[key] }) { return cached }
+        let plan: FieldPlan
+        if kind == .mutation, let role = root.role, role != .mutationQuery {
+            var compiler = MutationCompiler(api: context.api, dialect: context.dialect, resolution: resolution)
+            compiler.expressions = expressions
+            compiler.maximumFilterTerms = context.maximumFilterTerms
+            plan = .mutation(try compiler.compile(root, role: role))
+        } else {
+            var builder = QueryBuilder(api: context.api, dialect: context.dialect, resolution: resolution)
+            builder.expressions = expressions
+            builder.includeEntityIDs = entityIDs
+            builder.maximumFilterTerms = context.maximumFilterTerms
+            do {
+                plan = .read(try builder.rootStatement(root))
+            } catch {
+                throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
+            }
+        }
+        plans.withLock { $0[key] = plan }
+        return plan
+    }
+
+    /// The read plan of a root field (or of a field of a mutation's `query` field).
+    func readPlan(
+        for node: FieldNode, resolution: Resolution, entityIDs: Bool, context: PlanContext
+    ) throws(ExecutionError) -> ReadPlan {
+        let key = "\(node.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
+        if case .read(let cached)? = plans.withLock({ $0[key] }) { return cached }
+        var builder = QueryBuilder(api: context.api, dialect: context.dialect, resolution: resolution)
+        builder.expressions = expressions
+        builder.includeEntityIDs = entityIDs
+        builder.maximumFilterTerms = context.maximumFilterTerms
+        let plan: ReadPlan
+        do {
+            plan = try builder.rootStatement(node)
+        } catch {
+            throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
+        }
+        plans.withLock { $0[key] = .read(plan) }
+        return plan
+    }
+
+    /// Compiles the statements of the shape with every variable present, the one most requests have.
+    ///
+    /// - Throws: ``PlanError`` when a read cannot be compiled although every variable is a scalar, an enum
+    ///   or a Boolean (then the placeholders give exactly a request's shape, and the operation cannot run).
+    ///   With list or input-object variables the placeholders (empty values) may not be a shape requests
+    ///   send: a failure is left to the requests. Mutation arguments are checked against the request's
+    ///   values, so their problems surface per request too.
+    func precompile(entityIDs: Bool, context: PlanContext) throws(PlanError) {
+        let system = context.api.typeSystem
+        let variables = Self.representativeVariables(coercer.definitions, system: system)
+        let isExactShape = coercer.definitions.allSatisfy { definition in
+            if definition.type.isList { return false }
+            if case .inputObject? = system.type(named: definition.type.namedType.value) { return false }
+            return true
+        }
+        var resolver = ArgumentResolver(system: system, variables: variables)
+        resolver.resolve(nodesWithArguments: nodesWithArguments)
+        let resolution = resolver.resolution
+        for root in roots where root.role != nil && !resolution.skipped.contains(root.id) {
+            let reads: [FieldNode] =
+                root.role == .mutationQuery ? root.children.filter { $0.role != nil } : (kind == .query ? [root] : [])
+            for node in reads {
+                do {
+                    _ = try readPlan(for: node, resolution: resolution, entityIDs: entityIDs, context: context)
+                } catch {
+                    if isExactShape { throw PlanError(message: error.message, location: node.location) }
+                }
+            }
+            if kind == .mutation && root.role != .mutationQuery {
+                _ = try? plan(for: root, resolution: resolution, entityIDs: entityIDs, context: context)
+            }
+        }
+    }
+
+    /// Variables with every one present: a placeholder of each type (enums take their first value, Booleans
+    /// `true`, lists and input objects are empty), giving the argument shape of a request that sends them all.
+    static func representativeVariables(_ definitions: [VariableDefinition], system: TypeSystem) -> JSONObject {
+        var variables = JSONObject()
+        for definition in definitions {
+            let type = definition.type
+            if type.isList {
+                variables[definition.name.value] = .array([])
+                continue
+            }
+            switch system.type(named: type.namedType.value) {
+            case .inputObject?: variables[definition.name.value] = .object([:])
+            case .enum(let enumeration)?:
+                variables[definition.name.value] = enumeration.values.first.map { .string($0.name.value) } ?? .null
+            default:
+                variables[definition.name.value] = type.namedType.value == "Boolean" ? .bool(true) : .string("")
+            }
+        }
+        return variables
     }
 }

@@ -17,10 +17,12 @@ extension Engine {
         execution.resolution = resolver.resolution
         var result: [(sql: String, parameters: [String])] = []
         for root in operation.roots where !execution.resolution.skipped.contains(root.id) {
-            guard let plan = try? execution.plan(for: root), let values = try? execution.binder.values(for: plan) else {
-                continue
-            }
-            result.append((plan.sql, values.map { "\($0)" }))
+            guard
+                let plan = try? operation.readPlan(
+                    for: root, resolution: execution.resolution, entityIDs: false, context: planContext),
+                let values = try? execution.binder.values(for: plan.statement)
+            else { continue }
+            result.append((plan.statement.sql, values.map { "\($0)" }))
         }
         return result
     }

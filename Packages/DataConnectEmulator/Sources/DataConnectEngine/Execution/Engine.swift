@@ -23,7 +23,8 @@ extension DatabaseAccess {
 public struct ExecutionLimits: Sendable, Hashable {
     /// How long a request may run in the database before it is stopped with `DEADLINE_EXCEEDED`.
     public var requestTimeout: Duration
-    /// The most terms (fields and operators of `where` and `having` values) one statement's filters may hold.
+    /// The most terms (comparisons: the operators of `where` and `having` values) one statement's filters
+    /// may hold.
     public var maximumFilterTerms: Int
 
     /// Creates limits; every argument has the documented default.
@@ -94,8 +95,8 @@ public final class Engine: Sendable {
     let entityIDConnectors: Set<String>
     /// Problems found while compiling operations (invalid operations answer with them).
     public let issues: [String: [String: String]]
-    /// Admin documents compiled once per text.
-    let adminCache = Mutex<[String: CompiledOperation]>([:])
+    /// Admin documents compiled once per text, the most recently used kept.
+    let adminCache = Mutex(LRUCache<String, CompiledOperation>(capacity: 500))
     /// The bounds on the merged selection of every operation, connector or admin.
     let limits: OperationLimits
     /// The time and filter-size bounds of each request.
@@ -122,6 +123,8 @@ public final class Engine: Sendable {
         var operations: [String: [String: CompiledOperation]] = [:]
         var issues: [String: [String: String]] = [:]
         var entityIDs: Set<String> = []
+        let context = PlanContext(
+            api: service.api, dialect: dialect, maximumFilterTerms: executionLimits.maximumFilterTerms)
         for connector in service.connectors {
             let id = connector.sources.manifest.connectorId
             if connector.sources.manifest.emitsEntityIds { entityIDs.insert(id) }
@@ -134,9 +137,12 @@ public final class Engine: Sendable {
                     continue
                 }
                 do {
-                    compiled[name] = try CompiledOperation.compile(
+                    let operation = try CompiledOperation.compile(
                         operation, name: name, api: service.api, fragments: connector.validated.fragments,
                         limits: limits)
+                    try operation.precompile(
+                        entityIDs: connector.sources.manifest.emitsEntityIds, context: context)
+                    compiled[name] = operation
                 } catch {
                     issues[id, default: [:]][name] = error.message
                 }
@@ -146,6 +152,11 @@ public final class Engine: Sendable {
         self.operations = operations
         self.issues = issues
         self.entityIDConnectors = entityIDs
+    }
+
+    /// What compiling statements needs: the API, the dialect and the filter bound.
+    var planContext: PlanContext {
+        PlanContext(api: service.api, dialect: dialect, maximumFilterTerms: executionLimits.maximumFilterTerms)
     }
 
     /// The connector ids this engine serves.
@@ -236,10 +247,7 @@ public final class Engine: Sendable {
             let compiled = try CompiledOperation.compile(
                 definition, name: definition.name?.value ?? "", api: service.api, fragments: validated.fragments,
                 limits: limits)
-            adminCache.withLock {
-                if $0.count > 500 { $0.removeAll() }
-                $0[cacheKey] = compiled
-            }
+            adminCache.withLock { $0[cacheKey] = compiled }
             return .success(compiled)
         } catch {
             return .failure(Failure(response: Self.failure(.invalidArgument, error.message)))

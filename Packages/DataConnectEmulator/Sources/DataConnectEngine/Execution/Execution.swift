@@ -44,7 +44,7 @@ struct Execution {
     }
 
     var binder: ParameterBinder {
-        ParameterBinder(resolution: resolution, bindings: bindings, requestTime: requestTime)
+        ParameterBinder(resolution: resolution, bindings: bindings, requestTime: requestTime, auth: auth)
     }
 
     mutating func run() -> EngineResponse {
@@ -91,67 +91,48 @@ struct Execution {
 
     // MARK: - Queries
 
-    /// The compiled statement of a root read field for this request's argument shape.
-    func plan(for root: FieldNode) throws(ExecutionError) -> SQLStatementPlan {
-        let key = "\(root.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
-        if let cached = operation.statements.withLock({ $0[key] }) { return cached }
-        var builder = QueryBuilder(api: engine.service.api, dialect: engine.dialect, resolution: resolution)
-        builder.includeEntityIDs = entityIDs
-        builder.maximumFilterTerms = engine.executionLimits.maximumFilterTerms
-        let plan: SQLStatementPlan
-        do {
-            plan = try builder.rootStatement(root)
-        } catch {
-            throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
-        }
-        operation.statements.withLock {
-            if $0.count > 1_000 { $0.removeAll() }
-            $0[key] = plan
-        }
-        return plan
+    var planContext: PlanContext { engine.planContext }
+
+    /// Runs a read field (a root field, or a field of a mutation's `query`): its JSON text as SQL rendered
+    /// it, or, when the plan split relations off or built an object in parts, the assembled value.
+    func read(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> FieldOutput {
+        // `__typename` of the root type: a JSON string, no SQL needed.
+        if root.role == nil { return .raw(JSONValue.string(root.parentType).serialized()) }
+        let plan = try operation.readPlan(
+            for: root, resolution: resolution, entityIDs: entityIDs, context: planContext)
+        let assembler = ReadAssembler(source: source, binder: binder)
+        let bytes = try assembler.firstColumn(of: plan.statement)
+        guard plan.needsAssembly else { return .raw(bytes) }
+        return .value(try assembler.assemble(try Self.parse(bytes), plan: plan))
     }
 
-    /// Runs a root read field; returns its JSON text (`null` when SQL returns NULL).
-    func read(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> [UInt8] {
-        // `__typename` of the root type: a JSON string, no SQL needed.
-        if root.role == nil { return JSONValue.string(root.parentType).serialized() }
-        let plan = try plan(for: root)
-        let values = try binder.values(for: plan)
-        let statement: Statement
+    /// A result SQL rendered, as a value.
+    static func parse(_ bytes: [UInt8]) throws(ExecutionError) -> JSONValue {
         do {
-            statement = try source.statement(plan.sql)
+            return try JSONValue(parsing: bytes)
         } catch {
-            throw .refusedByDatabase(error)
-        }
-        do {
-            defer { statement.reset() }
-            try statement.bind(values)
-            guard try statement.step() else { return Array("null".utf8) }
-            guard let text = statement.unsafeText(at: 0) else { return Array("null".utf8) }
-            return Array(text)
-        } catch {
-            throw .failedInDatabase(error)
+            throw ExecutionError(code: .internal, message: "internal error: unreadable result: \(error)")
         }
     }
 
     mutating func runQuery(_ source: any StatementSource) throws(ExecutionError) {
         for root in operation.roots where !resolution.skipped.contains(root.id) {
-            let bytes = try read(root, on: source)
-            try emit(root, bytes: bytes, failFast: true)
+            try emit(root, output: try read(root, on: source))
         }
     }
 
     /// Writes a read field's result, running checks, redactions and entity-id extraction when needed.
-    mutating func emit(_ root: FieldNode, bytes: [UInt8], failFast: Bool) throws(ExecutionError) {
-        guard root.needsPostProcessing || entityIDs || operation.readsResponse else {
-            outputs.append((root.responseKey, .raw(bytes)))
-            return
-        }
+    mutating func emit(_ root: FieldNode, output: FieldOutput) throws(ExecutionError) {
         var value: JSONValue
-        do {
-            value = try JSONValue(parsing: bytes)
-        } catch {
-            throw ExecutionError(code: .internal, message: "internal error: unreadable result: \(error)")
+        switch output {
+        case .raw(let bytes):
+            guard root.needsPostProcessing || entityIDs || operation.readsResponse else {
+                outputs.append((root.responseKey, output))
+                return
+            }
+            value = try Self.parse(bytes)
+        case .value(let assembled):
+            value = assembled
         }
         var visibleIDs: [DataConnectProperties] = []
         if entityIDs {
@@ -285,7 +266,7 @@ struct Execution {
         let transactional = operation.isTransaction
         if transactional {
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                try connection.execute(engine.dialect.beginWriteTransaction)
             } catch {
                 // Without the transaction the fields would commit one by one: run none of them.
                 for root in operation.roots where !resolution.skipped.contains(root.id) && !root.isRedacted {
@@ -385,12 +366,10 @@ struct Execution {
             var object = JSONObject()
             var pendingIDs: [DataConnectProperties] = []
             for child in nested {
-                let bytes = try read(child, on: source)
                 var value: JSONValue
-                do {
-                    value = try JSONValue(parsing: bytes)
-                } catch {
-                    throw ExecutionError(code: .internal, message: "internal error: unreadable result")
+                switch try read(child, on: source) {
+                case .raw(let bytes): value = try Self.parse(bytes)
+                case .value(let assembled): value = assembled
                 }
                 if entityIDs {
                     // Like a query's root field: the hidden keys never reach the response (nor `response.*`),
@@ -410,10 +389,11 @@ struct Execution {
             if !root.isRedacted { outputs.append((root.responseKey, .value(.object(object)))) }
             return
         }
-        var runner = MutationRunner(
-            api: engine.service.api, dialect: engine.dialect, source: source, binder: binder, auth: auth)
-        runner.maximumFilterTerms = engine.executionLimits.maximumFilterTerms
-        let result = try runner.run(root, role: role, arguments: resolution.arguments[root.id] ?? .object([]))
+        guard
+            case .mutation(let plan) = try operation.plan(
+                for: root, resolution: resolution, entityIDs: entityIDs, context: planContext)
+        else { throw ExecutionError(code: .internal, message: "internal error: \(root.name) has no mutation plan") }
+        let result = try MutationRunner(source: source, binder: binder).run(plan)
         try check(root, value: result.json, reached: true)
         bindings.response[root.responseKey] = result.json
         // Entity ids and actions only for connectors with a client cache (never for admin calls).

@@ -12,7 +12,10 @@ public protocol StatementSource {
 public final class CachingConnection: StatementSource, @unchecked Sendable {
     /// The connection.
     public let connection: Connection
-    private var cache: [String: Statement] = [:]
+    private var cache = LRUCache<String, Statement>(capacity: CachingConnection.capacity)
+
+    /// The most prepared statements one connection keeps.
+    static let capacity = 2_000
 
     /// Wraps a connection.
     public init(_ connection: Connection) {
@@ -27,7 +30,6 @@ public final class CachingConnection: StatementSource, @unchecked Sendable {
             return cached
         }
         let statement = try connection.prepare(sql, persistent: true)
-        if cache.count > 2_000 { cache.removeAll() }
         cache[sql] = statement
         return statement
     }

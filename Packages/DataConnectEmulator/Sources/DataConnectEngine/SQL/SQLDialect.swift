@@ -21,10 +21,48 @@ public protocol SQLDialect: Sendable {
     /// The SQL expression that renders a stored column value as its JSON wire form, for use as a
     /// value inside ``jsonObject(_:)``.
     func jsonValue(_ expression: String, of column: Column) -> String
-    /// A JSON object built from key/value SQL expression pairs.
+    /// A JSON object built from at most ``maximumJSONObjectPairs`` key/value SQL expression pairs.
     func jsonObject(_ pairs: [(key: String, value: String)]) -> String
-    /// An aggregate that collects JSON values into a JSON array, in row order.
+    /// The most key/value pairs one ``jsonObject(_:)`` call may take (a function's argument limit): wider
+    /// objects are built by the compiler as merged parts.
+    var maximumJSONObjectPairs: Int { get }
+    /// An aggregate that collects JSON values into a JSON array, in row order; an empty array (not NULL)
+    /// when there are no rows.
     func jsonArrayAggregate(_ expression: String) -> String
+    /// A table source (for `FROM`) with one row per element of a JSON array, the element in column `value`
+    /// (in its SQL form: strings as text, numbers as numbers).
+    func jsonArrayElements(_ expression: String) -> String
+    /// A JSON array of SQL values, e.g. the key columns of a row.
+    func jsonArray(_ expressions: [String]) -> String
+    /// A stored `Float` (or an `AVG`/`SUM`) as its JSON wire number (`Infinity`/`NaN` as strings).
+    func jsonFloat(_ expression: String) -> String
+    /// An expression as text (an `Int64` on the wire, a key in an entity id).
+    func textCast(_ expression: String) -> String
+    /// A condition that holds when `subject` matches the POSIX extended regular expression `pattern`;
+    /// `flags` is `'i'` to ignore case, `''` otherwise.
+    func regularExpressionMatch(subject: String, pattern: String, flags: String) -> String
+    /// A constant condition (`WHERE` true or false).
+    func conditionLiteral(_ value: Bool) -> String
+    /// The `LIMIT` operand meaning "no limit".
+    var unlimitedCount: String { get }
+    /// The clause ending an INSERT, UPDATE or DELETE that returns the given columns of each row written.
+    func returning(_ columns: [String]) -> String
+    /// The pseudo-column that names a row in a single-table subquery (`rowid`, `ctid`).
+    var rowIdentifier: String { get }
+    /// The statement that starts a transaction that writes (taking the write lock at once).
+    var beginWriteTransaction: String { get }
+    /// The most list or single-row subqueries one statement may nest: relations below are fetched by a
+    /// statement of their own (the database's parser has a fixed stack).
+    var maximumSubqueryNesting: Int { get }
+
+    // MARK: Date and time arithmetic
+
+    /// A stored `Date` moved by whole months (the day clamped to the target month's last day, as
+    /// PostgreSQL does), then by days; `months` and `days` are integer SQL expressions.
+    func shiftedDate(_ date: String, months: String, days: String) -> String
+    /// A stored `Timestamp` moved by whole months (as ``shiftedDate(_:months:days:)``), then by an exact
+    /// number of microseconds; both are integer SQL expressions.
+    func shiftedTimestamp(_ stored: String, months: String, microseconds: String) -> String
     /// Re-reads a JSON text produced by a subquery as JSON (not as a string) when embedded in an object.
     func embedJSON(_ expression: String) -> String
     /// A string literal.
@@ -82,8 +120,8 @@ public struct SQLiteDialect: SQLDialect {
         case .scalar(let scalar):
             switch scalar {
             case .string, .uuid, .date, .int: return expression
-            case .float: return "json(dataconnect_float(\(expression)))"
-            case .int64: return "CAST(\(expression) AS TEXT)"
+            case .float: return jsonFloat(expression)
+            case .int64: return textCast(expression)
             case .boolean: return "json(CASE \(expression) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)"
             case .any, .vector: return "json(\(expression))"
             case .timestamp: return timestampOutput(expression)
@@ -97,29 +135,80 @@ public struct SQLiteDialect: SQLDialect {
             + "WHEN substr(\(e), 24, 3) = '000' THEN substr(\(e), 1, 23) || 'Z' ELSE \(e) END)"
     }
 
-    /// `json_object(...)`; past 63 pairs (SQLite passes at most 127 arguments to a function) the rest are
-    /// added in order by nested `json_insert(object, '$."key"', value, ...)` calls of up to 63 pairs each.
+    /// `json_object(...)`.
     public func jsonObject(_ pairs: [(key: String, value: String)]) -> String {
-        let chunk = Self.pairsPerCall
-        var sql =
-            "json_object("
-            + pairs.prefix(chunk).map { "\(stringLiteral($0.key)), \($0.value)" }.joined(separator: ", ") + ")"
-        var start = chunk
-        while start < pairs.count {
-            let rest = pairs[start..<min(start + chunk, pairs.count)]
-            sql =
-                "json_insert(\(sql), "
-                + rest.map { "\(stringLiteral("$.\"" + $0.key + "\"")), \($0.value)" }.joined(separator: ", ") + ")"
-            start += chunk
-        }
-        return sql
+        "json_object(" + pairs.map { "\(stringLiteral($0.key)), \($0.value)" }.joined(separator: ", ") + ")"
     }
 
-    /// The most key/value pairs one `json_object` or `json_insert` call takes (127 arguments).
-    static let pairsPerCall = 63
+    /// 63: SQLite passes at most 127 arguments to a function.
+    public var maximumJSONObjectPairs: Int { 63 }
 
     public func jsonArrayAggregate(_ expression: String) -> String {
-        "json_group_array(\(expression))"
+        "coalesce(json_group_array(\(expression)), '[]')"
+    }
+
+    public func jsonArrayElements(_ expression: String) -> String {
+        "json_each(\(expression))"
+    }
+
+    public func jsonArray(_ expressions: [String]) -> String {
+        "json_array(\(expressions.joined(separator: ", ")))"
+    }
+
+    /// Through `dataconnect_float`, which writes non-finite values as Data Connect does.
+    public func jsonFloat(_ expression: String) -> String {
+        "json(dataconnect_float(\(expression)))"
+    }
+
+    public func textCast(_ expression: String) -> String {
+        "CAST(\(expression) AS TEXT)"
+    }
+
+    /// Through `dataconnect_regexp(pattern, subject, flags)`, registered on every connection.
+    public func regularExpressionMatch(subject: String, pattern: String, flags: String) -> String {
+        "dataconnect_regexp(\(pattern), \(subject), \(flags))"
+    }
+
+    public func conditionLiteral(_ value: Bool) -> String {
+        value ? "1" : "0"
+    }
+
+    /// `-1`: SQLite reads a negative limit as none.
+    public var unlimitedCount: String { "-1" }
+
+    public func returning(_ columns: [String]) -> String {
+        "RETURNING " + columns.map(quote).joined(separator: ", ")
+    }
+
+    public var rowIdentifier: String { "rowid" }
+
+    public var beginWriteTransaction: String { "BEGIN IMMEDIATE" }
+
+    /// 4: SQLite 3.40's parser stack (100 entries) overflows a little past five nested list subqueries.
+    public var maximumSubqueryNesting: Int { 4 }
+
+    /// Through the date functions' modifiers: `'start of month'`, `'N months'`, then the day clamped. The
+    /// date is named once in a subquery, so chained shifts grow the SQL linearly.
+    public func shiftedDate(_ date: String, months: String, days: String) -> String {
+        let d = "_dc_d"
+        let lastDay =
+            "CAST(strftime('%d', \(d), 'start of month', ((\(months)) + 1) || ' months', '-1 day') AS INTEGER)"
+        return "(SELECT date(\(d), 'start of month', (\(months)) || ' months', "
+            + "'+' || (min(CAST(strftime('%d', \(d)) AS INTEGER), \(lastDay)) - 1) || ' days', "
+            + "(\(days)) || ' days') FROM (SELECT \(date) AS \(d)))"
+    }
+
+    /// The calendar part through ``shiftedDate(_:months:days:)``, then the microseconds since the epoch; the
+    /// stored value is named once in a subquery.
+    public func shiftedTimestamp(_ stored: String, months: String, microseconds: String) -> String {
+        let s = "_dc_s"
+        let date = shiftedDate("substr(\(s), 1, 10)", months: months, days: "0")
+        let seconds = "CAST(strftime('%s', \(date) || ' ' || substr(\(s), 12, 8)) AS INTEGER)"
+        let total = "\(seconds) * 1000000 + CAST(substr(\(s), 21, 6) AS INTEGER) + (\(microseconds))"
+        return "(SELECT strftime('%Y-%m-%dT%H:%M:%S', (u - f) / 1000000, 'unixepoch') || '.' "
+            + "|| substr('00000' || f, -6) || 'Z' "
+            + "FROM (SELECT u, ((u % 1000000) + 1000000) % 1000000 AS f "
+            + "FROM (SELECT \(total) AS u FROM (SELECT \(stored) AS \(s)))))"
     }
 
     public func embedJSON(_ expression: String) -> String {

@@ -186,10 +186,10 @@ import Testing
     @Test(arguments: [
         Case(
             #"{"tags": {"includes": "pink"}}"#, ["Barbie"],
-            sql: #"coalesce(EXISTS (SELECT 1 FROM json_each(t1."tags") WHERE value = ?1), 0)"#),
+            sql: #"EXISTS (SELECT 1 FROM json_each(t1."tags") WHERE value = ?1)"#),
         Case(
             #"{"tags": {"excludes": "pink"}}"#, ["50% Off_Sale", "Cleo from 5 to 7", "Inception", "Little Women"],
-            sql: #"NOT coalesce(EXISTS (SELECT 1 FROM json_each(t1."tags") WHERE value = ?1), 0)"#),
+            sql: #"NOT EXISTS (SELECT 1 FROM json_each(t1."tags") WHERE value = ?1)"#),
         Case(
             #"{"tags": {"includesAll": ["heist", "dream"]}}"#, ["Inception"],
             sql: "NOT EXISTS (SELECT 1 FROM json_each(?1) AS w"),

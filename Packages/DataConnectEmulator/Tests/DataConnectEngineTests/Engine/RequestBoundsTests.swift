@@ -105,7 +105,7 @@ import Testing
     @Test func filtersOverTheTermLimitAreRefusedNamingIt() throws {
         // given
         let backend = try TestBackend(Self.operations, executionLimits: ExecutionLimits(maximumFilterTerms: 100))
-        let terms = (0..<60).map { #"{title: {eq: "t\#($0)"}}"# }.joined(separator: ", ")
+        let terms = (0..<101).map { #"{title: {eq: "t\#($0)"}}"# }.joined(separator: ", ")
 
         // when
         let result = backend.admin(#"{ movies(where: {_or: [\#(terms)]}) { title } }"#)

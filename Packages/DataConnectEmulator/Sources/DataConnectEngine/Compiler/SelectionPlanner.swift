@@ -1,80 +1,6 @@
 import DataConnectSchema
 import GraphQLLanguage
 
-/// One field of an operation's selection, resolved against the generated API at load time.
-///
-/// Fragments are inlined and the selections of one response key merged, so a plan is a plain tree with
-/// one node per key of the response. Each node keeps its argument ASTs: variables in them are bound
-/// per request by ``ArgumentResolver``.
-final class FieldNode: Sendable {
-    /// A number unique within the operation; resolved arguments are keyed by it.
-    let id: Int
-    /// The key in the response (alias or name).
-    let responseKey: String
-    /// The field's name in the API.
-    let name: String
-    /// What the field means; `nil` for `__typename`.
-    let role: APIFieldRole?
-    /// The object type the field is selected on.
-    let parentType: String
-    /// The field's argument values as written.
-    let arguments: [Argument]
-    /// The argument definitions (with their types and defaults).
-    let argumentDefinitions: [InputValueDefinition]
-    /// The selected sub-fields.
-    let children: [FieldNode]
-    /// `@skip(if:)` and `@include(if:)` conditions: (`true` for include, the condition value).
-    let conditions: [(include: Bool, value: Value)]
-    /// Whether `@redact` removes the field from the response.
-    let isRedacted: Bool
-    /// `@check` expressions on the field.
-    let checks: [CheckSpec]
-    /// Where the field is written.
-    let location: NodeLocation
-
-    init(
-        id: Int, responseKey: String, name: String, role: APIFieldRole?, parentType: String, arguments: [Argument],
-        argumentDefinitions: [InputValueDefinition], children: [FieldNode],
-        conditions: [(include: Bool, value: Value)], isRedacted: Bool, checks: [CheckSpec], location: NodeLocation
-    ) {
-        self.id = id
-        self.responseKey = responseKey
-        self.name = name
-        self.role = role
-        self.parentType = parentType
-        self.arguments = arguments
-        self.argumentDefinitions = argumentDefinitions
-        self.children = children
-        self.conditions = conditions
-        self.isRedacted = isRedacted
-        self.checks = checks
-        self.location = location
-    }
-
-    /// Whether the field or a descendant has conditions, checks or redactions (the slow path).
-    var needsPostProcessing: Bool {
-        !checks.isEmpty || isRedacted || children.contains { $0.needsPostProcessing }
-    }
-
-    /// Every node of the subtree, depth first.
-    var subtree: [FieldNode] {
-        var result: [FieldNode] = []
-        var pending = [self]
-        while let node = pending.popLast() {
-            result.append(node)
-            pending.append(contentsOf: node.children.reversed())
-        }
-        return result
-    }
-}
-
-/// A compiled `@check`.
-struct CheckSpec: Sendable {
-    let expression: CELExpression
-    let message: String
-    let optional: Bool
-}
-
 /// Builds ``FieldNode`` trees from selection sets, one node per response key.
 ///
 /// The selection set is first collected and merged by ``MergedSelection`` (fragments expanded, fields
@@ -177,11 +103,4 @@ struct SelectionPlanner {
         }
         return smallest
     }
-}
-
-/// An operation that cannot be executed as written.
-struct PlanError: Error, Sendable, CustomStringConvertible {
-    let message: String
-    let location: NodeLocation?
-    var description: String { message }
 }

@@ -1,0 +1,52 @@
+import DataConnectSchema
+import SQLiteKit
+
+/// How a bound value turns into the SQLite value a statement compares or stores.
+enum Conversion: Sendable {
+    /// The storage form of a column's type (UUID canonical, Boolean 0/1, JSON text for lists).
+    case column(Column)
+    /// The storage form of a scalar.
+    case scalar(ScalarType)
+    /// A JSON array of storage values, for `IN (SELECT value FROM json_each(?))`.
+    case storageArray(Column)
+    /// A JSON array of wire values, for list-column filters (lists are stored in wire form).
+    case wireArray(Column)
+    /// A JSON array of wire values with repeated values dropped (the list update `add`).
+    case uniqueWireArray(Column)
+    /// One wire value of a list column's element.
+    case wireElement(Column)
+    /// A non-negative integer (limit, offset).
+    case count(String)
+    /// The text, escaped for `LIKE ... ESCAPE '\'`, with `%` around it as the kind says.
+    case like(LikeKind)
+    /// A POSIX extended regular expression (`pattern.regex`), checked to compile before the statement runs.
+    case regularExpression
+}
+
+/// Where `contains`, `startsWith` and `endsWith` put the wildcards.
+enum LikeKind: Sendable {
+    case contains, prefix, suffix
+}
+
+/// Where a statement parameter's value comes from at bind time.
+enum ParameterSource: Sendable {
+    /// A resolved argument value (leaves substituted from the request).
+    case value(Resolved, Conversion)
+    /// A CEL server value (`eq_expr: "auth.uid"`).
+    case expression(CELExpression, Conversion)
+    /// A relative date or timestamp (`{today: true, add: {days: 7}}`).
+    case relative(Resolved, isDate: Bool)
+    /// A fixed value.
+    case fixed(SQLiteValue)
+    /// The keys of the parent rows of a split relation (``ReadPlan``), supplied by the executor.
+    case rowKeys
+    /// A column's `@default(expr:)` evaluated for the request (`uuidV4()`, `auth.uid`, `request.time`, ...).
+    case columnDefault(String, Column)
+    /// The whole months of a `Date`/`Timestamp` `_update` duration (`years * 12 + months`), times `sign`.
+    case durationMonths(Resolved, sign: Int64)
+    /// The days of a `Date` `_update` duration (`weeks * 7 + days`), times `sign`.
+    case durationDays(Resolved, sign: Int64)
+    /// The exact part of a `Timestamp` `_update` duration (weeks down to milliseconds) in microseconds,
+    /// times `sign`.
+    case durationMicroseconds(Resolved, sign: Int64)
+}

@@ -1,0 +1,20 @@
+import DataConnectWire
+
+/// Why a request cannot run: a value that does not fit, an expression that fails.
+struct ExecutionError: Error, Sendable {
+    let code: StatusCode
+    let message: String
+    /// Whether the whole request fails with the error's status (a limit, a shape the database refuses, the
+    /// time limit) instead of a GraphQL error beside partial data.
+    var isRequestLevel = false
+
+    init(code: StatusCode, message: String, isRequestLevel: Bool = false) {
+        self.code = code
+        self.message = message
+        self.isRequestLevel = isRequestLevel
+    }
+
+    static func invalid(_ message: String) -> ExecutionError {
+        ExecutionError(code: .invalidArgument, message: message)
+    }
+}
