@@ -65,6 +65,9 @@ public final class Emulator: Sendable {
         public var limits: OperationLimits
         /// Each request's time limit and the size of its filters.
         public var executionLimits: ExecutionLimits
+        /// Where the realtime hub schedules heartbeats and `@refresh(every:)` re-runs: the wall clock, or a
+        /// ``ManualClock`` that tests advance.
+        public var clock: any EmulatorClock
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -74,8 +77,9 @@ public final class Emulator: Sendable {
             log: @escaping @Sendable (String) -> Void = { _ in },
             realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
             allowedHosts: [String] = [], allowedOrigins: [String] = [], limits: OperationLimits = .default,
-            executionLimits: ExecutionLimits = .default
+            executionLimits: ExecutionLimits = .default, clock: any EmulatorClock = LiveClock()
         ) {
+            self.clock = clock
             self.realtime = realtime
             self.allowedHosts = allowedHosts
             self.allowedOrigins = allowedOrigins
@@ -144,7 +148,7 @@ public final class Emulator: Sendable {
             executionLimits: options.executionLimits)
         Self.report(engine, log: options.log)
         let pool = self.pool
-        let hub = SubscriptionHub(engine: engine, configuration: options.realtime)
+        let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         responder = EmulatorResponder(engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy) {
             request in
             do {

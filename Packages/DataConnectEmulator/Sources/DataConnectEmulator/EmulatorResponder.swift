@@ -97,8 +97,8 @@ public final class EmulatorResponder: HTTPResponder {
     /// The part of the API a path belongs to: the client API is what apps call from the browser (the connector
     /// methods, streams included, except `:impersonate*`), the admin API everything else.
     static func audience(ofPath path: String) -> RequestOriginPolicy.Audience {
-        if let route = Route(path: path) {
-            return route.connector != nil && !route.method.hasPrefix("impersonate") ? .client : .admin
+        if let route = APIRoute(path: path) {
+            return route.isClientAPI ? .client : .admin
         }
         return clientPathPrefixes.contains { path.hasPrefix($0) } ? .client : .admin
     }
@@ -111,20 +111,23 @@ public final class EmulatorResponder: HTTPResponder {
         "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/",
     ]
 
+    /// Answers a request the origin policy let through.
+    ///
+    /// The checks run in this order, and the first that fails answers: the route (404 for an unknown path, 400 for
+    /// a method other than `POST`), a web page's `Content-Type`, the service (404), the method on this kind of
+    /// path (404), the body (400), the caller's token (401); then the engine runs the operation.
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        let path = request.path
-        if path == "/emulator/info" { return info() }
-        if path == "/emulator/clear" {
-            guard request.method == .post else { return Self.error(.invalidArgument, "use POST /emulator/clear") }
+        switch Route(method: request.method, path: request.path) {
+        case .info:
+            return info()
+        case .clear:
             switch maintenance(.clear) {
             case .success(let message):
                 hub.tablesChanged(engine.allTables)
                 return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)
             }
-        }
-        if path == "/emulator/export" {
-            guard request.method == .post else { return Self.error(.invalidArgument, "use POST /emulator/export") }
+        case .export:
             let body = try? JSONValue(parsing: request.body)
             guard let target = body?["path"]?.stringValue else {
                 return Self.error(.invalidArgument, "POST /emulator/export needs {\"path\": \"<directory>\"}")
@@ -133,13 +136,15 @@ public final class EmulatorResponder: HTTPResponder {
             case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)
             }
+        case .refused(let error):
+            return Self.error(error)
+        case .api(let route):
+            return serve(route, request)
         }
-        guard let route = Route(path: path) else {
-            return Self.error(.notFound, "no such endpoint: \(request.method) \(path)")
-        }
-        guard request.method == .post else {
-            return Self.error(.invalidArgument, "\(route.method) takes POST, not \(request.method)")
-        }
+    }
+
+    /// Answers a service API request.
+    private func serve(_ route: APIRoute, _ request: HTTPRequest) -> HTTPResponse {
         // A web page's request (it carries `Origin`) must say it sends JSON; other callers are not refused for
         // their Content-Type, since real clients and test suites send none, or another one.
         if request.headers["origin"] != nil, let contentType = request.headers["content-type"],
@@ -154,108 +159,92 @@ public final class EmulatorResponder: HTTPResponder {
                 "No schema found for service \"\(route.service)\"; this emulator serves \"\(engine.service.project.config.serviceId)\""
             )
         }
-        let body: JSONObject
-        do {
-            let value = try JSONValue(parsing: request.body)
-            guard case .object(let object) = value else {
-                return Self.error(.invalidArgument, "the request body must be a JSON object")
+        switch route.endpoint {
+        case .execute(let connector, let mutation):
+            return run(request, route, GraphQLRequest.init(json:)) { operation, auth in
+                EngineRequest(
+                    kind: .connector(connector: connector, operationName: operation.operationName, mutation: mutation),
+                    variables: operation.variables, auth: auth, enforceAuth: true)
             }
-            body = object
-        } catch {
-            return Self.error(.invalidArgument, "invalid JSON in the request body: \(error.message)")
-        }
-        var variables = JSONObject()
-        if let value = body["variables"] {
-            switch value {
-            case .object(let object): variables = object
-            case .null: break
-            default: return Self.error(.invalidArgument, "\"variables\" must be a JSON object")
+        case .impersonate(let connector, let mutation):
+            return run(request, route, ImpersonateRequest.init(json:)) { operation, auth in
+                EngineRequest(
+                    kind: .connector(connector: connector, operationName: operation.operationName, mutation: mutation),
+                    variables: operation.variables, auth: operation.impersonation.map(Self.caller) ?? auth,
+                    enforceAuth: true)
             }
-        }
-        // Callers: a Firebase ID token (decoded, not verified), or impersonation on admin endpoints.
-        var auth: AuthContext?
-        if let token = request.headers["x-firebase-auth-token"], !token.isEmpty {
-            do {
-                auth = try AuthContext.decode(token: token)
-            } catch {
-                return Self.error(.unauthenticated, "invalid X-Firebase-Auth-Token: \(error.message)")
+        case .executeGraphql(let readOnly):
+            return run(request, route, ExecuteGraphqlRequest.init(json:)) { operation, auth in
+                EngineRequest(
+                    kind: .admin(query: operation.query, operationName: operation.operationName, readOnly: readOnly),
+                    variables: operation.variables, auth: operation.impersonation.map(Self.caller) ?? auth,
+                    enforceAuth: operation.impersonation != nil)
             }
-        }
-        // Impersonation is an admin feature: honoured on `:impersonate*` and `:executeGraphql*`, never on the
-        // client methods, where only the ID token speaks for the caller.
-        let allowsImpersonation = route.method.hasPrefix("impersonate") || route.method.hasPrefix("executeGraphql")
-        var impersonated = false
-        if allowsImpersonation, case .object(let impersonate)? = body["extensions"]?["impersonate"] {
-            impersonated = true
-            if case .object(let claims)? = impersonate["authClaims"] {
-                auth = AuthContext(claims: claims)
-            } else {
-                auth = nil
-            }
-        }
-        let engineRequest: EngineRequest
-        switch route.method {
-        case "subscribe":
-            guard let connector = route.connector else {
-                return Self.error(.notFound, "subscribe needs a connector in the path")
-            }
-            guard let operationName = body["operationName"]?.stringValue, !operationName.isEmpty else {
-                return Self.error(.invalidArgument, "\"operationName\" is required")
-            }
-            guard body["name"]?.stringValue != nil else {
-                return Self.error(.invalidArgument, "\"name\" is required (projects/…/connectors/\(connector))")
-            }
-            guard body["variables"] != nil else {
-                return Self.error(.invalidArgument, "\"variables\" is required (send {} when there are none)")
-            }
-            if let etag = body["dataEtag"], etag.stringValue == nil, etag != .null {
-                return Self.error(.invalidArgument, "\"dataEtag\" must be a string")
-            }
-            let requestID: String
-            switch body["requestId"] {
-            case .string(let text)?: requestID = text
-            case .number(let number)?: requestID = JSONValue.number(number).jsonString()
-            default: requestID = "1"
+        case .subscribe(let connector):
+            let subscription: SubscribeRequest
+            let auth: AuthContext?
+            switch decodeCaller(request, route, SubscribeRequest.init(json:)) {
+            case .success(let decoded): (subscription, auth) = decoded
+            case .failure(let error): return Self.error(error)
             }
             return hub.subscribe(
-                connector: connector, operationName: operationName, variables: variables, auth: auth,
-                requestId: requestID, dataEtag: body["dataEtag"]?.stringValue,
+                connector: connector, operationName: subscription.operation.operationName,
+                variables: subscription.operation.variables, auth: auth, requestId: subscription.requestId,
+                dataEtag: subscription.dataEtag,
                 clientKey: auth?.uid.map { "uid:" + $0 } ?? "address:" + (request.remoteAddress ?? "unknown"))
-        case "executeQuery", "executeMutation", "impersonateQuery", "impersonateMutation":
-            guard let connector = route.connector else {
-                return Self.error(.notFound, "\(route.method) needs a connector in the path")
-            }
-            guard let operationName = body["operationName"]?.stringValue, !operationName.isEmpty else {
-                return Self.error(.invalidArgument, "\"operationName\" is required")
-            }
-            if route.method.hasPrefix("execute") {
-                guard body["name"]?.stringValue != nil else {
-                    return Self.error(.invalidArgument, "\"name\" is required (projects/…/connectors/\(connector))")
-                }
-                guard body["variables"] != nil else {
-                    return Self.error(.invalidArgument, "\"variables\" is required (send {} when there are none)")
-                }
-            }
-            engineRequest = EngineRequest(
-                kind: .connector(
-                    connector: connector, operationName: operationName, mutation: route.method.hasSuffix("Mutation")),
-                variables: variables, auth: auth, enforceAuth: true)
-        case "executeGraphql", "executeGraphqlRead":
-            guard route.connector == nil else { return Self.error(.notFound, "\(route.method) is a service method") }
-            guard let query = body["query"]?.stringValue else {
-                return Self.error(.invalidArgument, "\"query\" is required")
-            }
-            engineRequest = EngineRequest(
-                kind: .admin(
-                    query: query, operationName: body["operationName"]?.stringValue,
-                    readOnly: route.method == "executeGraphqlRead"),
-                variables: variables, auth: auth, enforceAuth: impersonated)
-        default:
+        case .needsConnector:
+            return Self.error(.notFound, "\(route.method) needs a connector in the path")
+        case .serviceMethodOnConnector:
+            return Self.error(.notFound, "\(route.method) is a service method")
+        case .unknown:
             return Self.error(.notFound, "unknown method \":\(route.method)\"")
         }
-        let response = engine.execute(engineRequest)
-        if let effect = response.mutation { hub.mutationExecuted(effect) }
-        return .json(response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
+    }
+
+    /// Decodes the body and the caller, runs the engine request `makeRequest` builds, and tells the hub about a
+    /// mutation.
+    private func run<Operation>(
+        _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation,
+        _ makeRequest: (Operation, AuthContext?) -> EngineRequest
+    ) -> HTTPResponse {
+        switch decodeCaller(request, route, read) {
+        case .success(let (operation, auth)):
+            let response = engine.execute(makeRequest(operation, auth))
+            if let effect = response.mutation { hub.mutationExecuted(effect) }
+            return .json(
+                response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
+        case .failure(let error):
+            return Self.error(error)
+        }
+    }
+
+    /// Decodes the body with the wire type's reader, then the caller's Firebase ID token (decoded, not verified).
+    private func decodeCaller<Operation>(
+        _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation
+    ) -> Result<(Operation, AuthContext?), RequestError> {
+        let operation: Operation
+        switch RequestDecoding.decode(request.body, for: route.endpoint, read) {
+        case .success(let decoded): operation = decoded
+        case .failure(let error): return .failure(error)
+        }
+        guard let token = request.headers["x-firebase-auth-token"], !token.isEmpty else {
+            return .success((operation, nil))
+        }
+        do {
+            return .success((operation, try AuthContext.decode(token: token)))
+        } catch {
+            return .failure(
+                RequestError(status: .unauthenticated, message: "invalid X-Firebase-Auth-Token: \(error.message)"))
+        }
+    }
+
+    /// The caller an admin request impersonates: honoured on `:impersonate*` and `:executeGraphql*`, never on the
+    /// client methods, where only the ID token speaks for the caller.
+    private static func caller(_ impersonation: Impersonation) -> AuthContext? {
+        switch impersonation {
+        case .authClaims(let claims): return AuthContext(claims: claims)
+        case .unauthenticated: return nil
+        }
     }
 
     func info() -> HTTPResponse {
@@ -281,40 +270,5 @@ public final class EmulatorResponder: HTTPResponder {
         var writer = JSONWriter(capacity: 256)
         error.write(to: &writer)
         return .json(writer.bytes, status: HTTPStatus(code: error.httpStatus))
-    }
-}
-
-/// A parsed API path: `/v1[beta]/projects/{p}/locations/{l}/services/{s}[/connectors/{c}]:{method}`.
-struct Route {
-    var service: String
-    var connector: String?
-    var method: String
-
-    init?(path: String) {
-        // Hand-rolled over UTF-8: this runs on every request.
-        let utf8 = path.utf8
-        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
-        var segments: [Substring] = []
-        segments.reserveCapacity(9)
-        var start = utf8.startIndex
-        var index = utf8.startIndex
-        while index < colon {
-            if utf8[index] == UInt8(ascii: "/") {
-                if start < index { segments.append(path[start..<index]) }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if start < colon { segments.append(path[start..<colon]) }
-        guard segments.count == 7 || segments.count == 9,
-            segments[0] == "v1" || segments[0] == "v1beta" || segments[0] == "v1alpha",
-            segments[1] == "projects", segments[3] == "locations", segments[5] == "services"
-        else { return nil }
-        if segments.count == 9 {
-            guard segments[7] == "connectors" else { return nil }
-            connector = String(segments[8])
-        }
-        service = String(segments[6])
-        method = String(path[utf8.index(after: colon)...])
     }
 }

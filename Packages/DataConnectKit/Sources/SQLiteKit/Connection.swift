@@ -107,6 +107,8 @@ public final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     /// The installed progress handler, kept alive while SQLite may call it.
     private var progressHandler: ProgressHandler?
+    /// The installed busy handler, kept alive while SQLite may call it.
+    private var busyHandler: BusyHandler?
 
     /// Opens a database.
     ///
@@ -410,6 +412,47 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Asks `shouldRetry` what to do when a statement finds the database locked by another connection: `true`
+    /// tries again, `false` fails the statement with ``ResultCode/busy``.
+    ///
+    /// The closure gets the number of times it was already called for this lock (0 the first time) and runs on
+    /// the thread stepping the statement, which waits while it runs; it replaces the busy timeout, and
+    /// ``setBusyTimeout(_:)`` replaces it. Passing `nil` removes it, so that a locked database fails at once. This
+    /// is how a test learns that a connection is waiting for a lock, so that another releases it only then:
+    ///
+    /// ```swift
+    /// waiter.setBusyHandler { attempt in
+    ///     if attempt == 0 { blocked.signal() }
+    ///     return released.wait(timeout: .now() + 60) == .success
+    /// }
+    /// ```
+    ///
+    /// - Parameter shouldRetry: Returns `true` to try again; `nil` removes the handler.
+    public func setBusyHandler(_ shouldRetry: ((Int32) -> Bool)?) {
+        guard let shouldRetry else {
+            sqlite3_busy_handler(handle, nil, nil)
+            busyHandler = nil
+            return
+        }
+        let box = BusyHandler(shouldRetry)
+        busyHandler = box
+        sqlite3_busy_handler(
+            handle,
+            { context, attempt in
+                guard let context else { return 0 }
+                return Unmanaged<BusyHandler>.fromOpaque(context).takeUnretainedValue().shouldRetry(attempt) ? 1 : 0
+            }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// The closure installed by ``setBusyHandler(_:)``, reached from SQLite's C callback.
+    final class BusyHandler {
+        let shouldRetry: (Int32) -> Bool
+
+        init(_ shouldRetry: @escaping (Int32) -> Bool) {
+            self.shouldRetry = shouldRetry
+        }
+    }
+
     /// Sets how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     ///
     /// Zero turns waiting off. The timeout is rounded to milliseconds.
@@ -418,6 +461,7 @@ public final class Connection: @unchecked Sendable {
         let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
         let total = milliseconds.overflow ? Int64.max : milliseconds.partialValue &+ attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: max(0, total)))
+        busyHandler = nil
     }
 
     /// Sets the journal mode and returns the mode in effect afterwards.

@@ -52,8 +52,9 @@ import Testing
         try holder.execute("ROLLBACK")
     }
 
-    @Test func busyTimeoutWaitsForTheLockToBeReleased() throws {
-        // given a connection holding the write lock, released by another thread after 100 ms
+    @Test func aWriterBlockedByTheLockSucceedsOnceItIsReleased() throws {
+        // given a connection holding the write lock, and another thread that releases it once the waiter is
+        // blocked: the waiter's busy handler says when it is, and retries once the lock is released
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }
         let holder = try Connection(path: path)
@@ -62,17 +63,25 @@ import Testing
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("INSERT INTO t VALUES ('first')")
         let waiter = try Connection(path: path)
-        waiter.setBusyTimeout(.seconds(120))  // a hang guard: on a busy machine the releaser may be slow to run
+        let blocked = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        waiter.setBusyHandler { attempt in
+            if attempt == 0 { blocked.signal() }
+            guard released.wait(timeout: .now() + .seconds(120)) == .success else { return false }  // a hang guard
+            released.signal()  // released stays released, should SQLite ask again
+            return true
+        }
         let releaser = Thread {
-            Thread.sleep(forTimeInterval: 0.1)
+            guard blocked.wait(timeout: .now() + .seconds(120)) == .success else { return }
             try? holder.execute("COMMIT")
+            released.signal()
         }
 
         // when another connection writes meanwhile
         releaser.start()
         try waiter.execute("INSERT INTO t VALUES ('second')")
 
-        // then it waited and succeeded after the commit
+        // then it was blocked (the releaser ran only then), and succeeded after the commit
         let rows = try waiter.query("SELECT x FROM t ORDER BY rowid")
         #expect(rows.map { $0[0] } == ["first", "second"])
     }

@@ -154,31 +154,34 @@ import Testing
     }
 
     @Test func interruptsALongQueryFromAnotherThread() throws {
-        // given a query that would run for minutes
+        // given a query that would run for minutes and reports when it has started, and a thread that interrupts
+        // it once it has
         let connection = try Connection()
-        let finished = Atomic<Bool>(false)
+        let started = DispatchSemaphore(value: 0)
+        let interrupted = DispatchSemaphore(value: 0)
+        try connection.createFunction("started", argumentCount: 0, deterministic: false) { _ in
+            started.signal()
+            return .integer(1)
+        }
         let interrupter = Thread {
-            while !finished.load(ordering: .acquiring) {
-                Thread.sleep(forTimeInterval: 0.02)
-                connection.interrupt()
-            }
+            guard started.wait(timeout: .now() + .seconds(120)) == .success else { return }  // a hang guard
+            connection.interrupt()
+            interrupted.signal()
         }
         interrupter.start()
-        defer { finished.store(true, ordering: .releasing) }
 
         // when another thread interrupts it
         let error = #expect(throws: SQLiteError.self) {
             try connection.query(
                 """
-                WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000000)
+                WITH RECURSIVE c(x) AS (SELECT started() UNION ALL SELECT x + 1 FROM c WHERE x < 10000000000)
                 SELECT count(*) FROM c
                 """)
         }
 
-        // then it fails with SQLITE_INTERRUPT and the connection stays usable
+        // then it fails with SQLITE_INTERRUPT and, the interrupter done, the connection stays usable
         #expect(error?.code == .interrupt)
-        finished.store(true, ordering: .releasing)
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(interrupted.wait(timeout: .now() + .seconds(120)) == .success)
         #expect(try connection.query("SELECT 1").count == 1)
     }
 

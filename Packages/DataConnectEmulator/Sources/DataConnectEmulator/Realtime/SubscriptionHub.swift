@@ -19,6 +19,10 @@ import Synchronization
 /// bytes are hashed into an etag; subscribers get an event only when the etag changed. Every subscriber
 /// also gets a comment line `: ping` every ``Configuration-swift.struct/heartbeatInterval``.
 ///
+/// Heartbeats and `@refresh(every:)` are timers on the hub's ``EmulatorClock``: the wall clock by default, a
+/// ``ManualClock`` in tests, which then advance time instead of waiting. ``waitUntilIdle()`` returns once every
+/// re-run that was asked for has delivered its events.
+///
 /// ```swift
 /// let hub = SubscriptionHub(engine: engine)
 /// let response = hub.subscribe(
@@ -54,11 +58,12 @@ public final class SubscriptionHub: Sendable {
     /// The configuration the hub runs with.
     public let configuration: Configuration
 
+    /// Where the heartbeats and `@refresh(every:)` re-runs are scheduled.
+    public let clock: any EmulatorClock
+
     private let state: Mutex<State>
     private let executions = Atomic<Int>(0)
     private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
-    private let ticker = DispatchQueue(label: "SubscriptionHub.ticker")
-    private static let tick: Duration = .milliseconds(50)
 
     private struct Subscriber {
         let stream: HTTPBodyStream
@@ -70,11 +75,21 @@ public final class SubscriptionHub: Sendable {
     }
 
     private struct Group {
+        /// Tells this group's timers from those of an earlier group under the same key.
+        let id: UInt64
         var target: SubscriptionTarget
         let auth: AuthContext?
         var subscribers: [UInt64: Subscriber] = [:]
         var lastEtag: String?
-        var nextRefresh: ContinuousClock.Instant?
+        /// The next `@refresh(every:)` re-run, while the query has one.
+        var refresh: ScheduledAction?
+    }
+
+    /// A task suspended in ``waitUntilIdle()`` or ``waitUntilSubscriberCount(is:)``.
+    private struct Waiter {
+        /// The subscriber count awaited; `nil` for idleness.
+        let subscriberCount: Int?
+        let continuation: CheckedContinuation<Void, Never>
     }
 
     private struct State {
@@ -87,14 +102,48 @@ public final class SubscriptionHub: Sendable {
         var pendingGroups: Set<String> = []
         var draining = false
         var closed = false
-        var nextHeartbeat: ContinuousClock.Instant
+        var subscribers = 0
+        var heartbeat: ScheduledAction?
+        var waiters: [Waiter] = []
+
+        /// Whether no re-run is asked for or running.
+        var isIdle: Bool {
+            !draining && (closed || (pendingTables.isEmpty && pendingMutations.isEmpty && pendingGroups.isEmpty))
+        }
+
+        /// Removes the waiters whose condition now holds, to be resumed outside the lock.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !waiters.isEmpty else { return [] }
+            var satisfied: [CheckedContinuation<Void, Never>] = []
+            let (idle, subscribers) = (isIdle, subscribers)
+            waiters.removeAll { waiter in
+                let holds = waiter.subscriberCount.map { $0 == subscribers } ?? idle
+                if holds { satisfied.append(waiter.continuation) }
+                return holds
+            }
+            return satisfied
+        }
     }
 
     /// Creates a hub serving subscriptions of `engine`'s queries.
-    public init(engine: Engine, configuration: Configuration = Configuration()) {
+    ///
+    /// - Parameters:
+    ///   - engine: The engine whose queries are subscribed to.
+    ///   - configuration: Limits and timings.
+    ///   - clock: Where heartbeats and `@refresh(every:)` re-runs are scheduled; the wall clock by default.
+    public init(engine: Engine, configuration: Configuration = Configuration(), clock: any EmulatorClock = LiveClock())
+    {
         self.configuration = configuration
-        state = Mutex(State(engine: engine, nextHeartbeat: .now + configuration.heartbeatInterval))
-        scheduleTick()
+        self.clock = clock
+        state = Mutex(State(engine: engine))
+        state.withLock { $0.heartbeat = scheduleHeartbeat() }
+    }
+
+    deinit {
+        state.withLock { state in
+            state.heartbeat?.cancel()
+            for group in state.groups.values { group.refresh?.cancel() }
+        }
     }
 
     // MARK: Observability (tests and benchmarks)
@@ -103,10 +152,51 @@ public final class SubscriptionHub: Sendable {
     public var executionCount: Int { executions.load(ordering: .relaxed) }
 
     /// The number of live subscribers.
-    public var subscriberCount: Int { state.withLock { $0.groups.values.reduce(0) { $0 + $1.subscribers.count } } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers } }
 
     /// The number of groups (distinct query, variables and caller).
     public var groupCount: Int { state.withLock { $0.groups.count } }
+
+    /// Returns once no re-run is asked for or running: every result the hub was asked to compute so far (initial
+    /// results, re-runs after mutations, reloads and refreshes) has been written to its subscribers' streams.
+    ///
+    /// A subscription's initial result is asked for before ``subscribe(connector:operationName:variables:auth:requestId:dataEtag:clientKey:)``
+    /// returns, a mutation's re-runs before ``mutationExecuted(_:)`` returns, and a due refresh before the clock's
+    /// action returns (``ManualClock/advance(by:)``), so awaiting this after any of them observes its events.
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                if state.isIdle { return true }
+                state.waiters.append(Waiter(subscriberCount: nil, continuation: continuation))
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    /// Returns once exactly `count` subscribers are live, e.g. after a client closed its stream.
+    ///
+    /// - Parameter count: The number of live subscribers to wait for.
+    public func waitUntilSubscriberCount(is count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state -> Bool in
+                if state.subscribers == count { return true }
+                state.waiters.append(Waiter(subscriberCount: count, continuation: continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
+    /// Runs `body` on the locked state, then resumes the waiters whose condition it made true.
+    private func update<T>(_ body: (inout State) -> T) -> T {
+        let (result, satisfied) = state.withLock { state in
+            let result = body(&state)
+            return (result, state.satisfiedWaiters())
+        }
+        for continuation in satisfied { continuation.resume() }
+        return result
+    }
 
     // MARK: Subscribing
 
@@ -141,7 +231,7 @@ public final class SubscriptionHub: Sendable {
         let key = Self.groupKey(target, auth: auth)
         let stream = HTTPBodyStream()
         let limit = configuration.maximumSubscriptionsPerClient
-        let refusal = state.withLock { state -> HTTPResponse? in
+        let refusal = update { state -> HTTPResponse? in
             if state.closed { return Self.error(.unavailable, "the emulator is stopping") }
             let count = state.clients[clientKey, default: 0]
             if count >= limit {
@@ -151,11 +241,17 @@ public final class SubscriptionHub: Sendable {
                 )
             }
             state.clients[clientKey] = count + 1
+            state.subscribers += 1
             let id = state.nextID
             state.nextID += 1
-            var group = state.groups[key] ?? Group(target: target, auth: auth)
-            if group.subscribers.isEmpty, let every = target.refresh.every {
-                group.nextRefresh = .now + clampedRefresh(every)
+            var group: Group
+            if let existing = state.groups[key] {
+                group = existing
+            } else {
+                group = Group(id: id, target: target, auth: auth)
+                if let every = target.refresh.every {
+                    group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
+                }
             }
             group.subscribers[id] = Subscriber(
                 stream: stream, requestID: requestId, clientKey: clientKey, knownEtag: dataEtag)
@@ -177,18 +273,31 @@ public final class SubscriptionHub: Sendable {
     }
 
     private func remove(_ id: UInt64, from key: String) {
-        state.withLock { state in
+        update { state in
             guard var group = state.groups[key], let subscriber = group.subscribers.removeValue(forKey: id) else {
                 return
             }
             Self.release(subscriber.clientKey, in: &state)
-            state.groups[key] = group.subscribers.isEmpty ? nil : group
+            if group.subscribers.isEmpty {
+                Self.removeGroup(key, in: &state)
+            } else {
+                state.groups[key] = group
+            }
         }
     }
 
     private static func release(_ clientKey: String, in state: inout State) {
         let remaining = state.clients[clientKey, default: 1] - 1
         state.clients[clientKey] = remaining > 0 ? remaining : nil
+        state.subscribers -= 1
+    }
+
+    /// Drops a group and its refresh timer; its subscribers must have been released.
+    @discardableResult
+    private static func removeGroup(_ key: String, in state: inout State) -> Group? {
+        let group = state.groups.removeValue(forKey: key)
+        group?.refresh?.cancel()
+        return group
     }
 
     // MARK: Changes
@@ -219,7 +328,7 @@ public final class SubscriptionHub: Sendable {
     /// engine refuses, end with a `cancelled: true` event; the others re-run against the new engine.
     public func replaceEngine(_ engine: Engine) {
         var cancelled: [Subscriber] = []
-        state.withLock { state in
+        update { state in
             state.engine = engine
             for (key, group) in state.groups {
                 let target = group.target
@@ -240,7 +349,7 @@ public final class SubscriptionHub: Sendable {
                         Self.release(subscriber.clientKey, in: &state)
                         cancelled.append(subscriber)
                     }
-                    state.groups[key] = nil
+                    Self.removeGroup(key, in: &state)
                 }
             }
         }
@@ -251,23 +360,30 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// Ends every subscription with a `cancelled: true` event and refuses new ones.
+    ///
+    /// Returns once the streams have sent those last events, or after a second: the grace period bounds how long a
+    /// client that reads nothing can hold the stop up. It is wall-clock time, not the hub's ``clock``, because it
+    /// waits for sockets, and a stop must return even when no test advances a ``ManualClock``.
     public func shutdown() {
-        let subscribers = state.withLock { state -> [Subscriber] in
+        let subscribers = update { state -> [Subscriber] in
             state.closed = true
+            state.heartbeat?.cancel()
+            state.heartbeat = nil
             let all = state.groups.values.flatMap { $0.subscribers.values }
+            for group in state.groups.values { group.refresh?.cancel() }
             state.groups = [:]
             state.clients = [:]
+            state.subscribers = 0
             return all
         }
+        let ended = DispatchGroup()
         for subscriber in subscribers {
+            ended.enter()
+            subscriber.stream.onTermination { ended.leave() }
             Self.cancel(subscriber, reason: "the emulator is stopping")
         }
-        // Let the server send those last events and end the responses before it closes the connections; a
-        // client that reads nothing cannot hold the stop up for more than a second.
-        let deadline = ContinuousClock.now + .seconds(1)
-        while ContinuousClock.now < deadline, subscribers.contains(where: { !$0.stream.isTerminated }) {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        // Let the server send those last events and end the responses before it closes the connections.
+        _ = ended.wait(timeout: .now() + .seconds(1))
     }
 
     private static func cancel(_ subscriber: Subscriber, reason: String) {
@@ -308,7 +424,7 @@ public final class SubscriptionHub: Sendable {
 
     private func drain() {
         while true {
-            let runs = state.withLock { state -> [Run]? in
+            let runs = update { state -> [Run]? in
                 if state.closed
                     || (state.pendingTables.isEmpty && state.pendingMutations.isEmpty && state.pendingGroups.isEmpty)
                 {
@@ -361,8 +477,8 @@ public final class SubscriptionHub: Sendable {
         guard response.status == .ok, response.body.count >= 2 else {
             // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it.
             let message = (try? JSONValue(parsing: response.body))?["error"]?["message"]?.stringValue
-            let ended = state.withLock { state -> [Subscriber] in
-                guard let group = state.groups.removeValue(forKey: key) else { return [] }
+            let ended = update { state -> [Subscriber] in
+                guard let group = Self.removeGroup(key, in: &state) else { return [] }
                 for subscriber in group.subscribers.values { Self.release(subscriber.clientKey, in: &state) }
                 return Array(group.subscribers.values)
             }
@@ -415,42 +531,40 @@ public final class SubscriptionHub: Sendable {
 
     // MARK: Heartbeats and periodic refresh
 
-    private func scheduleTick() {
-        let milliseconds = Int(
-            Self.tick.components.seconds * 1_000 + Self.tick.components.attoseconds / 1_000_000_000_000_000)
-        ticker.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
-            self?.tickNow()
+    /// Schedules the next heartbeat, one interval from now.
+    private func scheduleHeartbeat() -> ScheduledAction {
+        clock.schedule(after: configuration.heartbeatInterval) { [weak self] in self?.heartbeat() }
+    }
+
+    /// Sends `: ping` to every stream and schedules the next heartbeat.
+    private func heartbeat() {
+        let streams = state.withLock { state -> [HTTPBodyStream] in
+            guard !state.closed else { return [] }
+            state.heartbeat = scheduleHeartbeat()
+            return state.groups.values.flatMap { $0.subscribers.values.map(\.stream) }
+        }
+        let ping = Array(": ping\n\n".utf8)
+        for stream in streams {
+            stream.write(ping)
         }
     }
 
-    private func tickNow() {
-        let now = ContinuousClock.now
-        let (alive, pings, refresh) = state.withLock { state -> (Bool, [HTTPBodyStream], Bool) in
-            guard !state.closed else { return (false, [], false) }
-            var pings: [HTTPBodyStream] = []
-            if now >= state.nextHeartbeat {
-                state.nextHeartbeat = now + configuration.heartbeatInterval
-                for group in state.groups.values {
-                    for subscriber in group.subscribers.values { pings.append(subscriber.stream) }
-                }
-            }
-            var refresh = false
-            for (key, group) in state.groups {
-                guard let next = group.nextRefresh, now >= next, let every = group.target.refresh.every else {
-                    continue
-                }
-                state.groups[key]?.nextRefresh = now + clampedRefresh(every)
-                state.pendingGroups.insert(key)
-                refresh = true
-            }
-            return (true, pings, refresh)
+    /// Schedules the `@refresh(every:)` re-run of the group `id` under `key`.
+    private func scheduleRefresh(_ key: String, group id: UInt64, after interval: Duration) -> ScheduledAction {
+        clock.schedule(after: interval) { [weak self] in self?.refreshDue(key, group: id) }
+    }
+
+    /// Asks for a re-run of the group and schedules its next refresh, unless the group has gone meanwhile.
+    private func refreshDue(_ key: String, group id: UInt64) {
+        let due = update { state -> Bool in
+            guard !state.closed, let group = state.groups[key], group.id == id,
+                let every = group.target.refresh.every
+            else { return false }
+            state.groups[key]?.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
+            state.pendingGroups.insert(key)
+            return true
         }
-        guard alive else { return }
-        for stream in pings {
-            stream.write(Array(": ping\n\n".utf8))
-        }
-        if refresh { scheduleDrain() }
-        scheduleTick()
+        if due { scheduleDrain() }
     }
 
     // MARK: Keys and errors

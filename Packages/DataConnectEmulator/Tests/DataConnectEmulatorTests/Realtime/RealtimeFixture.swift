@@ -5,6 +5,9 @@ import Foundation
 
 /// A small bookshop backend written to a temporary folder, served by an in-process emulator on a free
 /// port, with realtime settings suited to tests.
+///
+/// The hub's timers run on a ``ManualClock``: heartbeats and `@refresh(every:)` happen only when a test advances
+/// ``clock``, and a test that expects no event proves it with ``nextIsHeartbeat(_:)`` instead of waiting.
 final class RealtimeFixture {
     static let alice = "a1a1a1a1-0000-4000-8000-000000000001"
     static let bob = "b2b2b2b2-0000-4000-8000-000000000002"
@@ -40,6 +43,8 @@ final class RealtimeFixture {
 
     let directory: String
     let emulator: Emulator
+    /// The clock of the hub's heartbeats and refreshes; time stands still until a test advances it.
+    let clock = ManualClock()
 
     /// Writes the backend, starts the emulator and seeds two authors and three books.
     init(realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(), queries: String = queries) throws {
@@ -64,7 +69,8 @@ final class RealtimeFixture {
         try queries.write(toFile: directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
         try Self.mutations.write(toFile: directory + "/connector/mutations.gql", atomically: true, encoding: .utf8)
         emulator = try Emulator(
-            options: Emulator.Options(backend: directory, port: 0, readers: 2, threads: 2, realtime: realtime))
+            options: Emulator.Options(
+                backend: directory, port: 0, readers: 2, threads: 2, realtime: realtime, clock: clock))
         try emulator.start()
         let seeded = emulator.executeAdmin(
             """
@@ -121,14 +127,14 @@ final class RealtimeFixture {
         try emulator.pool.write { try $0.connection.execute(sql) }
     }
 
-    /// Waits until `condition` holds or the hang guard passes.
-    static func eventually(within timeout: Duration = HangGuard.event, _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
+    /// Whether `client` was sent nothing since the event it read last.
+    ///
+    /// Waits until the hub has run every re-run asked of it (so any event it would send is on the stream), then
+    /// advances the clock by one heartbeat interval: the next event on the stream must be that `: ping`.
+    func nextIsHeartbeat(_ client: SSEClient) async -> Bool {
+        await hub.waitUntilIdle()
+        clock.advance(by: hub.configuration.heartbeatInterval)
+        return client.next() == .comment("ping")
     }
 }
 

@@ -6,7 +6,11 @@ import Foundation
 import Testing
 
 /// `:subscribe` over real HTTP: server-sent events fed by the ``SubscriptionHub``.
-@Suite(.serialized) struct SubscriptionTests {
+///
+/// Tests wait for events (a stream's next event, ``SubscriptionHub/waitUntilIdle()``,
+/// ``SubscriptionHub/waitUntilSubscriberCount(is:)``) and move the hub's ``ManualClock``; they never sleep. The time
+/// limit is a hang guard.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SubscriptionTests {
     @Test func firstEventIsTheCurrentResult() throws {
         // given
         let fixture = try RealtimeFixture()
@@ -25,7 +29,7 @@ import Testing
         #expect(event["dataEtag"]?.stringValue?.count == 16)
     }
 
-    @Test func knownEtagSkipsTheFirstEvent() throws {
+    @Test func knownEtagSkipsTheFirstEvent() async throws {
         // given
         let fixture = try RealtimeFixture()
         let first = try fixture.subscribe("ListBooks")
@@ -33,7 +37,7 @@ import Testing
         // when
         let second = try fixture.subscribe("ListBooks", extra: ["dataEtag": .string(etag)])
         // then
-        #expect(second.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(await fixture.nextIsHeartbeat(second))
         try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
         #expect(second.nextData()?.titles == ["Apples", "Bananas", "Cherries", "Dates"])
     }
@@ -51,20 +55,21 @@ import Testing
         #expect(event.titles == ["Apples", "Bananas", "Cherries", "Dates"])
     }
 
-    @Test func mutationOfAnotherTableRunsNothingAndPushesNothing() throws {
+    @Test func mutationOfAnotherTableRunsNothingAndPushesNothing() async throws {
         // given
         let fixture = try RealtimeFixture()
         let client = try fixture.subscribe("ListBooks")
         _ = try #require(client.nextData())
-        #expect(RealtimeFixture.eventually { fixture.hub.executionCount == 1 })
+        await fixture.hub.waitUntilIdle()
+        #expect(fixture.hub.executionCount == 1)
         // when
         try fixture.mutate("AddNote", ["text": "unrelated"])
         // then
-        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(await fixture.nextIsHeartbeat(client))
         #expect(fixture.hub.executionCount == 1)
     }
 
-    @Test func mutationOfRowsNotShownPushesNothing() throws {
+    @Test func mutationOfRowsNotShownPushesNothing() async throws {
         // given
         let fixture = try RealtimeFixture()
         let client = try fixture.subscribe("BooksBefore", ["year": 2000])
@@ -72,7 +77,7 @@ import Testing
         // when: the same table, a row the filter excludes
         try fixture.mutate("AddBook", ["title": "Figs", "year": 2021, "authorId": .string(RealtimeFixture.alice)])
         // then: re-run, same bytes, no event
-        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(await fixture.nextIsHeartbeat(client))
         #expect(fixture.hub.executionCount == 2)
     }
 
@@ -94,7 +99,7 @@ import Testing
         #expect(list.nextData()?.titles == ["Cherries"])
     }
 
-    @Test func subscribersOfOneQueryShareOneExecutionPerChange() throws {
+    @Test func subscribersOfOneQueryShareOneExecutionPerChange() async throws {
         // given
         let fixture = try RealtimeFixture()
         let first = try fixture.subscribe("ListBooks")
@@ -102,26 +107,28 @@ import Testing
         _ = try #require(first.nextData())
         _ = try #require(second.nextData())
         #expect(fixture.hub.groupCount == 1)
+        await fixture.hub.waitUntilIdle()
         let before = fixture.hub.executionCount
         // when
         try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
         let a = try #require(first.nextData())
         let b = try #require(second.nextData())
+        await fixture.hub.waitUntilIdle()
         // then
         #expect(a.titles == b.titles)
         #expect(fixture.hub.executionCount - before == 1)
     }
 
-    @Test func closingTheConnectionRemovesTheSubscriber() throws {
-        // given: heartbeats further apart than the hang guard, so only the hang-up can tell
-        let fixture = try RealtimeFixture(realtime: .init(heartbeatInterval: .seconds(3_600)))
+    @Test func closingTheConnectionRemovesTheSubscriber() async throws {
+        // given: the clock stands still, so no heartbeat is written and only the hang-up can tell
+        let fixture = try RealtimeFixture()
         let client = try fixture.subscribe("ListBooks")
         _ = try #require(client.nextData())
         #expect(fixture.hub.subscriberCount == 1)
         // when
         client.close()
         // then
-        #expect(RealtimeFixture.eventually { fixture.hub.subscriberCount == 0 })
+        await fixture.hub.waitUntilSubscriberCount(is: 0)
         #expect(fixture.hub.groupCount == 0)
     }
 
@@ -158,7 +165,7 @@ import Testing
         #expect(fixture.hub.subscriberCount == 0)
     }
 
-    @Test func perClientLimitAnswers429() throws {
+    @Test func perClientLimitAnswers429() async throws {
         // given
         let fixture = try RealtimeFixture(realtime: .init(maximumSubscriptionsPerClient: 2))
         let first = try fixture.subscribe("ListBooks")
@@ -174,27 +181,11 @@ import Testing
         #expect(otherUser.status == 200)
         // when: one closes, there is room again
         first.close()
-        #expect(RealtimeFixture.eventually { fixture.hub.subscriberCount == 2 })
+        await fixture.hub.waitUntilSubscriberCount(is: 2)
         #expect(try fixture.subscribe("ListBooks").status == 200)
     }
 
-    @Test func refreshEveryPushesOnScheduleOnlyWhenChanged() throws {
-        // given: the minimum interval lowered so the query's 1 s is honoured
-        let fixture = try RealtimeFixture(realtime: .init(minimumRefreshInterval: .milliseconds(100)))
-        let client = try fixture.subscribe("PolledBooks")
-        _ = try #require(client.nextData())
-        // when: the schedule re-runs the query while nothing changes
-        #expect(RealtimeFixture.eventually { fixture.hub.executionCount >= 2 }, "hang guard: no scheduled re-run")
-        // then: the same bytes, no event
-        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
-        // when: a change the hub is not told about
-        try fixture.writeDirectly("UPDATE \"book\" SET \"title\" = 'Avocados' WHERE \"title\" = 'Apples'")
-        // then: the next scheduled run pushes it
-        let event = try #require(client.nextData())
-        #expect(event.titles == ["Avocados", "Bananas", "Cherries"])
-    }
-
-    @Test func onMutationExecutedFiresWhenTheConditionHolds() throws {
+    @Test func onMutationExecutedFiresWhenTheConditionHolds() async throws {
         // given
         let fixture = try RealtimeFixture()
         let client = try fixture.subscribe("TaggedBooks", ["tag": "red"])
@@ -203,14 +194,14 @@ import Testing
         // when: another tag: the condition is false, and notes are not read
         try fixture.mutate("Poke", ["tag": "blue"])
         // then
-        #expect(client.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(await fixture.nextIsHeartbeat(client))
         // when: the subscriber's tag
         try fixture.mutate("Poke", ["tag": "red"])
         // then
         #expect(client.nextData()?.titles == ["Avocados", "Bananas", "Cherries"])
     }
 
-    @Test func reloadDroppingTheOperationCancels() throws {
+    @Test func reloadDroppingTheOperationCancels() async throws {
         // given
         let fixture = try RealtimeFixture()
         let dropped = try fixture.subscribe("ListBooks")
@@ -226,19 +217,8 @@ import Testing
         let final = try #require(dropped.nextData())
         #expect(final["cancelled"] == .bool(true))
         #expect(dropped.ended())
-        #expect(kept.nextData(timeout: .milliseconds(300)) == nil)
+        #expect(await fixture.nextIsHeartbeat(kept))
         #expect(fixture.hub.subscriberCount == 1)
-    }
-
-    @Test func heartbeatsArrive() throws {
-        // given
-        let fixture = try RealtimeFixture(realtime: .init(heartbeatInterval: .milliseconds(200)))
-        let client = try fixture.subscribe("ListBooks")
-        _ = try #require(client.nextData())
-        // when
-        let event = client.next()
-        // then
-        #expect(event == .comment("ping"))
     }
 
     @Test func stopWithOpenStreamsReturnsAndCancels() throws {

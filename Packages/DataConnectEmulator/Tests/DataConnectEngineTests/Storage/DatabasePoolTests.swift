@@ -154,25 +154,36 @@ import Testing
     }
 
     @Test func memoryReaderWaitsForAnOpenWriteTransactionToCommit() throws {
-        // given
-        // (the busy time-out is a hang guard: on a busy machine the writer's thread may be slow to commit)
-        let pool = try DatabasePool(location: .memory, readers: 1, busyTimeout: .seconds(120))
+        // given: the reader reports when it finds the database locked, and retries once the writer has committed
+        let pool = try DatabasePool(location: .memory, readers: 1)
         try pool.write { db in
             try db.connection.execute("CREATE TABLE chef (name TEXT)")
             try db.connection.execute("INSERT INTO chef VALUES ('Ada')")
         }
         let writing = DispatchSemaphore(value: 0)
+        let readerBlocked = DispatchSemaphore(value: 0)
+        let committed = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
+        pool.read { reader in
+            reader.connection.setBusyHandler { attempt in
+                if attempt == 0 { readerBlocked.signal() }
+                // a hang guard: on a busy machine the writer's thread may be slow to commit
+                guard committed.wait(timeout: .now() + .seconds(120)) == .success else { return false }
+                committed.signal()  // committed stays committed, should SQLite ask again
+                return true
+            }
+        }
 
-        // when: another thread holds a write transaction for 50 ms, then commits
+        // when: another thread holds a write transaction until the reader is blocked by it, then commits
         DispatchQueue.global().async {
             try? pool.write { db in
                 try db.connection.transaction(.immediate) {
                     try db.connection.execute("INSERT INTO chef VALUES ('Grace')")
                     writing.signal()
-                    Thread.sleep(forTimeInterval: 0.05)
+                    _ = readerBlocked.wait(timeout: .now() + .seconds(120))
                 }
             }
+            committed.signal()
             done.signal()
         }
         writing.wait()

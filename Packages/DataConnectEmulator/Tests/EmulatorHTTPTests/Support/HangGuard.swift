@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// How long a test waits for an event (a response, a stream created or ended) before it calls the wait a hang.
@@ -10,14 +11,24 @@ enum HangGuard {
 
     /// ``event`` in whole seconds, for socket and `URLRequest` time-outs.
     static var eventSeconds: Int { Int(event.components.seconds) }
+}
 
-    /// Polls `condition` every 10 ms until it holds or the hang guard passes; returns whether it held.
-    static func wait(until condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + event
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
+/// Something that happens once, signalled from any thread, that tests wait for.
+///
+/// Waiting blocks until ``open()`` has been called, or until the hang guard passes; once open, every wait returns at
+/// once.
+final class Latch: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    /// Marks the event as happened and wakes the waiters.
+    func open() {
+        semaphore.signal()
+    }
+
+    /// Waits for ``open()`` up to the hang guard; returns whether it happened.
+    func wait() -> Bool {
+        guard semaphore.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success else { return false }
+        semaphore.signal()  // stays open for the next waiter
+        return true
     }
 }

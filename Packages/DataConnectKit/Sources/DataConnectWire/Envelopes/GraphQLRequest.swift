@@ -5,7 +5,8 @@
 ///  "operationName": "ListMovies", "variables": {"limit": 10}}
 /// ```
 ///
-/// `variables` is always written, as `{}` when empty; reading requires it, as the server does.
+/// `variables` is always written, as `{}` when empty; reading requires the member, as the server does, and reads
+/// `null` as `{}`. `operationName` must not be empty.
 ///
 /// ```swift
 /// let request = GraphQLRequest(name: connectorName, operationName: "ListMovies", variables: ["limit": 10])
@@ -28,13 +29,18 @@ public struct GraphQLRequest: Hashable, Sendable {
 
     /// Reads a request body.
     ///
-    /// - Throws: ``WireFormatError`` when `name`, `operationName` or `variables` is missing or of the wrong type.
+    /// The members are checked in this order, and the first fault is thrown: `variables` is an object (or
+    /// `null`), `operationName` is a non-empty string, `name` is a string, `variables` is present.
+    ///
+    /// - Throws: ``WireFormatError`` when the body is not an object, or `name`, `operationName` or `variables` is
+    ///   missing or of the wrong type.
     public init(json: JSONValue) throws(WireFormatError) {
         let fields = try WireFields(json, what: "a request")
+        let variables = try fields.optionalObject("variables")
+        operationName = try fields.nonEmptyString("operationName")
         name = try fields.string("name")
-        operationName = try fields.string("operationName")
-        guard let variables = try fields.optionalObject("variables") else { throw fields.missing("variables") }
-        self.variables = variables
+        guard fields.object["variables"] != nil else { throw fields.missing("variables") }
+        self.variables = variables ?? [:]
     }
 
     /// The request as JSON.

@@ -1,0 +1,72 @@
+import DataConnectWire
+
+/// Reads request bodies with the shared wire types, and answers their faults in the emulator's words.
+///
+/// This is the one place where a body that is not JSON (``JSONError``) or not the request an endpoint takes
+/// (``WireFormatError``) becomes the ``RequestError`` the caller gets: 400 `INVALID_ARGUMENT` with a message that
+/// names the member, e.g. `"operationName" is required`.
+///
+/// ```swift
+/// switch RequestDecoding.decode(request.body, for: endpoint, GraphQLRequest.init(json:)) {
+/// case .success(let operation): …
+/// case .failure(let error): return EmulatorResponder.error(error)
+/// }
+/// ```
+enum RequestDecoding {
+    /// Parses `body` as JSON and reads it with `read`.
+    ///
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - endpoint: The endpoint it was sent to, named in some messages.
+    ///   - read: The wire type's reader, e.g. `GraphQLRequest.init(json:)`.
+    /// - Returns: The request, or the error to answer with.
+    static func decode<Request>(
+        _ body: [UInt8], for endpoint: APIRoute.Endpoint, _ read: (JSONValue) throws(WireFormatError) -> Request
+    ) -> Result<Request, RequestError> {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            return .failure(
+                RequestError(status: .invalidArgument, message: "invalid JSON in the request body: \(error.message)"))
+        }
+        do {
+            return .success(try read(json))
+        } catch {
+            return .failure(requestError(error, for: endpoint))
+        }
+    }
+
+    /// The answer to a body that is JSON but not the request `endpoint` takes.
+    static func requestError(_ error: WireFormatError, for endpoint: APIRoute.Endpoint) -> RequestError {
+        RequestError(status: .invalidArgument, message: message(error, for: endpoint))
+    }
+
+    private static func message(_ error: WireFormatError, for endpoint: APIRoute.Endpoint) -> String {
+        switch (error.field, error.problem) {
+        case (nil, _):
+            return "the request body must be a JSON object"
+        case ("operationName", _):
+            return "\"operationName\" is required"
+        case ("name", _):
+            return "\"name\" is required (projects/…/connectors/\(connector(of: endpoint)))"
+        case ("variables", .missing):
+            return "\"variables\" is required (send {} when there are none)"
+        case ("variables", _):
+            return "\"variables\" must be a JSON object"
+        case ("query", _):
+            return "\"query\" is required"
+        case ("dataEtag", _):
+            return "\"dataEtag\" must be a string"
+        default:
+            return error.message
+        }
+    }
+
+    private static func connector(of endpoint: APIRoute.Endpoint) -> String {
+        switch endpoint {
+        case .execute(let connector, _), .impersonate(let connector, _), .subscribe(let connector): return connector
+        case .executeGraphql, .needsConnector, .serviceMethodOnConnector, .unknown: return "{connector}"
+        }
+    }
+}

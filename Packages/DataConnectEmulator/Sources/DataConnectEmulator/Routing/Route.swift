@@ -1,0 +1,131 @@
+import DataConnectWire
+import EmulatorHTTP
+
+/// An endpoint of the emulator, parsed once from a request's method and path.
+///
+/// ```swift
+/// Route(method: .post, path: "/v1/projects/p/locations/l/services/movies/connectors/movies:executeQuery")
+/// // .api(APIRoute(service: "movies", connector: "movies", method: "executeQuery", endpoint: .executeQuery(connector: "movies")))
+/// ```
+enum Route: Equatable {
+    /// `GET /emulator/info` (any method): version, service and connectors.
+    case info
+    /// `POST /emulator/clear`: empty every table.
+    case clear
+    /// `POST /emulator/export`: write an export now.
+    case export
+    /// A method of the service API, under `/v1`, `/v1beta` or `/v1alpha`.
+    case api(APIRoute)
+    /// A request the routing itself answers: an unknown path, or a method other than `POST`.
+    case refused(RequestError)
+
+    /// Parses `method` and `path`.
+    init(method: HTTPMethod, path: String) {
+        switch path {
+        case "/emulator/info":
+            self = .info
+        case "/emulator/clear":
+            self =
+                method == .post ? .clear : .refused(RequestError(status: .invalidArgument, message: "use POST \(path)"))
+        case "/emulator/export":
+            self =
+                method == .post
+                ? .export : .refused(RequestError(status: .invalidArgument, message: "use POST \(path)"))
+        default:
+            guard let api = APIRoute(path: path) else {
+                self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
+                return
+            }
+            guard method == .post else {
+                self = .refused(
+                    RequestError(status: .invalidArgument, message: "\(api.method) takes POST, not \(method)"))
+                return
+            }
+            self = .api(api)
+        }
+    }
+}
+
+/// A path of the service API: `/v1[beta|alpha]/projects/{p}/locations/{l}/services/{s}[/connectors/{c}]:{method}`.
+///
+/// Project and location segments are ignored, as upstream does.
+struct APIRoute: Equatable {
+    /// The service id in the path.
+    var service: String
+    /// The connector id, for connector paths.
+    var connector: String?
+    /// The text after the colon, e.g. `executeQuery`.
+    var method: String
+    /// What the method names on this kind of path.
+    var endpoint: Endpoint
+
+    /// Whether the path belongs to the client API (what apps call, from browsers too): every connector method
+    /// except `:impersonate*`. Unknown connector methods count as client methods, so that a web page learns they do
+    /// not exist rather than that it may not call them.
+    var isClientAPI: Bool { connector != nil && !method.hasPrefix("impersonate") }
+
+    /// What a service API method does.
+    enum Endpoint: Equatable {
+        /// `…/connectors/{c}:executeQuery` and `:executeMutation`.
+        case execute(connector: String, mutation: Bool)
+        /// `…/connectors/{c}:impersonateQuery` and `:impersonateMutation`: as the admin SDK.
+        case impersonate(connector: String, mutation: Bool)
+        /// `…/connectors/{c}:subscribe`: a realtime subscription as server-sent events.
+        case subscribe(connector: String)
+        /// `…/services/{s}:executeGraphql` and `:executeGraphqlRead`: admin GraphQL.
+        case executeGraphql(readOnly: Bool)
+        /// A connector method on a service path.
+        case needsConnector
+        /// A service method on a connector path.
+        case serviceMethodOnConnector
+        /// A method the emulator does not serve.
+        case unknown
+    }
+
+    /// Parses a path; `nil` when it is not a service API path.
+    init?(path: String) {
+        // Hand-rolled over UTF-8: this runs on every request.
+        let utf8 = path.utf8
+        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        var segments: [Substring] = []
+        segments.reserveCapacity(9)
+        var start = utf8.startIndex
+        var index = utf8.startIndex
+        while index < colon {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start < index { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start < colon { segments.append(path[start..<colon]) }
+        guard segments.count == 7 || segments.count == 9,
+            segments[0] == "v1" || segments[0] == "v1beta" || segments[0] == "v1alpha",
+            segments[1] == "projects", segments[3] == "locations", segments[5] == "services"
+        else { return nil }
+        if segments.count == 9 {
+            guard segments[7] == "connectors" else { return nil }
+            connector = String(segments[8])
+        }
+        service = String(segments[6])
+        method = String(path[utf8.index(after: colon)...])
+        endpoint = Self.endpoint(method, connector: connector)
+    }
+
+    private static func endpoint(_ method: String, connector: String?) -> Endpoint {
+        switch (method, connector) {
+        case ("executeQuery", let connector?): return .execute(connector: connector, mutation: false)
+        case ("executeMutation", let connector?): return .execute(connector: connector, mutation: true)
+        case ("impersonateQuery", let connector?): return .impersonate(connector: connector, mutation: false)
+        case ("impersonateMutation", let connector?): return .impersonate(connector: connector, mutation: true)
+        case ("subscribe", let connector?): return .subscribe(connector: connector)
+        case ("executeQuery", nil), ("executeMutation", nil), ("impersonateQuery", nil),
+            ("impersonateMutation", nil), ("subscribe", nil):
+            return .needsConnector
+        case ("executeGraphql", nil): return .executeGraphql(readOnly: false)
+        case ("executeGraphqlRead", nil): return .executeGraphql(readOnly: true)
+        case ("executeGraphql", _?), ("executeGraphqlRead", _?): return .serviceMethodOnConnector
+        default: return .unknown
+        }
+    }
+}
