@@ -23,11 +23,20 @@ let package = Package(
     targets: [
         // MARK: Tools
 
+        // Flags, options with values, positionals, subcommands and help requests: the machinery both command
+        // lines (`dataconnect`, `movies`) and `movies-tui` parse their arguments with. Pure, no Foundation.
+        .target(
+            name: "ArgumentParsing",
+            path: "Tools/ArgumentParsing"
+        ),
         .executableTarget(
             name: "dataconnect",
             dependencies: [
+                "ArgumentParsing",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
+                // The JSON values and envelopes `dataconnect execute` sends and reads.
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
                 .product(name: "DataConnectEngine", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
@@ -38,25 +47,32 @@ let package = Package(
 
         // MARK: Apps
 
-        // The `movies` command line's pure logic: argument parsing, formatting, the session store, diffs.
+        // The apps' models, without the SDK: movie rows and details, movie ids, emulator addresses, display width.
         .target(
-            name: "MoviesCLICore",
-            path: "Apps/MoviesCLI/Sources/MoviesCLICore"
+            name: "MoviesModels",
+            path: "Apps/MoviesAppModels/Sources/MoviesModels"
         ),
-        // The generated movies SDK's results as the apps' models (MovieRow, MovieDetails), for the CLI and the TUI.
+        // The generated movies SDK's results mapped to the models (MovieRow, MovieDetails), for the CLI and the TUI.
         .target(
             name: "MoviesAppModels",
             dependencies: [
-                "MoviesCLICore",
+                "MoviesModels",
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ],
             path: "Apps/MoviesAppModels/Sources/MoviesAppModels"
+        ),
+        // The `movies` command line's pure logic: argument parsing, formatting, the session store, diffs.
+        .target(
+            name: "MoviesCLICore",
+            dependencies: ["MoviesModels", "ArgumentParsing"],
+            path: "Apps/MoviesCLI/Sources/MoviesCLICore"
         ),
         // The thin shell that runs `movies` commands against the generated movies SDK.
         .executableTarget(
             name: "movies",
             dependencies: [
                 "MoviesCLICore",
+                "MoviesModels",
                 "MoviesAppModels",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
@@ -82,8 +98,7 @@ let package = Package(
         // The `movies-tui` terminal app's pure logic: state, actions, reducer, layout. No ncurses, no SDK.
         .target(
             name: "MoviesTUICore",
-            // For DisplayWidth, EmulatorAddress and the movie models the CLI already defines.
-            dependencies: ["MoviesCLICore"],
+            dependencies: ["MoviesModels", "ArgumentParsing"],
             path: "Apps/MoviesTUI/Sources/MoviesTUICore"
         ),
         // The ncurses shell of `movies-tui`: draws frames, maps keys, runs effects against the movies SDK.
@@ -92,7 +107,7 @@ let package = Package(
             dependencies: [
                 "CNCurses",
                 "MoviesTUICore",
-                "MoviesCLICore",
+                "MoviesModels",
                 "MoviesAppModels",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
@@ -102,11 +117,24 @@ let package = Package(
 
         // MARK: Cross-package tests
 
+        // What the process-running test targets share: finding a built executable, running it as a child process
+        // and waiting for its events, hang guards, temporary directories. A library, not a test target.
+        .target(
+            name: "WorkspaceTestSupport",
+            path: "Tests/TestSupport"
+        ),
+        // The shared argument parser, without a command line around it.
+        .testTarget(
+            name: "ArgumentParsingTests",
+            dependencies: ["ArgumentParsing"],
+            path: "Tests/ArgumentParsingTests"
+        ),
         // Runs the built `dataconnect` executable as a process, the way a user does.
         .testTarget(
             name: "DataConnectCLITests",
             dependencies: [
                 "dataconnect",
+                "WorkspaceTestSupport",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
             ],
@@ -119,7 +147,9 @@ let package = Package(
             name: "MoviesCLITests",
             dependencies: [
                 "MoviesCLICore",
+                "MoviesModels",
                 "movies",
+                "WorkspaceTestSupport",
                 .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
                 // For building SDK errors in the shell's error-mapping tests.
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
@@ -131,10 +161,11 @@ let package = Package(
             name: "MoviesTUITests",
             dependencies: [
                 "MoviesTUICore",
-                "MoviesCLICore",
+                "MoviesModels",
                 // Built so the end-to-end test can run it inside tmux, and change data with the CLI meanwhile.
                 "movies-tui",
                 "movies",
+                "WorkspaceTestSupport",
                 .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
             ],
             path: "Tests/MoviesTUITests"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// The `dataconnect` command line as a user meets it: help, usage errors, exit statuses, output
 /// streams and paths.
@@ -9,8 +10,7 @@ import Testing
 
     @Test func findsTheBuiltExecutable() throws {
         // given / when
-        let executable = try #require(
-            DataConnectProcess.executable, "no dataconnect next to \(Bundle.main.bundleURL.path)")
+        let executable = try BuiltExecutable.require("dataconnect")
 
         // then
         #expect(executable.lastPathComponent == "dataconnect")
@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [["--help"], ["-h"], ["help"], []])
     func helpPrintsTheCommandsOnStandardOutput(_ arguments: [String]) async throws {
         // when
-        let result = try await DataConnectProcess.run(arguments)
+        let result = try await ChildProcess.dataconnect(arguments)
 
         // then
         #expect(result.exitStatus == 0)
@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: [["help", "validate"], ["validate", "--help"], ["--help", "validate"]])
     func helpValidateDescribesItsOptions(_ arguments: [String]) async throws {
         // when
-        let result = try await DataConnectProcess.run(arguments)
+        let result = try await ChildProcess.dataconnect(arguments)
 
         // then
         #expect(result.exitStatus == 0)
@@ -44,7 +44,7 @@ import Testing
 
     @Test func versionPrintsTheToolName() async throws {
         // when
-        let result = try await DataConnectProcess.run(["--version"])
+        let result = try await ChildProcess.dataconnect(["--version"])
 
         // then
         #expect(result.exitStatus == 0)
@@ -53,7 +53,7 @@ import Testing
 
     @Test func unknownCommandIsAUsageError() async throws {
         // when
-        let result = try await DataConnectProcess.run(["frobnicate"])
+        let result = try await ChildProcess.dataconnect(["frobnicate"])
 
         // then
         #expect(result.exitStatus == 2)
@@ -75,7 +75,7 @@ import Testing
     ])
     func badOptionIsAUsageError(_ arguments: [String], message: String) async throws {
         // when
-        let result = try await DataConnectProcess.run(arguments)
+        let result = try await ChildProcess.dataconnect(arguments)
 
         // then
         #expect(result.exitStatus == 2)
@@ -90,7 +90,7 @@ import Testing
         let missing = parent.url.appendingPathComponent("no-such-backend").path
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", missing])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", missing])
 
         // then
         #expect(result.exitStatus == 1)
@@ -104,7 +104,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", backend.path])
 
         // then
         #expect(result.exitStatus == 1)
@@ -117,7 +117,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path, "--print-sdl"])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", backend.path, "--print-sdl"])
 
         // then
         #expect(result.exitStatus == 0, "stderr:\n\(result.standardError)")
@@ -140,7 +140,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run([
+        let result = try await ChildProcess.dataconnect([
             "validate", "--backend", backend.path, "--print-sdl", "--prelude",
         ])
 
@@ -159,8 +159,8 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let first = try await DataConnectProcess.run(["validate", "--backend", backend.path, "--print-sdl", "-q"])
-        let second = try await DataConnectProcess.run(["validate", "--backend=\(backend.path)", "--print-sdl", "-q"])
+        let first = try await ChildProcess.dataconnect(["validate", "--backend", backend.path, "--print-sdl", "-q"])
+        let second = try await ChildProcess.dataconnect(["validate", "--backend=\(backend.path)", "--print-sdl", "-q"])
 
         // then
         #expect(!first.standardOutput.isEmpty)
@@ -182,8 +182,8 @@ import Testing
         ).write(to: backend.url)
 
         // when
-        let loud = try await DataConnectProcess.run(["validate", "--backend", backend.path])
-        let quiet = try await DataConnectProcess.run(["validate", "--backend", backend.path, "--quiet"])
+        let loud = try await ChildProcess.dataconnect(["validate", "--backend", backend.path])
+        let quiet = try await ChildProcess.dataconnect(["validate", "--backend", backend.path, "--quiet"])
 
         // then
         #expect(loud.exitStatus == 0)
@@ -204,7 +204,7 @@ import Testing
         try corpusCase.write(to: parent.url.appendingPathComponent("backend"))
 
         // when
-        let result = try await DataConnectProcess.run(
+        let result = try await ChildProcess.dataconnect(
             ["validate", "--backend", "./backend/"], workingDirectory: parent.url)
 
         // then
@@ -234,7 +234,7 @@ import Testing
         ).write(to: backend.url)
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path, "-q"])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", backend.path, "-q"])
 
         // then
         #expect(result.exitStatus == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// The error corpus: each case is a small backend that breaks one rule, run through `dataconnect
 /// validate` as a process; stderr must hold the exact `file:line:col: error: message` line.
@@ -41,7 +42,7 @@ import Testing
         try corpusCase.write(to: backend.url)
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", backend.path])
 
         // then
         let problems = Self.mismatches(result, corpusCase, backend: backend.path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// Long chains the parser's nesting limit does not cover: fragments spreading fragments, and keys made
 /// of references to tables keyed by references. The tool runs as a process, so a stack overflow fails
@@ -18,7 +19,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", backend.path])
 
         // then
         #expect(result.exitStatus == 0, "stderr:\n\(result.standardError.prefix(2_000))")
@@ -37,7 +38,7 @@ import Testing
         defer { backend.remove() }
 
         // when
-        let result = try await DataConnectProcess.run(["validate", "--backend", backend.path])
+        let result = try await ChildProcess.dataconnect(["validate", "--backend", backend.path])
 
         // then
         #expect(result.exitStatus == 0, "stderr:\n\(result.standardError.prefix(2_000))")

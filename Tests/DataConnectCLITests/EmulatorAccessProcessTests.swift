@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
     @Test func allowedHostsAndOriginsAreServedAndOthersRefused() async throws {
         // given
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--seed", Repository.movies + "/seed_data.gql", "--no-watch",
+            "--backend", RepositoryPaths.movies, "--seed", RepositoryPaths.movies + "/seed_data.gql", "--no-watch",
             "--allow-host", "devbox.test", "--allow-origin", "http://devbox.test:8080",
         ])
         let port = try #require(UInt16(emulator.url.split(separator: ":").last ?? ""))
@@ -37,7 +38,7 @@ import Glibc
         )
         let noOriginNoContentType = try RawExchange(
             port: port, "POST", Self.connectorPath + ":executeQuery", host: "127.0.0.1:\(port)", body: query)
-        let exit = try await emulator.stop()
+        let exit = await emulator.stop()
 
         // then
         #expect(allowedHost.status == 200, "\(allowedHost)")
@@ -62,7 +63,7 @@ import Glibc
     ])
     func malformedAllowListEntriesAreUsageErrors(_ arguments: [String]) async throws {
         // when
-        let result = try await DataConnectProcess.run(["emulator", "--backend", Repository.movies] + arguments)
+        let result = try await ChildProcess.dataconnect(["emulator", "--backend", RepositoryPaths.movies] + arguments)
 
         // then
         #expect(result.exitStatus == 2)
@@ -71,7 +72,7 @@ import Glibc
 
     @Test func helpDescribesTheAccessFlags() async throws {
         // when
-        let result = try await DataConnectProcess.run(["emulator", "--help"])
+        let result = try await ChildProcess.dataconnect(["emulator", "--help"])
 
         // then
         #expect(result.exitStatus == 0)

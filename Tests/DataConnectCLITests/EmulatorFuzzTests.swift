@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -38,9 +39,9 @@ import FoundationNetworking
         let environment = ProcessInfo.processInfo.environment
         let cases = environment["DATACONNECT_FUZZ_CASES"].flatMap { Int($0) } ?? Self.defaultCases
         let seed = environment["DATACONNECT_FUZZ_SEED"].flatMap { UInt64($0) } ?? Self.defaultSeed
-        let generator = try FuzzRequestGenerator(backend: Repository.movies)
+        let generator = try FuzzRequestGenerator(backend: RepositoryPaths.movies)
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--no-watch", "--seed", Repository.movies + "/seed_data.gql",
+            "--backend", RepositoryPaths.movies, "--no-watch", "--seed", RepositoryPaths.movies + "/seed_data.gql",
         ])
         print("EmulatorFuzzTests: seed \(seed), \(cases) cases (DATACONNECT_FUZZ_SEED, DATACONNECT_FUZZ_CASES)")
         var findings: [Finding] = []
@@ -64,11 +65,13 @@ import FoundationNetworking
                 findings.append(
                     Finding(number: number, request: request, problem: "no answer: \(error)", status: 0, body: ""))
             }
-            guard emulator.process.isRunning else {
+            guard emulator.child.isRunning else {
                 findings.append(
                     Finding(
                         number: number, request: request,
-                        problem: "the emulator crashed (status \(emulator.process.terminationStatus))", status: 0,
+                        problem:
+                            "the emulator crashed (\(emulator.child.output.termination.map { "\($0)" } ?? "running"))",
+                        status: 0,
                         body: String(emulator.errors.suffix(1_000))))
                 break
             }
@@ -84,10 +87,10 @@ import FoundationNetworking
             print("EmulatorFuzzTests: \(kind): \(summary)")
         }
         Self.report(findings, seed: seed, cases: cases)
-        if emulator.process.isRunning {
+        if emulator.child.isRunning {
             let info = try? await emulator.send("GET", "/emulator/info", timeout: Self.requestHangGuard)
             #expect(info?.status == 200, "GET /emulator/info after the last case of seed \(seed)")
-            let exit = try await emulator.stop()
+            let exit = await emulator.stop()
             #expect(exit == 0, "SIGTERM: exit status \(exit as Any); stderr:\n\(emulator.errors.suffix(2_000))")
         }
     }

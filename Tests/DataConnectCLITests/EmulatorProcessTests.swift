@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,10 +12,10 @@ import FoundationNetworking
     @Test(arguments: [SIGTERM, SIGINT])
     func servesAndStopsCleanlyOnSignal(_ signal: Int32) async throws {
         // given
-        let emulator = try await EmulatorProcess(["--backend", Repository.movies, "--no-watch"])
+        let emulator = try await EmulatorProcess(["--backend", RepositoryPaths.movies, "--no-watch"])
         // when
         let (status, body) = try await emulator.execute("listMovies")
-        let exit = try await emulator.stop(signal: signal)
+        let exit = await emulator.stop(signal: signal)
         // then
         #expect(status == 200)
         #expect((body["data"] as? [String: Any])?["movies"] as? [Any] != nil)
@@ -24,12 +25,12 @@ import FoundationNetworking
 
     @Test func refusesABrokenBackendWithDiagnostics() async throws {
         // given
-        let backend = try Repository.copyOfMovies()
+        let backend = try RepositoryPaths.copyOfMovies()
         defer { backend.remove() }
         try "type Movie @table { title: Strin }".write(
             to: backend.url.appendingPathComponent("schema/schema.gql"), atomically: true, encoding: .utf8)
         // when
-        let result = try await DataConnectProcess.run(["emulator", "--backend", backend.path, "--port", "0"])
+        let result = try await ChildProcess.dataconnect(["emulator", "--backend", backend.path, "--port", "0"])
         // then
         #expect(result.exitStatus == 1)
         #expect(result.standardError.contains("schema/schema.gql:1:28: error: unknown type \"Strin\""))
@@ -39,15 +40,19 @@ import FoundationNetworking
         // given
         let data = try TemporaryDirectory(prefix: "dataconnect-data")
         defer { data.remove() }
-        let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
+        let first = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--data-dir", data.path, "--no-watch",
+        ])
         let (status, _) = try await first.execute(
             "createMovie", mutation: true,
             variables: ["title": "Persisted", "releaseYear": 2001, "genre": "Drama", "rating": 3])
         #expect(status == 200)
-        #expect(try await first.stop() == 0)
+        #expect(await first.stop() == 0)
         // when
-        let second = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
-        defer { Task { try? await second.stop() } }
+        let second = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--data-dir", data.path, "--no-watch",
+        ])
+        defer { Task { await second.stop() } }
         let (_, body) = try await second.execute("listMoviesByGenre", variables: ["genre": "Drama"])
         // then
         let movies = (body["data"] as? [String: Any])?["movies"] as? [[String: Any]] ?? []
@@ -58,32 +63,37 @@ import FoundationNetworking
         // given an emulator with a data directory taking a stream of inserts
         let data = try TemporaryDirectory(prefix: "dataconnect-data")
         defer { data.remove() }
-        let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
-        var acknowledged: [String] = []
-        var killer: Task<Void, any Error>?
-        // when the process is killed in the middle of the stream: 400 ms after the first answer, however
-        // many inserts a busy machine manages by then
-        for index in 0..<100_000 {
-            let title = "crash-\(index)"
-            guard
-                let (status, body) = try? await first.execute(
-                    "createMovie", mutation: true,
-                    variables: ["title": title, "releaseYear": 2000, "genre": "Crash", "rating": 1]),
-                status == 200, (body["errors"] as? [Any])?.isEmpty ?? true
-            else { break }
-            acknowledged.append(title)
-            if killer == nil {
-                killer = Task {
-                    try await Task.sleep(for: .milliseconds(400))
-                    kill(first.process.processIdentifier, SIGKILL)
-                }
+        let first = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--data-dir", data.path, "--no-watch",
+        ])
+        let (answers, answered) = AsyncStream<String>.makeStream()
+        let stream = Task {
+            for index in 0..<100_000 {
+                let title = "crash-\(index)"
+                guard
+                    let (status, body) = try? await first.execute(
+                        "createMovie", mutation: true,
+                        variables: ["title": title, "releaseYear": 2000, "genre": "Crash", "rating": 1]),
+                    status == 200, (body["errors"] as? [Any])?.isEmpty ?? true
+                else { break }
+                answered.yield(title)
             }
+            answered.finish()
         }
-        _ = try await killer?.value
-        _ = try await first.stop(signal: SIGKILL)
+        // when the process is killed in the middle of the stream: after its 200th answer, while the next insert
+        // is on its way
+        var acknowledged: [String] = []
+        for await title in answers {
+            acknowledged.append(title)
+            if acknowledged.count == 200 { first.child.send(SIGKILL) }
+        }
+        await stream.value
+        _ = await first.stop(signal: SIGKILL)
         // then every answered insert is there after a restart
-        let second = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
-        defer { Task { try? await second.stop() } }
+        let second = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--data-dir", data.path, "--no-watch",
+        ])
+        defer { Task { await second.stop() } }
         let (_, body) = try await second.admin(
             #"query { movies(where: {genre: {eq: "Crash"}}, limit: 1000000) { title } }"#)
         let stored = Set(
@@ -97,24 +107,21 @@ import FoundationNetworking
 
     @Test func reloadsChangedConnectorsAndKeepsTheLastGoodVersion() async throws {
         // given
-        let backend = try Repository.copyOfMovies()
+        let backend = try RepositoryPaths.copyOfMovies()
         defer { backend.remove() }
         let emulator = try await EmulatorProcess(["--backend", backend.path])
-        defer { Task { try? await emulator.stop() } }
+        defer { Task { await emulator.stop() } }
         let extra = backend.url.appendingPathComponent("connector/extra.gql")
         // when a new operation is saved
         try "query countMovies @auth(level: PUBLIC) { movies { _count } }".write(
             to: extra, atomically: true, encoding: .utf8)
-        let answered = try await HangGuard.wait(every: .milliseconds(25)) {
-            try await emulator.execute("countMovies").0 == 200
-        }
+        let reloaded = await emulator.child.waitForError(containing: "reloaded: serving the new schema")
         // then it is served, and a broken save keeps it served
-        #expect(answered, "hang guard: countMovies not served after \(HangGuard.process)")
+        #expect(reloaded, "hang guard: no reload after \(HangGuard.process): \(emulator.errors)")
+        #expect(try await emulator.execute("countMovies").0 == 200)
         try "query countMovies @auth(level: PUBLIC) { movies { _count ".write(
             to: extra, atomically: true, encoding: .utf8)
-        let reported = try await HangGuard.wait(every: .milliseconds(25)) {
-            emulator.errors.contains("still serving the last good version")
-        }
+        let reported = await emulator.child.waitForError(containing: "still serving the last good version")
         #expect(reported, "hang guard: the broken save was not reported: \(emulator.errors)")
         #expect(emulator.errors.contains("connector/extra.gql:1:"))
         let (status, _) = try await emulator.execute("countMovies")
@@ -126,12 +133,12 @@ import FoundationNetworking
         let export = try TemporaryDirectory(prefix: "dataconnect-export")
         defer { export.remove() }
         let first = try await EmulatorProcess([
-            "--backend", Repository.movies, "--export-on-exit", export.path, "--no-watch",
+            "--backend", RepositoryPaths.movies, "--export-on-exit", export.path, "--no-watch",
         ])
         _ = try await first.execute(
             "createMovie", mutation: true,
             variables: ["title": "Exported", "releaseYear": 1999, "genre": "Export", "rating": 2])
-        #expect(try await first.stop() == 0)
+        #expect(await first.stop() == 0)
         // then
         #expect(FileManager.default.fileExists(atPath: export.path + "/dataconnect_export/sqlite.db"))
         let metadata =
@@ -140,8 +147,10 @@ import FoundationNetworking
             as? [String: Any]
         #expect((metadata?["dataconnect"] as? [String: Any])?["path"] as? String == "dataconnect_export")
         // when
-        let second = try await EmulatorProcess(["--backend", Repository.movies, "--import", export.path, "--no-watch"])
-        defer { Task { try? await second.stop() } }
+        let second = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--import", export.path, "--no-watch",
+        ])
+        defer { Task { await second.stop() } }
         let (_, body) = try await second.execute("listMoviesByGenre", variables: ["genre": "Export"])
         let movies = (body["data"] as? [String: Any])?["movies"] as? [[String: Any]] ?? []
         #expect(movies.map { $0["title"] as? String } == ["Exported"])
@@ -150,15 +159,15 @@ import FoundationNetworking
     @Test func seedsAndExecutesAdminFiles() async throws {
         // given
         let emulator = try await EmulatorProcess(
-            ["--backend", Repository.movies, "--seed", Repository.movies + "/seed_data.gql", "--no-watch"])
-        defer { Task { try? await emulator.stop() } }
+            ["--backend", RepositoryPaths.movies, "--seed", RepositoryPaths.movies + "/seed_data.gql", "--no-watch"])
+        defer { Task { await emulator.stop() } }
         let scratch = try TemporaryDirectory(prefix: "dataconnect-execute")
         defer { scratch.remove() }
         let file = scratch.url.appendingPathComponent("count.gql")
         try "query { movies(limit: 1000) { _count } }".write(to: file, atomically: true, encoding: .utf8)
         let host = String(emulator.url.dropFirst("http://".count))
         // when
-        let result = try await DataConnectProcess.run(["execute", file.path, "--emulator", host])
+        let result = try await ChildProcess.dataconnect(["execute", file.path, "--emulator", host])
         // then
         #expect(result.exitStatus == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains(#""_count":79"#))

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// `dataconnect generate` run as a process on a copy of Backend/movies whose SDK goes to a scratch folder.
 @Suite struct GenerateCommandTests {
     /// A copy of Backend/movies whose connector writes `FirebaseDataConnectGenerated` into `<copy>/out`.
     static func moviesCopy() throws -> TemporaryDirectory {
-        let copy = try Repository.copyOfMovies()
+        let copy = try RepositoryPaths.copyOfMovies()
         let manifest = copy.url.appendingPathComponent("connector/connector.yaml")
-        let core = Repository.root.appendingPathComponent("Packages/DataConnect").path
+        let core = RepositoryPaths.root.appendingPathComponent("Packages/DataConnect").path
         try """
         connectorId: "movies"
         generate:
@@ -33,11 +34,11 @@ import Testing
         let package = copy.path + "/out/FirebaseDataConnectGenerated"
 
         // when
-        let first = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        let first = try await ChildProcess.dataconnect(["generate", "--backend", copy.path])
         let modified =
             try FileManager.default.attributesOfItem(atPath: package + "/Sources/MoviesOperations.swift")[
                 .modificationDate] as? Date
-        let second = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        let second = try await ChildProcess.dataconnect(["generate", "--backend", copy.path])
 
         // then
         #expect(first.exitStatus == 0, "\(first.standardError)")
@@ -50,7 +51,7 @@ import Testing
         let relative = try #require(pathLine.split(separator: "\"").dropFirst().first.map(String.init))
         #expect(!relative.hasPrefix("/"), "the core SDK path is relative to the generated package")
         let resolved = URL(fileURLWithPath: package + "/" + relative).standardizedFileURL.resolvingSymlinksInPath().path
-        let core = Repository.root.appendingPathComponent("Packages/DataConnect").standardizedFileURL
+        let core = RepositoryPaths.root.appendingPathComponent("Packages/DataConnect").standardizedFileURL
             .resolvingSymlinksInPath().path
         #expect(resolved == core, "\(relative) from \(package)")
         #expect(second.exitStatus == 0)
@@ -66,8 +67,8 @@ import Testing
         let copy = try Self.moviesCopy()
         defer { copy.remove() }
         let package = copy.path + "/out/FirebaseDataConnectGenerated"
-        _ = try await DataConnectProcess.run(["generate", "--backend", copy.path])
-        let upToDate = try await DataConnectProcess.run(["generate", "--backend", copy.path, "--check"])
+        _ = try await ChildProcess.dataconnect(["generate", "--backend", copy.path])
+        let upToDate = try await ChildProcess.dataconnect(["generate", "--backend", copy.path, "--check"])
         let keys = package + "/Sources/MoviesKeys.swift"
         let original = try #require(Self.contents(keys))
         try original.replacingOccurrences(of: "public struct MovieKey {", with: "public struct MovieKey { // edited")
@@ -75,7 +76,7 @@ import Testing
         try "// old".write(toFile: package + "/Sources/OldClient.swift", atomically: true, encoding: .utf8)
 
         // when
-        let result = try await DataConnectProcess.run(["generate", "--backend", copy.path, "--check"])
+        let result = try await ChildProcess.dataconnect(["generate", "--backend", copy.path, "--check"])
 
         // then
         #expect(upToDate.exitStatus == 0)
@@ -89,7 +90,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: package + "/Sources/OldClient.swift"))
 
         // and a real generation repairs both
-        let repaired = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        let repaired = try await ChildProcess.dataconnect(["generate", "--backend", copy.path])
         #expect(repaired.standardError.contains("1 written, 4 unchanged, 1 stale removed"))
         #expect(Self.contents(keys) == original)
     }
@@ -106,7 +107,7 @@ import Testing
         ).write(toFile: queries, atomically: true, encoding: .utf8)
 
         // when
-        let result = try await DataConnectProcess.run(["generate", "--backend", copy.path])
+        let result = try await ChildProcess.dataconnect(["generate", "--backend", copy.path])
 
         // then
         #expect(result.exitStatus == 1)
@@ -120,25 +121,32 @@ import Testing
         let copy = try Self.moviesCopy()
         defer { copy.remove() }
         let operations = copy.path + "/out/FirebaseDataConnectGenerated/Sources/MoviesOperations.swift"
-        let watcher = try WatchingGenerator(backend: copy.path)
-        try await watcher.waitForOutput(containing: "watching ")
+        let watcher = try ChildProcess(
+            BuiltExecutable.require("dataconnect"), ["generate", "--watch", "--backend", copy.path])
+        try #require(await watcher.waitForError(containing: "watching "), "\(watcher.standardError)")
         let queries = copy.path + "/connector/queries.gql"
         let original = try #require(Self.contents(queries))
 
         // when: a new operation is saved
         try (original + "\nquery countTheMovies @auth(level: PUBLIC) { movies { id } }\n")
             .write(toFile: queries, atomically: false, encoding: .utf8)
-        let regenerated = try await HangGuard.wait {
+        // (each generation ends with a summary line; a save may take more than one when the file is caught half
+        // written, so the condition reads the package again after each line)
+        let regenerated = await watcher.wait { _ in
             Self.contents(operations)?.contains("public final class CountTheMoviesQuery") ?? false
         }
 
         // then: regenerated (how fast is measured by `make bench-codegen`, not here: CI machines are busy)
-        #expect(regenerated, "hang guard: no regeneration after \(HangGuard.process)")
+        #expect(regenerated != nil, "hang guard: no regeneration after \(HangGuard.process)")
 
         // when: a broken file is saved
+        let failures = watcher.standardError.components(separatedBy: "nothing generated").count
         try (original + "\nquery broken { movies { nope } }\n").write(
             toFile: queries, atomically: false, encoding: .utf8)
-        try await watcher.waitForOutput(containing: "error: ")
+        let reported = await watcher.wait {
+            $0.standardError.components(separatedBy: "nothing generated").count > failures
+        }
+        #expect(reported != nil, "\(watcher.standardError)")
 
         // then: the diagnostic is printed, the last good package stays, and the watcher lives on
         #expect(watcher.isRunning)
@@ -146,64 +154,12 @@ import Testing
 
         // when: fixed again
         try original.write(toFile: queries, atomically: false, encoding: .utf8)
-        let fixed = try await HangGuard.wait { Self.contents(operations)?.contains("CountTheMoviesQuery") == false }
-        #expect(fixed, "hang guard: not regenerated after the fix within \(HangGuard.process)")
+        let fixed = await watcher.wait { _ in Self.contents(operations)?.contains("CountTheMoviesQuery") == false }
+        #expect(fixed != nil, "hang guard: not regenerated after the fix within \(HangGuard.process)")
 
         // and Ctrl-C stops it cleanly
-        let status = try await watcher.stop(signal: SIGINT)
-        #expect(status == 0)
-        #expect(watcher.errors.hasSuffix("stopped\n"))
-    }
-}
-
-/// A `dataconnect generate --watch` child process.
-final class WatchingGenerator: @unchecked Sendable {
-    let process = Process()
-    let scratch: TemporaryDirectory
-    let errorURL: URL
-
-    init(backend: String) throws {
-        guard let executable = DataConnectProcess.executable else {
-            throw DataConnectProcess.LaunchError(description: "no built dataconnect executable")
-        }
-        scratch = try TemporaryDirectory(prefix: "dataconnect-watch")
-        errorURL = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: errorURL)
-        process.executableURL = executable
-        process.arguments = ["generate", "--watch", "--backend", backend]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        scratch.remove()
-    }
-
-    var isRunning: Bool { process.isRunning }
-
-    var errors: String {
-        String(decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self)
-    }
-
-    /// Waits until standard error contains `text`; throws when the watcher exits first or the hang guard passes.
-    func waitForOutput(containing text: String, timeout: Duration = HangGuard.process) async throws {
-        let appeared = try await HangGuard.wait(upTo: timeout) { errors.contains(text) || !process.isRunning }
-        guard appeared, errors.contains(text) else {
-            let why = appeared ? "the watcher exited" : "hang guard: nothing after \(timeout)"
-            throw DataConnectProcess.LaunchError(description: "\(why); no \"\(text)\" in:\n\(errors)")
-        }
-    }
-
-    /// Sends a signal and waits for the watcher to exit; `nil` when a signal ended it or the hang guard passed.
-    func stop(signal: Int32) async throws -> Int32? {
-        kill(process.processIdentifier, signal)
-        guard try await HangGuard.wait(until: { !process.isRunning }) else {
-            HangGuard.record("the watcher did not stop on signal \(signal)", limit: HangGuard.process)
-            return nil
-        }
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+        let result = await watcher.stop(signal: SIGINT)
+        #expect(result.exitStatus == 0)
+        #expect(result.standardError.hasSuffix("stopped\n"))
     }
 }

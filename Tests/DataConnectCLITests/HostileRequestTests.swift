@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -70,7 +71,7 @@ import FoundationNetworking
         let export = try TemporaryDirectory(prefix: "dataconnect-hostile-export")
         defer { export.remove() }
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--no-watch", "--seed", Repository.movies + "/seed_data.gql",
+            "--backend", RepositoryPaths.movies, "--no-watch", "--seed", RepositoryPaths.movies + "/seed_data.gql",
             "--export-on-exit", export.path,
         ])
         var document = "{ movies(limit: 2) { ...F0 } }\n"
@@ -86,13 +87,13 @@ import FoundationNetworking
         #expect(movies?.count == 2)
         #expect(movies?.allSatisfy { Array($0.keys) == ["title"] } == true, "\(json)")
         await Self.expectHealthy(emulator)
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
         #expect(FileManager.default.fileExists(atPath: export.path + "/dataconnect_export/sqlite.db"))
     }
 
     @Test func aSelectionThatGrowsPastTheFieldLimitIsRefusedNamingIt() async throws {
         // given two aliased copies of a relation at each of 12 levels: 4^12 fields once merged
-        let emulator = try await EmulatorProcess(["--backend", Repository.movies, "--no-watch"])
+        let emulator = try await EmulatorProcess(["--backend", RepositoryPaths.movies, "--no-watch"])
         var document = "{ movies { ...M0 } }\n"
         for index in 0..<12 {
             document += "fragment M\(index) on Movie { a: director { ...P\(index) } b: director { ...P\(index) } }\n"
@@ -109,13 +110,13 @@ import FoundationNetworking
         #expect(Self.errorStatus(json) == "INVALID_ARGUMENT")
         #expect(Self.errorMessage(json).contains("limit"), "\(json)")
         await Self.expectHealthy(emulator)
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
     }
 
     @Test func fieldsWithTheSameResponseNameAreMerged() async throws {
         // given
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--no-watch", "--seed", Repository.movies + "/seed_data.gql",
+            "--backend", RepositoryPaths.movies, "--no-watch", "--seed", RepositoryPaths.movies + "/seed_data.gql",
         ])
 
         // when
@@ -129,7 +130,7 @@ import FoundationNetworking
         #expect(text.components(separatedBy: #""id""#).count == 2, "one id key: \(text)")
         #expect(conflictStatus == 400, "\(conflict)")
         #expect(Self.errorMessage(conflict).contains("conflict"), "\(conflict)")
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
     }
 
     // MARK: Shapes the database refuses
@@ -137,7 +138,7 @@ import FoundationNetworking
     @Test func deepWideAndLongRequestsGetClearAnswers() async throws {
         // given
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--no-watch", "--seed", Repository.movies + "/seed_data.gql",
+            "--backend", RepositoryPaths.movies, "--no-watch", "--seed", RepositoryPaths.movies + "/seed_data.gql",
         ])
         var nested = "name"
         for _ in 0..<6 { nested = "movies_on_director { director { \(nested) } }" }
@@ -167,14 +168,14 @@ import FoundationNetworking
         let (orStatus, _, orJSON) = try await Self.admin(emulator, requests[3])
         #expect(orStatus == 400 && Self.errorMessage(orJSON).contains("maxFilterTerms"), "\(orJSON)")
         await Self.expectHealthy(emulator)
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
     }
 
     // MARK: Scalars
 
     @Test func valuesAScalarCannotHoldExactlyAreRefused() async throws {
         // given
-        let emulator = try await EmulatorProcess(["--backend", Repository.movies, "--no-watch"])
+        let emulator = try await EmulatorProcess(["--backend", RepositoryPaths.movies, "--no-watch"])
         func create(_ title: String, _ extra: String) async throws -> (Int, [String: Any]) {
             let body = """
                 {"name": "\(Self.connectorName)", "operationName": "createMovieWithMetadata", "variables": {
@@ -198,14 +199,14 @@ import FoundationNetworking
         #expect(okStatus == 200, "\(ok)")
         let (_, text, _) = try await Self.admin(emulator, "{ movies { title } }")
         #expect(!text.contains("Overflow") && !text.contains("Shifted") && text.contains("Exact"), "\(text)")
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
     }
 
     // MARK: Leaks
 
     @Test func redactedReadsAndRefusedChecksListNoEntityIDs() async throws {
         // given a user with a review of a movie
-        let emulator = try await EmulatorProcess(["--backend", Repository.movies, "--no-watch"])
+        let emulator = try await EmulatorProcess(["--backend", RepositoryPaths.movies, "--no-watch"])
         let (_, _, created) = try await Self.admin(
             emulator, #"mutation { movie_insert(data: {title: "Reviewed", releaseYear: 2000, genre: "Drama"}) }"#)
         let movieID = try #require(
@@ -236,7 +237,7 @@ import FoundationNetworking
         #expect(paths(passed) == ["review_update"], "\(passed)")
         #expect(((refused["errors"] as? [[String: Any]])?.first?["message"] as? String) == "no review of yours")
         #expect(!paths(refused).contains { $0.hasPrefix("query") }, "\(refused)")
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
     }
 
     // MARK: Stopping
@@ -255,7 +256,8 @@ import FoundationNetworking
     @Test func aStopInterruptsARequestRunningInTheDatabase() async throws {
         // given 40,000 movies and a filter of 5,000 substring terms: minutes of SQLite work
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--no-watch", "--request-timeout", "3600", "--max-filter-terms", "100000",
+            "--backend", RepositoryPaths.movies, "--no-watch", "--request-timeout", "3600", "--max-filter-terms",
+            "100000",
         ])
         for chunk in 0..<8 {
             let rows = (0..<5_000).map { #"{title: "m\#(chunk)-\#($0)", releaseYear: 2000, genre: "Drama"}"# }
@@ -264,7 +266,7 @@ import FoundationNetworking
             try #require(status == 200)
         }
         let terms = (0..<5_000).map { #"{title: {contains: "zz\#($0)"}}"# }.joined(separator: ", ")
-        let pid = emulator.process.processIdentifier
+        let pid = emulator.processIdentifier
         let before = Self.cpuSeconds(of: pid)
 
         // when the request has used a second of CPU (of minutes it needs), the emulator is told to stop
@@ -274,17 +276,14 @@ import FoundationNetworking
             let (status, text, _) = try await Self.admin(emulator, "{ movies(where: {_or: [\(terms)]}) { title } }")
             return (status, text)
         }
-        var running = false
-        let guardDeadline = ContinuousClock.now + .seconds(600)
-        while ContinuousClock.now < guardDeadline && !answered.load(ordering: .relaxed) {
-            if Self.cpuSeconds(of: pid) - before >= 1 {
-                running = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        // (no event says that SQLite is busy: the emulator's CPU time is measured again until it has grown by a
+        // second; the pause between two measurements decides nothing)
+        _ = try await HangGuard.poll(upTo: .seconds(600), every: .milliseconds(50)) {
+            answered.load(ordering: .relaxed) || Self.cpuSeconds(of: pid) - before >= 1
         }
+        let running = !answered.load(ordering: .relaxed) && Self.cpuSeconds(of: pid) - before >= 1
         try #require(running, "the request ended (or the hang guard passed) before it used a second of CPU")
-        let exit = try await emulator.stop(signal: SIGTERM, timeout: .seconds(600))
+        let exit = await emulator.stop(signal: SIGTERM, timeout: .seconds(600))
         let (status, text) = try await request.value
         let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
 
@@ -298,7 +297,7 @@ import FoundationNetworking
     @Test func aForeignPageCannotClearTheData() async throws {
         // given
         let emulator = try await EmulatorProcess([
-            "--backend", Repository.movies, "--no-watch", "--seed", Repository.movies + "/seed_data.gql",
+            "--backend", RepositoryPaths.movies, "--no-watch", "--seed", RepositoryPaths.movies + "/seed_data.gql",
         ])
 
         // when
@@ -309,7 +308,7 @@ import FoundationNetworking
         #expect(status == 403 && Self.errorStatus(json) == "PERMISSION_DENIED", "\(json)")
         let (_, text, _) = try await Self.admin(emulator, "{ movies(limit: 1) { title } }")
         #expect(text.contains("title"), "the data is still there: \(text)")
-        #expect(try await emulator.stop() == 0)
+        #expect(await emulator.stop() == 0)
     }
 
     // MARK: Damaged database files
@@ -319,14 +318,16 @@ import FoundationNetworking
         // given a data directory with a few thousand rows
         let data = try TemporaryDirectory(prefix: "dataconnect-damaged")
         defer { data.remove() }
-        let first = try await EmulatorProcess(["--backend", Repository.movies, "--data-dir", data.path, "--no-watch"])
+        let first = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--data-dir", data.path, "--no-watch",
+        ])
         let rows = (0..<2_000).map {
             #"{title: "Movie \#($0) with a long enough title", releaseYear: 2000, genre: "Drama"}"#
         }
         let (status, _, _) = try await Self.admin(
             first, "mutation { movie_insertMany(data: [\(rows.joined(separator: ", "))]) }")
         #expect(status == 200)
-        #expect(try await first.stop() == 0)
+        #expect(await first.stop() == 0)
         let file = data.path + "/dataconnect.sqlite"
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(bytes.count > 100_000, "a clean stop leaves the data in the database file")
@@ -341,9 +342,9 @@ import FoundationNetworking
         try Data(bytes).write(to: URL(fileURLWithPath: file))
 
         // when
-        let result = try await DataConnectProcess.run(
-            ["emulator", "--backend", Repository.movies, "--data-dir", data.path, "--no-watch", "--port", "0"],
-            timeout: .seconds(600))
+        let result = try await ChildProcess.dataconnect(
+            ["emulator", "--backend", RepositoryPaths.movies, "--data-dir", data.path, "--no-watch", "--port", "0"],
+            upTo: .seconds(600))
 
         // then
         #expect(result.exitStatus == 1, "\(result.standardError)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// `dataconnect init` run as a process: the created project validates, its generated SDK is fresh, its app
 /// builds against this repository's core SDK and runs against `dataconnect emulator` with the seed data.
@@ -51,9 +52,9 @@ import Testing
         let project = scratch.path + "/proj"
 
         // when
-        let created = try await DataConnectProcess.run(["init", "--template", templateCase.template, project])
-        let validated = try await DataConnectProcess.run(["validate", "--backend", project + "/dataconnect"])
-        let checked = try await DataConnectProcess.run(["generate", "--backend", project + "/dataconnect", "--check"])
+        let created = try await ChildProcess.dataconnect(["init", "--template", templateCase.template, project])
+        let validated = try await ChildProcess.dataconnect(["validate", "--backend", project + "/dataconnect"])
+        let checked = try await ChildProcess.dataconnect(["generate", "--backend", project + "/dataconnect", "--check"])
 
         // then
         #expect(created.exitStatus == 0, "\(created.standardError)")
@@ -68,7 +69,7 @@ import Testing
         #expect(checked.exitStatus == 0, "\(checked.standardError)")
         #expect(checked.standardError.contains("Generated/ProjSDK: up to date"))
 
-        let sdk = Repository.root.appendingPathComponent("Packages/DataConnect").path
+        let sdk = RepositoryPaths.root.appendingPathComponent("Packages/DataConnect").path
         let manifest = try #require(Self.contents(project + "/dataconnect/connector/connector.yaml"))
         #expect(manifest.contains("coreSdkPackageLocation: \"\(sdk)\""))
         #expect(manifest.contains("DATACONNECT_SDK_PATH"))
@@ -79,7 +80,7 @@ import Testing
         #expect(((json["emulators"] as? [String: Any])?["dataconnect"] as? [String: Any])?["port"] as? Int == 9399)
         #expect((json["dataconnect"] as? [String: Any])?["source"] as? String == "dataconnect")
         let makefile = try #require(Self.contents(project + "/Makefile"))
-        #expect(makefile.contains(DataConnectProcess.executable!.resolvingSymlinksInPath().path))
+        #expect(makefile.contains(try BuiltExecutable.require("dataconnect").resolvingSymlinksInPath().path))
         for target in ["generate:", "build:", "emulator:", "run:", "test:"] {
             #expect(makefile.contains("\n" + target), "\(target)")
         }
@@ -96,7 +97,7 @@ import Testing
         let project = scratch.path + "/whatever"
 
         // when
-        let created = try await DataConnectProcess.run(["init", "--name", "My Notes!", project])
+        let created = try await ChildProcess.dataconnect(["init", "--name", "My Notes!", project])
 
         // then: the blank template, named from --name, sanitized
         #expect(created.exitStatus == 0, "\(created.standardError)")
@@ -117,7 +118,7 @@ import Testing
         try "keep me".write(toFile: scratch.path + "/notes.txt", atomically: true, encoding: .utf8)
 
         // when
-        let result = try await DataConnectProcess.run(["init", "--template", "movies", scratch.path])
+        let result = try await ChildProcess.dataconnect(["init", "--template", "movies", scratch.path])
 
         // then
         #expect(result.exitStatus == 1)
@@ -129,12 +130,12 @@ import Testing
         // given
         let scratch = try TemporaryDirectory(prefix: "dataconnect-init")
         defer { scratch.remove() }
-        let executable = try #require(DataConnectProcess.executable)
+        let executable = try BuiltExecutable.require("dataconnect")
 
         // when
-        let result = try await Program.run(
-            executable.path, ["init", scratch.path + "/proj"],
-            environment: ["DATACONNECT_SDK_PATH": scratch.path + "/no-sdk"], timeout: HangGuard.process)
+        let result = try await ChildProcess.run(
+            executable, ["init", scratch.path + "/proj"],
+            environment: Self.inherited(adding: ["DATACONNECT_SDK_PATH": scratch.path + "/no-sdk"]))
 
         // then
         #expect(result.exitStatus == 1)
@@ -149,7 +150,7 @@ import Testing
     ])
     func badArgumentsAreUsageErrors(_ arguments: [String], message: String) async throws {
         // when
-        let result = try await DataConnectProcess.run(arguments)
+        let result = try await ChildProcess.dataconnect(arguments)
 
         // then
         #expect(result.exitStatus == 2)
@@ -159,13 +160,18 @@ import Testing
 
     @Test func helpDescribesInit() async throws {
         // when
-        let general = try await DataConnectProcess.run(["help"])
-        let topic = try await DataConnectProcess.run(["help", "init"])
+        let general = try await ChildProcess.dataconnect(["help"])
+        let topic = try await ChildProcess.dataconnect(["help", "init"])
 
         // then
         #expect(general.standardOutput.contains("  init "))
         #expect(topic.exitStatus == 0)
         #expect(topic.standardOutput.contains("usage: dataconnect init [--template blank|movies] [--name NAME] DIR"))
+    }
+
+    /// The test runner's environment with `extra` on top.
+    static func inherited(adding extra: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
     }
 
     // MARK: - Building and running the apps
@@ -182,15 +188,15 @@ import Testing
 
         for templateCase in [Self.blank, Self.movies] {
             let project = scratch.path + "/" + templateCase.template + "/proj"
-            let created = try await DataConnectProcess.run(["init", "--template", templateCase.template, project])
+            let created = try await ChildProcess.dataconnect(["init", "--template", templateCase.template, project])
             try #require(created.exitStatus == 0, "\(created.standardError)")
 
             // when: the app builds
             let start = ContinuousClock.now
-            let build = try await Program.run(
-                "/usr/bin/env",
+            let build = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
                 ["swift", "build", "--package-path", project + "/App", "--scratch-path", buildPath],
-                timeout: Self.buildHangGuard)
+                upTo: Self.buildHangGuard)
             let buildTime = ContinuousClock.now - start
             try #require(build.exitStatus == 0, "\(build.standardOutput)\n\(build.standardError)")
             print("InitCommandTests: \(templateCase.template) app built in \(buildTime)")
@@ -200,10 +206,10 @@ import Testing
                 "--backend", project + "/dataconnect", "--seed", project + "/dataconnect/seed_data.gql", "--no-watch",
             ])
             let host = String(emulator.url.dropFirst("http://".count))
-            let run = try await Program.run(
-                buildPath + "/debug/" + templateCase.app, [],
-                environment: ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": host], timeout: HangGuard.process)
-            try await emulator.stop()
+            let run = try await ChildProcess.run(
+                URL(fileURLWithPath: buildPath + "/debug/" + templateCase.app), [],
+                environment: Self.inherited(adding: ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": host]))
+            await emulator.stop()
 
             // then: the seeded rows, then the inserted one
             #expect(run.exitStatus == 0, "\(templateCase.template): \(run.standardOutput)\n\(run.standardError)")
@@ -214,49 +220,5 @@ import Testing
             #expect(run.standardOutput.contains(templateCase.insertedLine), "\(run.standardOutput)")
             #expect(run.standardOutput.contains(templateCase.insertedRow), "\(run.standardOutput)")
         }
-    }
-}
-
-/// Runs any program as a child process, with output in temporary files and a hang guard.
-enum Program {
-    static func run(
-        _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration
-    ) async throws -> ProcessResult {
-        let scratch = try TemporaryDirectory(prefix: "dataconnect-program")
-        defer { scratch.remove() }
-        let outputURL = scratch.url.appendingPathComponent("stdout")
-        let errorURL = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        var timedOut = false
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                timedOut = true
-                process.terminate()
-                HangGuard.record("\(path) \(arguments.joined(separator: " ")) was still running", limit: timeout)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        process.waitUntilExit()
-        try output.close()
-        try error.close()
-        return ProcessResult(
-            exitStatus: process.terminationReason == .exit && !timedOut ? process.terminationStatus : nil,
-            standardOutput: String(
-                decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self),
-            standardError: String(
-                decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self))
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DataConnectEngine
 import DataConnectSchema
 import EmulatorHTTP
@@ -86,77 +87,119 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var description: String { message }
 }
 
-/// The commands `dataconnect help` knows about.
-/// (`init` has help too; it is left out of this list, whose wording the "no help" message quotes.)
+/// The commands `dataconnect help` knows about, in the order the "no help" message lists them.
 let helpTopics = ["validate", "generate", "init", "emulator", "execute"]
 
 /// Parses the arguments after the program name into a ``Command``.
 ///
-/// A pure function so it can be tested without starting a process.
+/// A pure function so it can be tested without starting a process. The options of each command are read by the
+/// shared `ArgumentReader` (`--name value` or `--name=value`, `--` ends the options, `-h`/`--help` anywhere), then
+/// checked here in the order given.
 ///
 /// - Throws: ``UsageError`` for unknown commands or options and missing values.
 func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
     guard let first = arguments.first else { return .help(topic: nil) }
-    let rest = Array(arguments.dropFirst())
+    var reader = ArgumentReader(Array(arguments.dropFirst()))
     switch first {
     case "-h", "--help", "help":
-        if let topic = rest.first, !helpTopics.contains(topic), topic != "init" {
-            throw UsageError(message: "no help for \"\(topic)\"; commands: \(helpTopics.joined(separator: ", "))")
-        }
-        return .help(topic: rest.first)
+        return .help(
+            topic: try UsageError.reading { () throws(ArgumentError) in try reader.helpTopic(among: helpTopics) })
     case "--version", "version":
         return .version
     case "validate":
-        var options = ValidateOptions()
-        var index = 0
-        while index < rest.count {
-            let argument = rest[index]
-            switch argument {
-            case "--backend", "--config_dir", "--config-dir":
-                guard index + 1 < rest.count else { throw UsageError(message: "\(argument) needs a directory") }
-                options.backend = rest[index + 1]
-                index += 1
-            case "--print-sdl": options.printSDL = true
-            case "--prelude": options.includePrelude = true
-            case "--quiet", "-q": options.quiet = true
-            case "-h", "--help": return .help(topic: "validate")
-            default:
-                if argument.hasPrefix("--backend=") {
-                    options.backend = String(argument.dropFirst("--backend=".count))
-                } else {
-                    throw UsageError(message: "unknown option \"\(argument)\" for validate")
-                }
-            }
-            index += 1
-        }
-        return .validate(options)
+        return try ValidateOptions.parse(&reader)
     case "emulator", "dev":
+        return try EmulatorOptions.parse(&reader)
+    case "execute":
+        return try ExecuteOptions.parse(&reader)
+    case "generate", "sdk":
+        // `sdk generate` is a synonym of `generate`.
+        if first == "sdk" && reader.remaining.first == "generate" { _ = reader.next() }
+        return try GenerateOptions.parse(&reader)
+    case "init":
+        return try InitOptions.parse(&reader)
+    default:
+        throw UsageError(message: ArgumentError(.unknownCommand(first, known: [])).message)
+    }
+}
+
+extension UsageError {
+    /// Runs a step of the shared parser, keeping the message of its ``ArgumentError``.
+    fileprivate static func reading<Result>(_ step: () throws(ArgumentError) -> Result) throws(UsageError) -> Result {
+        do {
+            return try step()
+        } catch {
+            throw UsageError(message: error.message)
+        }
+    }
+
+    /// The error for a positional argument a command takes none of.
+    fileprivate static func unexpected(_ argument: String, for command: String) -> UsageError {
+        UsageError(message: ArgumentError(.unknownOption(argument), command: command).message)
+    }
+}
+
+/// The spellings of `--backend` the upstream CLI accepts too.
+private let backendOption = Option.value("--backend", aliases: "--config_dir", "--config-dir")
+
+extension ValidateOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(
+                [
+                    .value("--backend", aliases: "--config_dir", "--config-dir", expecting: "a directory"),
+                    .flag("--print-sdl"), .flag("--prelude"), .flag("--quiet", aliases: "-q"),
+                ], command: "validate")
+        }
+        if parsed.helpRequested { return .help(topic: "validate") }
+        if let extra = parsed.positionals.first { throw .unexpected(extra, for: "validate") }
+        var options = ValidateOptions()
+        options.backend = parsed.value("--backend") ?? options.backend
+        options.printSDL = parsed.contains("--print-sdl")
+        options.includePrelude = parsed.contains("--prelude")
+        options.quiet = parsed.contains("--quiet")
+        return .validate(options)
+    }
+}
+
+extension EmulatorOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(
+                [
+                    backendOption, .value("--host"), .value("--port"), .value("--listen"), .value("--data-dir"),
+                    .value("--seed"), .value("--import"), .value("--export-on-exit"), .flag("--no-watch"),
+                    .value("--allow-host"), .value("--allow-origin"), .value("--max-selected-fields"),
+                    .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
+                    .value("--request-timeout"),
+                ], command: "emulator")
+        }
+        if parsed.helpRequested { return .help(topic: "emulator") }
+        if let extra = parsed.positionals.first { throw .unexpected(extra, for: "emulator") }
         var options = EmulatorOptions()
-        var reader = ArgumentReader(rest, command: "emulator")
-        while let argument = reader.next() {
-            switch argument {
-            case "--backend", "--config_dir", "--config-dir": options.backend = try reader.value(for: argument)
-            case "--host": options.host = try reader.value(for: argument)
+        for occurrence in parsed.occurrences {
+            let option = occurrence.option
+            let text = occurrence.value ?? ""
+            switch option {
+            case "--backend": options.backend = text
+            case "--host": options.host = text
             case "--port":
-                let text = try reader.value(for: argument)
                 guard let port = UInt16(text) else {
                     throw UsageError(message: "--port needs a number from 0 to 65535, got \"\(text)\"")
                 }
                 options.port = port
             case "--listen":
-                let text = try reader.value(for: argument)
                 guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
                     throw UsageError(message: "--listen needs HOST:PORT, got \"\(text)\"")
                 }
                 options.host = String(text[..<colon])
                 options.port = port
-            case "--data-dir": options.dataDirectory = try reader.value(for: argument)
-            case "--seed": options.seedFile = try reader.value(for: argument)
-            case "--import": options.importDirectory = try reader.value(for: argument)
-            case "--export-on-exit": options.exportOnExit = try reader.value(for: argument)
+            case "--data-dir": options.dataDirectory = text
+            case "--seed": options.seedFile = text
+            case "--import": options.importDirectory = text
+            case "--export-on-exit": options.exportOnExit = text
             case "--no-watch": options.watch = false
             case "--allow-host":
-                let text = try reader.value(for: argument)
                 guard RequestOriginPolicy.normalizedAllowedHost(text) != nil else {
                     throw UsageError(
                         message: "--allow-host needs a host name or address such as devbox.local, .example.test "
@@ -164,95 +207,90 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
                 }
                 options.allowedHosts.append(text)
             case "--allow-origin":
-                let text = try reader.value(for: argument)
                 guard RequestOriginPolicy.normalizedOrigin(text) != nil else {
                     throw UsageError(
                         message: "--allow-origin needs scheme://host[:port] such as http://devbox.local:3000, "
                             + "got \"\(text)\"")
                 }
                 options.allowedOrigins.append(text)
-            case "--max-selected-fields":
-                options.limits.maxSelectedFields = try reader.positiveInteger(for: argument)
-            case "--max-depth": options.limits.maxDepth = try reader.positiveInteger(for: argument)
-            case "--max-aliases": options.limits.maxAliases = try reader.positiveInteger(for: argument)
+            case "--max-selected-fields": options.limits.maxSelectedFields = try positiveInteger(text, for: option)
+            case "--max-depth": options.limits.maxDepth = try positiveInteger(text, for: option)
+            case "--max-aliases": options.limits.maxAliases = try positiveInteger(text, for: option)
             case "--max-filter-terms":
-                options.executionLimits.maximumFilterTerms = try reader.positiveInteger(for: argument)
+                options.executionLimits.maximumFilterTerms = try positiveInteger(text, for: option)
             case "--request-timeout":
-                let text = try reader.value(for: argument)
                 guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
                     throw UsageError(
                         message: "--request-timeout needs a number of seconds from 0 to 86400, got \"\(text)\"")
                 }
                 options.executionLimits.requestTimeout = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
-            case "-h", "--help": return .help(topic: "emulator")
-            default: throw UsageError(message: "unknown option \"\(argument)\" for emulator")
+            default: break
             }
         }
         return .emulator(options)
-    case "execute":
-        var options = ExecuteOptions()
-        var reader = ArgumentReader(rest, command: "execute")
-        while let argument = reader.next() {
-            switch argument {
-            case "--emulator": options.emulator = try reader.value(for: argument)
-            case "--vars", "--variables": options.variables = try reader.value(for: argument)
-            case "--operation", "--operation-name": options.operationName = try reader.value(for: argument)
-            case "-h", "--help": return .help(topic: "execute")
-            default:
-                if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" for execute") }
-                guard options.file.isEmpty else {
-                    throw UsageError(message: "execute takes one file, got \"\(argument)\" too")
-                }
-                options.file = argument
-            }
+    }
+
+    /// An option's value as a whole number of at least 1.
+    private static func positiveInteger(_ text: String, for option: String) throws(UsageError) -> Int {
+        guard let number = Int(text), number >= 1 else {
+            throw UsageError(message: "\(option) needs a whole number of at least 1, got \"\(text)\"")
         }
-        guard !options.file.isEmpty else { throw UsageError(message: "execute needs a .gql file") }
+        return number
+    }
+}
+
+extension ExecuteOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(
+                [
+                    .value("--emulator"), .value("--vars", aliases: "--variables"),
+                    .value("--operation", aliases: "--operation-name"),
+                ], command: "execute")
+        }
+        if parsed.helpRequested { return .help(topic: "execute") }
+        guard let file = parsed.positionals.first else { throw UsageError(message: "execute needs a .gql file") }
+        if parsed.positionals.count > 1 {
+            throw UsageError(message: "execute takes one file, got \"\(parsed.positionals[1])\" too")
+        }
+        var options = ExecuteOptions(file: file)
+        options.emulator = parsed.value("--emulator") ?? options.emulator
+        options.variables = parsed.value("--vars") ?? options.variables
+        options.operationName = parsed.value("--operation")
         return .execute(options)
-    case "generate", "sdk":
-        var options = GenerateOptions()
-        var reader = ArgumentReader(rest, command: "generate")
-        while let argument = reader.next() {
-            switch argument {
-            case "generate" where first == "sdk" && reader.index == 1: continue
-            case "--backend", "--config_dir", "--config-dir": options.backend = try reader.value(for: argument)
-            case "--watch": options.watch = true
-            case "--check": options.check = true
-            case "-h", "--help": return .help(topic: "generate")
-            default:
-                if argument.hasPrefix("--config_dir=") || argument.hasPrefix("--backend=") {
-                    options.backend = String(argument[argument.index(after: argument.firstIndex(of: "=")!)...])
-                } else {
-                    throw UsageError(message: "unknown option \"\(argument)\" for generate")
-                }
-            }
+    }
+}
+
+extension GenerateOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse([backendOption, .flag("--watch"), .flag("--check")], command: "generate")
         }
+        if parsed.helpRequested { return .help(topic: "generate") }
+        if let extra = parsed.positionals.first { throw .unexpected(extra, for: "generate") }
+        var options = GenerateOptions()
+        options.backend = parsed.value("--backend") ?? options.backend
+        options.watch = parsed.contains("--watch")
+        options.check = parsed.contains("--check")
         if options.watch && options.check {
             throw UsageError(message: "--watch and --check cannot be combined")
         }
         return .generate(options)
-    case "init":
-        var options = InitOptions()
-        var reader = ArgumentReader(rest, command: "init")
-        while let argument = reader.next() {
-            switch argument {
-            case "--template", "-t": options.template = try reader.value(for: argument)
-            case "--name": options.name = try reader.value(for: argument)
-            case "-h", "--help": return .help(topic: "init")
-            default:
-                if argument.hasPrefix("--template=") {
-                    options.template = String(argument.dropFirst("--template=".count))
-                } else if argument.hasPrefix("--name=") {
-                    options.name = String(argument.dropFirst("--name=".count))
-                } else if argument.hasPrefix("-") {
-                    throw UsageError(message: "unknown option \"\(argument)\" for init")
-                } else {
-                    guard options.directory.isEmpty else {
-                        throw UsageError(message: "init takes one directory, got \"\(argument)\" too")
-                    }
-                    options.directory = argument
-                }
-            }
+    }
+}
+
+extension InitOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse([.value("--template", aliases: "-t"), .value("--name")], command: "init")
         }
+        if parsed.helpRequested { return .help(topic: "init") }
+        if parsed.positionals.count > 1 {
+            throw UsageError(message: "init takes one directory, got \"\(parsed.positionals[1])\" too")
+        }
+        var options = InitOptions()
+        options.template = parsed.value("--template") ?? options.template
+        options.name = parsed.value("--name")
         guard InitCommand.templates.contains(options.template) else {
             throw UsageError(
                 message:
@@ -262,43 +300,9 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
         if let name = options.name, InitCommand.sanitizedName(name) == nil {
             throw UsageError(message: "--name needs letters or digits, got \"\(name)\"")
         }
-        guard !options.directory.isEmpty else { throw UsageError(message: "init needs a directory") }
+        guard let directory = parsed.positionals.first else { throw UsageError(message: "init needs a directory") }
+        options.directory = directory
         return .initProject(options)
-    default:
-        throw UsageError(message: "unknown command \"\(first)\"")
-    }
-}
-
-/// Walks option arguments, handing out the value after an option.
-struct ArgumentReader {
-    let arguments: [String]
-    let command: String
-    var index = 0
-
-    init(_ arguments: [String], command: String) {
-        self.arguments = arguments
-        self.command = command
-    }
-
-    mutating func next() -> String? {
-        guard index < arguments.count else { return nil }
-        defer { index += 1 }
-        return arguments[index]
-    }
-
-    mutating func value(for option: String) throws(UsageError) -> String {
-        guard index < arguments.count else { throw UsageError(message: "\(option) needs a value") }
-        defer { index += 1 }
-        return arguments[index]
-    }
-
-    /// The next argument as a whole number of at least 1.
-    mutating func positiveInteger(for option: String) throws(UsageError) -> Int {
-        let text = try value(for: option)
-        guard let number = Int(text), number >= 1 else {
-            throw UsageError(message: "\(option) needs a whole number of at least 1, got \"\(text)\"")
-        }
-        return number
     }
 }
 

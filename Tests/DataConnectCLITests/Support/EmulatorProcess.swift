@@ -1,19 +1,18 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A `dataconnect emulator` child process, for tests that need the real command: startup, signals,
-/// persistence across restarts, `kill -9`, reloading.
-final class EmulatorProcess: @unchecked Sendable {
-    let process = Process()
-    let scratch: TemporaryDirectory
-    let outputURL: URL
-    let errorURL: URL
-    /// `http://127.0.0.1:<port>` once ready.
-    private(set) var url = ""
+/// persistence across restarts, `kill -9`, reloading; with helpers that send it requests.
+final class EmulatorProcess: Sendable {
+    /// The running `dataconnect emulator --port 0 ...`.
+    let child: ChildProcess
+    /// `http://127.0.0.1:<port>`, from the `ready` line.
+    let url: String
 
     struct StartError: Error, CustomStringConvertible {
         var description: String
@@ -25,59 +24,38 @@ final class EmulatorProcess: @unchecked Sendable {
     ///   - arguments: The arguments after `emulator --port 0`.
     ///   - timeout: The hang guard: how long the emulator may go without printing `ready` and without exiting.
     init(_ arguments: [String], timeout: Duration = HangGuard.process) async throws {
-        guard let executable = DataConnectProcess.executable else {
-            throw StartError(description: "no built dataconnect executable")
-        }
-        scratch = try TemporaryDirectory(prefix: "dataconnect-emulator-output")
-        outputURL = scratch.url.appendingPathComponent("stdout")
-        errorURL = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        process.executableURL = executable
-        process.arguments = ["emulator", "--port", "0"] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }) {
-                url = String(line.dropFirst("ready ".count))
-                return
+        child = try ChildProcess(BuiltExecutable.require("dataconnect"), ["emulator", "--port", "0"] + arguments)
+        guard let url = await child.waitForLine(startingWith: "ready ", upTo: timeout) else {
+            if child.isRunning {
+                child.send(SIGKILL)
+                throw StartError(description: "hang guard: no ready line after \(timeout):\n\(child.standardError)")
             }
-            if !process.isRunning {
-                throw StartError(description: "the emulator exited with \(process.terminationStatus):\n\(errors)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+            let result = await child.waitForExit()
+            throw StartError(
+                description: "the emulator exited with \(result.exitStatus.map(String.init) ?? "a signal"):\n"
+                    + result.standardError)
         }
-        process.terminate()
-        throw StartError(description: "hang guard: no ready line after \(timeout):\n\(errors)")
+        self.url = url
     }
 
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        scratch.remove()
-    }
+    /// The child's process id.
+    var processIdentifier: Int32 { child.processIdentifier }
 
-    var output: String {
-        String(decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self)
-    }
-    var errors: String {
-        String(decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self)
-    }
+    /// Standard output so far.
+    var output: String { child.standardOutput }
+
+    /// Standard error so far: the emulator's log.
+    var errors: String { child.standardError }
 
     /// Sends a signal and waits for the process to end; returns its exit status (nil when killed by a signal).
     ///
     /// A process still running after the hang guard (`timeout`) fails the test and is killed.
     @discardableResult
-    func stop(signal: Int32 = SIGTERM, timeout: Duration = HangGuard.process) async throws -> Int32? {
-        kill(process.processIdentifier, signal)
-        guard try await HangGuard.wait(upTo: timeout, until: { !process.isRunning }) else {
-            HangGuard.record("the emulator did not stop on signal \(signal)", limit: timeout)
-            kill(process.processIdentifier, SIGKILL)
-            return nil
-        }
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+    func stop(
+        signal: Int32 = SIGTERM, timeout: Duration = HangGuard.process,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Int32? {
+        await child.stop(signal: signal, upTo: timeout, sourceLocation: sourceLocation).exitStatus
     }
 
     /// POSTs JSON to a path and returns the status and the parsed body.
@@ -137,33 +115,5 @@ final class EmulatorProcess: @unchecked Sendable {
         return try await post(
             "/v1/\(name):\(mutation ? "executeMutation" : "executeQuery")",
             ["name": name, "operationName": operation, "variables": variables])
-    }
-}
-
-/// The repository's root, found from this file.
-enum Repository {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(
-                atPath: url.appendingPathComponent("Backend/movies/dataconnect.yaml").path)
-            {
-                return url
-            }
-        }
-        return url
-    }()
-
-    static var movies: String { root.appendingPathComponent("Backend/movies").path }
-
-    /// A copy of Backend/movies that a test may change.
-    static func copyOfMovies() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory(prefix: "dataconnect-movies")
-        for item in ["dataconnect.yaml", "schema", "connector", "seed_data.gql"] {
-            try FileManager.default.copyItem(
-                atPath: movies + "/" + item, toPath: directory.url.appendingPathComponent(item).path)
-        }
-        return directory
     }
 }

@@ -1,4 +1,5 @@
 import MoviesCLICore
+import MoviesModels
 import Testing
 
 @Suite struct EmulatorAddressTests {
@@ -24,8 +25,17 @@ import Testing
     }
 
     @Test func rejectsAMalformedEnvironmentVariable() {
-        #expect(throws: UsageError.self) {
-            try EmulatorAddress.resolve(nil, environment: [EmulatorAddress.environmentVariable: "nope"])
+        // given
+        let environment = [EmulatorAddress.environmentVariable: "nope"]
+
+        // when / then
+        #expect(throws: EmulatorAddress.InvalidEnvironmentValue(value: "nope")) {
+            try EmulatorAddress.resolve(nil, environment: environment)
+        }
+        #expect(
+            throws: UsageError("FIREBASE_DATA_CONNECT_EMULATOR_HOST must be HOST:PORT, got \"nope\"")
+        ) {
+            try MoviesCommand(.list(ListOptions())).emulatorAddress(environment: environment)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MoviesCLICore
+import MoviesModels
 import Testing
 
 @Suite struct MovieFormatterTests {

@@ -1,4 +1,5 @@
 import MoviesCLICore
+import MoviesModels
 import Synchronization
 import Testing
 
@@ -113,12 +114,27 @@ private struct FixedSource: MovieListSource {
     }
 
     @Test func pollingStopsWhenTheConsumerStops() async throws {
-        // given
+        // given: a source whose first pause ends at once and whose second lasts until its task is cancelled
         let calls = Counter()
-        let source = PollingMovieListSource(interval: .milliseconds(1)) { [alien] in
-            _ = calls.next()
-            return [alien]
-        }
+        let pauses = Counter()
+        let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
+        let source = PollingMovieListSource(
+            interval: .seconds(1),
+            pause: { _ in
+                guard pauses.next() > 0 else { return }
+                let (forever, end) = AsyncStream<Void>.makeStream()
+                await withTaskCancellationHandler {
+                    for await _ in forever {}
+                } onCancel: {
+                    end.finish()
+                }
+                cancelled.yield()
+                throw CancellationError()
+            },
+            fetch: { [alien] in
+                _ = calls.next()
+                return [alien]
+            })
 
         // when: read two snapshots, then stop
         var received = 0
@@ -126,11 +142,12 @@ private struct FixedSource: MovieListSource {
             received += 1
             if received == 2 { break }
         }
-        let afterStop = calls.value
-        try await Task.sleep(for: .milliseconds(50))
+        var stops = cancellations.makeAsyncIterator()
+        let stopped: Void? = await stops.next()
 
-        // then
-        #expect(calls.value <= afterStop + 1, "no polling after the consumer left")
+        // then: the pause after the second fetch was cancelled, and nothing was fetched after it
+        #expect(stopped != nil)
+        #expect(calls.value == 2, "no polling after the consumer left")
     }
 }
 

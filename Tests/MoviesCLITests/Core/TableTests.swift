@@ -1,4 +1,5 @@
 import MoviesCLICore
+import MoviesModels
 import Testing
 
 @Suite struct DisplayWidthTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// Runs the built `movies` executable against the shared seeded emulator, the way a user does.
 ///
@@ -35,8 +36,8 @@ import Testing
 
     @Test func helpListsCommandsAndExitStatuses() async throws {
         // when
-        let overview = try await MoviesProcess.run(["--help"])
-        let listHelp = try await MoviesProcess.run(["list", "--help"])
+        let overview = try await ChildProcess.movies(["--help"])
+        let listHelp = try await ChildProcess.movies(["list", "--help"])
 
         // then
         #expect(overview.exitStatus == 0)
@@ -60,7 +61,7 @@ import Testing
 
     @Test func anUnreachableEmulatorExitsWithStatus3() async throws {
         // when: nothing listens on port 1
-        let result = try await MoviesProcess.run(
+        let result = try await ChildProcess.movies(
             ["list", "--emulator", "127.0.0.1:1"], environment: user.environment)
 
         // then
@@ -69,7 +70,7 @@ import Testing
 
     @Test func theEmulatorAddressComesFromTheEnvironmentWithoutTheOption() async throws {
         // when
-        let result = try await MoviesProcess.run(
+        let result = try await ChildProcess.movies(
             ["show", starWars],
             environment: user.environment.merging(
                 ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": user.address]) { _, new in new })
@@ -260,18 +261,18 @@ import Testing
         // given: a genre only this test uses, watched from the start
         let genre = MoviesFixture.unique("Watch")
         let watch = try user.start("watch", "--genre", genre)
-        #expect(try await watch.waitForOutput(containing: "No movies."), "initial list: \(watch.standardOutputSoFar)")
+        #expect(await watch.waitForOutput(containing: "No movies."), "initial list: \(watch.standardOutput)")
 
         // when: another process adds a movie of that genre
         let added = try await user.run("add", "--title", "Heat Ω", "--year", "1995", "--genre", genre, "--rating", "4")
         let id = added.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sawChange = try await watch.waitForOutput(containing: "+ \(id)  Heat Ω (1995, \(genre), rating 4)")
+        let sawChange = await watch.waitForOutput(containing: "+ \(id)  Heat Ω (1995, \(genre), rating 4)")
         watch.send(SIGINT)
-        let result = try await watch.waitForExit()
+        let result = await watch.waitForExit()
 
         // then
         #expect(added.exitStatus == 0)
-        #expect(sawChange, "watch output: \(watch.standardOutputSoFar)")
+        #expect(sawChange, "watch output: \(watch.standardOutput)")
         #expect(result.exitStatus == 0, "stopped cleanly: \(result.standardError)")
         _ = try await user.run("delete", id)
     }
@@ -280,11 +281,11 @@ import Testing
         // given
         let genre = MoviesFixture.unique("Quiet")
         let watch = try user.start("watch", "--genre", genre, "--json")
-        #expect(try await watch.waitForOutput(containing: "{\"movies\":[]}\n"))
+        #expect(await watch.waitForOutput(containing: "{\"movies\":[]}\n"))
 
         // when
         watch.send(SIGTERM)
-        let result = try await watch.waitForExit()
+        let result = await watch.waitForExit()
 
         // then
         #expect(result.exitStatus == 0, "\(result.standardError)")

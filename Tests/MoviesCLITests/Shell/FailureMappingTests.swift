@@ -1,5 +1,6 @@
 import FirebaseDataConnect
 import MoviesCLICore
+import MoviesModels
 import Testing
 
 @testable import movies

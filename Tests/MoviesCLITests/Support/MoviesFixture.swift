@@ -1,16 +1,12 @@
 import DataConnectTesting
 import Foundation
+import Testing
+import WorkspaceTestSupport
 
 /// The seeded movies emulator the end-to-end tests share, and a way to run `movies` against it.
 enum MoviesFixture {
-    /// The repository root, found from this file's path (`Tests/MoviesCLITests/Support/`).
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     private static let started: Result<TestEmulator, any Error> = Result {
-        try TestEmulator(
-            backend: repositoryRoot.appendingPathComponent("Backend/movies").path,
-            seedFile: repositoryRoot.appendingPathComponent("Backend/movies/seed_data.gql").path)
+        try TestEmulator(backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed)
     }
 
     /// The running emulator, started on first use.
@@ -33,6 +29,20 @@ enum MoviesFixture {
     static let starWarsID = "252ff53a-a807-5c12-840b-96bff4798d7b"
 }
 
+extension ChildProcess {
+    /// Starts the built `movies` with a small environment (see ``ChildProcess/environment(adding:)``): `NO_COLOR`
+    /// is never inherited, and the emulator variable only when given in `environment`.
+    static func startMovies(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(
+            BuiltExecutable.require("movies"), arguments, environment: ChildProcess.environment(adding: environment))
+    }
+
+    /// Runs the built `movies` to its end, with the environment of ``startMovies(_:environment:)``.
+    static func movies(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await startMovies(arguments, environment: environment).waitForExit()
+    }
+}
+
 /// One user's view of `movies`: a private configuration folder and the emulator address.
 struct MoviesUser: Sendable {
     /// The folder `MOVIES_CONFIG_DIR` points at.
@@ -51,11 +61,11 @@ struct MoviesUser: Sendable {
 
     /// Runs `movies ARGUMENTS --emulator ADDRESS` with this user's configuration folder.
     func run(_ arguments: String...) async throws -> ProcessResult {
-        try await MoviesProcess.run(arguments + ["--emulator", address], environment: environment)
+        try await ChildProcess.movies(arguments + ["--emulator", address], environment: environment)
     }
 
     /// Starts `movies ARGUMENTS --emulator ADDRESS` in the background.
-    func start(_ arguments: String...) throws -> RunningProcess {
-        try RunningProcess(arguments + ["--emulator", address], environment: environment)
+    func start(_ arguments: String...) throws -> ChildProcess {
+        try ChildProcess.startMovies(arguments + ["--emulator", address], environment: environment)
     }
 }

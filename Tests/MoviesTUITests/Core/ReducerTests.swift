@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 import MoviesTUICore
 import Testing
 

@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 import MoviesTUICore
 import Testing
 
@@ -181,13 +181,13 @@ import Testing
     }
 
     @Test func rejectsBadArguments() {
-        #expect(throws: UsageError("unknown argument \"--sort\"")) {
+        #expect(throws: LaunchError("unknown argument \"--sort\"")) {
             try LaunchCommand.parse(["--sort"], environment: [:])
         }
-        #expect(throws: UsageError("--emulator needs HOST:PORT")) {
+        #expect(throws: LaunchError("--emulator needs HOST:PORT")) {
             try LaunchCommand.parse(["--emulator"], environment: [:])
         }
-        #expect(throws: UsageError("--emulator must be HOST:PORT, got \"nope\"")) {
+        #expect(throws: LaunchError("--emulator must be HOST:PORT, got \"nope\"")) {
             try LaunchCommand.parse(["--emulator", "nope"], environment: [:])
         }
     }

@@ -1,46 +1,26 @@
 import DataConnectTesting
 import Foundation
 import Testing
+import WorkspaceTestSupport
 
 /// Runs the built `movies-tui` in a real terminal (a private tmux server) against an in-process emulator.
 @Suite(.serialized) struct MoviesTUITmuxTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     private func startEmulator() throws -> TestEmulator {
-        try TestEmulator(
-            backend: Self.repositoryRoot.appendingPathComponent("Backend/movies").path,
-            seedFile: Self.repositoryRoot.appendingPathComponent("Backend/movies/seed_data.gql").path)
+        try TestEmulator(backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed)
+    }
+
+    /// Runs the `movies` CLI to completion with a private configuration folder; standard error follows standard
+    /// output.
+    static func runCLI(
+        _ arguments: [String], configuration: TemporaryDirectory
+    ) async throws -> (status: Int32?, output: String) {
+        let result = try await ChildProcess.run(
+            BuiltExecutable.require("movies"), arguments,
+            environment: ChildProcess.environment(adding: ["MOVIES_CONFIG_DIR": configuration.path, "NO_COLOR": "1"]))
+        return (result.exitStatus, result.standardOutput + result.standardError)
     }
 
     /// `sh -c` text running movies-tui, then printing its exit status and idling, so the pane survives it.
-    /// Runs the `movies` CLI to completion with a private configuration folder.
-    static func runCLI(
-        _ executable: URL, _ arguments: [String], session: String = UUID().uuidString
-    ) throws -> (
-        status: Int32, output: String
-    ) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("movies-cli-\(session)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let outputURL = scratch.appendingPathComponent("output-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["MOVIES_CONFIG_DIR": scratch.path, "NO_COLOR": "1"]) { $1 }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        let text = String(decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self)
-        return (process.terminationStatus, text)
-    }
-
     private func command(_ executable: URL, emulator: TestEmulator) -> String {
         "'\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"movies-tui exited $?\"; sleep 600"
     }
@@ -49,7 +29,7 @@ import Testing
         _ result: (Bool, String), _ what: String, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(
-            result.0, "\(what) (hang guard: not after \(Tmux.hangGuard)); the screen was:\n\(result.1)",
+            result.0, "\(what) (hang guard: not after \(HangGuard.process)); the screen was:\n\(result.1)",
             sourceLocation: sourceLocation)
     }
 
@@ -57,7 +37,7 @@ import Testing
         // given: a seeded emulator and movies-tui in a 120x40 terminal
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let executable = try MoviesTUIExecutable.find()
+        let executable = try BuiltExecutable.require("movies-tui")
         let emulator = try startEmulator()
         try tmux.start(command(executable, emulator: emulator))
         expectScreen(try await tmux.waitFor("79 movies"), "the seeded list loads")
@@ -101,21 +81,16 @@ import Testing
         expectScreen(try await tmux.waitFor("5/5  uid-tmux: Still great, 素晴らしい"), "the review shows in the detail pane")
 
         // when: another user reviews the same movie from another process, while its detail pane is open
-        let cli = executable.deletingLastPathComponent().appendingPathComponent("movies")
-        let session = "tui-\(UUID().uuidString)"
-        defer {
-            try? FileManager.default.removeItem(
-                at: FileManager.default.temporaryDirectory.appendingPathComponent("movies-cli-\(session)"))
-        }
+        let other = try TemporaryDirectory(prefix: "movies-cli-tui")
+        defer { other.remove() }
         let address = "\(emulator.host):\(emulator.port)"
-        let login = try Self.runCLI(cli, ["login", "--uid", "uid-other", "--emulator", address], session: session)
+        let login = try await Self.runCLI(["login", "--uid", "uid-other", "--emulator", address], configuration: other)
         #expect(login.status == 0, "movies login: \(login.output)")
-        let review = try Self.runCLI(
-            cli,
+        let review = try await Self.runCLI(
             [
                 "review", "252ff53a-a807-5c12-840b-96bff4798d7b", "--rating", "4", "--text", "From another terminal",
                 "--emulator", address,
-            ], session: session)
+            ], configuration: other)
         #expect(review.status == 0, "movies review: \(review.output)")
         // then: the pane follows the movie's subscription
         expectScreen(
@@ -126,15 +101,16 @@ import Testing
         try tmux.keys("Escape", "Escape", "s", "S", "g")
         expectScreen(try await tmux.waitFor("Sort: year desc"), "sorting by year, descending")
         // (the movies CLI, as a separate process, through the same emulator)
+        let anonymous = try TemporaryDirectory(prefix: "movies-cli-tui")
+        defer { anonymous.remove() }
         for (title, year, genre, rating) in [
             ("Amélie Returns", "2030", "Comedy", "4"), ("千と千尋の神隠し 2", "2031", "Animation", "5"),
         ] {
-            let added = try Self.runCLI(
-                cli,
+            let added = try await Self.runCLI(
                 [
                     "add", "--title", title, "--year", year, "--genre", genre, "--rating", rating,
                     "--emulator", "\(emulator.host):\(emulator.port)",
-                ])
+                ], configuration: anonymous)
             #expect(added.status == 0, "movies add: \(added.output)")
         }
         // then: the list shows them, at the top
@@ -158,7 +134,7 @@ import Testing
         // given
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let executable = try MoviesTUIExecutable.find()
+        let executable = try BuiltExecutable.require("movies-tui")
         let emulator = try startEmulator()
         // `trap : INT` keeps the shell alive when Ctrl-C reaches the whole foreground process group; a trap
         // with a command (unlike an ignored signal) is reset to the default in the children.
@@ -190,7 +166,7 @@ import Testing
         // given: nothing listens on port 1
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let executable = try MoviesTUIExecutable.find()
+        let executable = try BuiltExecutable.require("movies-tui")
         try tmux.start("'\(executable.path)' --emulator 127.0.0.1:1; echo \"movies-tui exited $?\"; sleep 600")
         expectScreen(try await tmux.waitFor("update failed: emulator unreachable"), "the status bar shows the error")
 

@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 import MoviesTUICore
 
 /// Small catalogues and states for the reducer and layout tests.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkspaceTestSupport
 
 /// A private tmux server (`tmux -L <socket>`) for driving `movies-tui` in a real terminal.
 ///
@@ -111,28 +112,24 @@ final class Tmux: @unchecked Sendable {
         try run(["display-message", "-p", "-t", "tui", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// How long a test waits for the screen to show something before it calls it a hang.
-    ///
-    /// Generous on purpose: the tests share a 2-core machine with other builds, where the debug TUI can be slow.
-    /// It only catches hangs; speed is measured by the benchmarks (`make bench-*`).
-    static let hangGuard: Duration = .seconds(300)
-
     /// Waits until the screen satisfies `condition`, or the hang guard passes; returns the last screen either way.
+    ///
+    /// tmux announces no change of a pane's text, so the screen is captured again until it shows what the test
+    /// waits for: the pause between two captures decides nothing, and the hang guard only catches hangs (the
+    /// debug TUI can be slow on a busy machine).
     func waitForScreen(
-        timeout: Duration = hangGuard, _ condition: (String) -> Bool
+        timeout: Duration = HangGuard.process, _ condition: (String) -> Bool
     ) async throws -> (Bool, String) {
-        let deadline = ContinuousClock.now + timeout
-        var screen = try self.screen()
-        while !condition(screen) {
-            if ContinuousClock.now > deadline { return (false, screen) }
-            try await Task.sleep(for: .milliseconds(100))
+        var screen = ""
+        let shown = try await HangGuard.poll(upTo: timeout, every: .milliseconds(100)) {
             screen = try self.screen()
+            return condition(screen)
         }
-        return (true, screen)
+        return (shown, screen)
     }
 
     /// Waits until the screen contains `text`.
-    func waitFor(_ text: String, timeout: Duration = hangGuard) async throws -> (Bool, String) {
+    func waitFor(_ text: String, timeout: Duration = HangGuard.process) async throws -> (Bool, String) {
         try await waitForScreen(timeout: timeout) { $0.contains(text) }
     }
 
@@ -150,31 +147,5 @@ final class Tmux: @unchecked Sendable {
         let children = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: " ")
             .compactMap { Int32($0) }
         return children + children.flatMap { descendants(of: $0) }
-    }
-}
-
-/// The built `movies-tui`, next to the test bundle (or `MOVIES_TUI_EXECUTABLE`).
-enum MoviesTUIExecutable {
-    static func find() throws -> URL {
-        let fileManager = FileManager.default
-        if let override = ProcessInfo.processInfo.environment["MOVIES_TUI_EXECUTABLE"] {
-            return URL(fileURLWithPath: override)
-        }
-        for start in [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments.first ?? ".")] {
-            var directory = start.standardizedFileURL
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("movies-tui")
-                var isDirectory: ObjCBool = false
-                if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                    fileManager.isExecutableFile(atPath: candidate.path)
-                {
-                    return candidate
-                }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw Tmux.Failure(
-            description:
-                "no built movies-tui next to \(Bundle.main.bundleURL.path); run `swift build --product movies-tui`")
     }
 }

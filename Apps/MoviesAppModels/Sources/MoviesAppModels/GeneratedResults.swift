@@ -1,5 +1,5 @@
 import FirebaseDataConnectGenerated
-import MoviesCLICore
+import MoviesModels
 
 /// The generated SDK's results as the sample apps' models, shared by the `movies` CLI and `movies-tui`.
 ///

@@ -1,4 +1,6 @@
+import ArgumentParsing
 import Foundation
+import MoviesModels
 
 /// A command-line usage error: printed on one line, exit status 2.
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -29,7 +31,7 @@ extension MoviesCommand {
     ///
     /// A pure function so it can be tested without starting a process. `--emulator HOST:PORT` and `--json`
     /// may appear anywhere; options take their value as the next argument or after `=`
-    /// (`--genre=Drama`); `--` ends the options.
+    /// (`--genre=Drama`); `--` ends the options (see `ArgumentReader` for the shared rules).
     ///
     /// ```swift
     /// try MoviesCommand.parse(["review", id, "--rating", "5"])  // .review(ReviewOptions(...))
@@ -42,133 +44,129 @@ extension MoviesCommand {
     ///   missing required option.
     public static func parse(_ arguments: [String]) throws(UsageError) -> MoviesCommand {
         var reader = ArgumentReader(arguments)
-        var globals = GlobalOptions()
-        var name: String?
-        while name == nil, let argument = try reader.next() {
-            if try globals.consume(argument, from: &reader, topic: nil) { continue }
-            switch argument.name {
-            case "-h", "--help": return MoviesCommand(.help(topic: nil))
-            default:
-                guard !argument.isOption else { throw UsageError("unknown option \"\(argument.name)\"") }
-                name = argument.name
-            }
+        let leading = try UsageError.reading(topic: nil) { () throws(ArgumentError) in
+            try reader.parse(GlobalOptions.accepted, stoppingAtPositional: true)
         }
-        guard let name else { return MoviesCommand(.help(topic: nil)) }
+        if leading.helpRequested { return MoviesCommand(.help(topic: nil)) }
+        var globals = try GlobalOptions(leading, topic: nil)
+        guard let name = leading.positionals.first else { return MoviesCommand(.help(topic: nil)) }
+        let known = HelpTopic.allCases.map(\.rawValue)
         if name == "help" {
-            return MoviesCommand(.help(topic: try parseHelpTopic(&reader)))
+            let topic = try UsageError.reading(topic: nil) { () throws(ArgumentError) in
+                try reader.helpTopic(among: known)
+            }
+            return MoviesCommand(.help(topic: topic.flatMap(HelpTopic.init(rawValue:))))
         }
         guard let topic = HelpTopic(rawValue: name) else {
-            let known = HelpTopic.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("unknown command \"\(name)\"; commands: \(known)")
+            throw UsageError(ArgumentError(.unknownCommand(name, known: known)).message)
         }
-        var parser = SubcommandParser(topic: topic, reader: reader, globals: globals)
-        guard let action = try parser.parse() else { return MoviesCommand(.help(topic: topic)) }
-        if parser.globals.json && !action.isRead {
+        let parsed = try UsageError.reading(topic: topic) { () throws(ArgumentError) in
+            try reader.parse(SubcommandParser.accepted(topic) + GlobalOptions.accepted, command: topic.rawValue)
+        }
+        if parsed.helpRequested { return MoviesCommand(.help(topic: topic)) }
+        try globals.update(from: parsed, topic: topic)
+        let action = try SubcommandParser(topic: topic, parsed: parsed).action()
+        if globals.json && !action.isRead {
             throw UsageError("--json applies only to read commands, not to \(topic.rawValue)", topic: topic)
         }
-        return MoviesCommand(action, emulator: parser.globals.emulator, json: parser.globals.json)
+        return MoviesCommand(action, emulator: globals.emulator, json: globals.json)
     }
 
-    private static func parseHelpTopic(_ reader: inout ArgumentReader) throws(UsageError) -> HelpTopic? {
-        guard let argument = try reader.next() else { return nil }
-        guard let topic = HelpTopic(rawValue: argument.name) else {
-            let known = HelpTopic.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("no help for \"\(argument.name)\"; commands: \(known)")
+    /// The emulator to use: `--emulator`, else `FIREBASE_DATA_CONNECT_EMULATOR_HOST`, else the standard address.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The address.
+    /// - Throws: ``UsageError`` when the environment variable is set but is not `host:port`.
+    public func emulatorAddress(environment: [String: String]) throws(UsageError) -> EmulatorAddress {
+        do {
+            return try EmulatorAddress.resolve(emulator, environment: environment)
+        } catch {
+            throw UsageError(error.description)
         }
-        if let extra = try reader.next() { throw UsageError("help takes one command, got \"\(extra.name)\" too") }
-        return topic
     }
 }
 
-/// The options every command accepts.
+extension UsageError {
+    /// Runs a step of the shared parser, turning its ``ArgumentError`` into a usage error about `topic`.
+    fileprivate static func reading<Result>(
+        topic: HelpTopic?, _ step: () throws(ArgumentError) -> Result
+    ) throws(UsageError) -> Result {
+        do {
+            return try step()
+        } catch {
+            throw UsageError(error.message, topic: topic)
+        }
+    }
+}
+
+/// The options every command accepts, before or after its name.
 private struct GlobalOptions {
+    static let accepted: [Option] = [.value("--emulator"), .flag("--json")]
+
     var emulator: EmulatorAddress?
     var json = false
 
-    /// Takes `--emulator` or `--json`; returns whether the argument was one of them.
-    mutating func consume(
-        _ argument: ArgumentReader.Argument, from reader: inout ArgumentReader, topic: HelpTopic?
-    ) throws(UsageError) -> Bool {
-        switch argument.name {
-        case "--emulator":
-            let text = try reader.value(for: argument, topic: topic)
+    /// The global options given before the command's name.
+    init(_ parsed: ParsedArguments, topic: HelpTopic?) throws(UsageError) {
+        try update(from: parsed, topic: topic)
+    }
+
+    /// Takes `--emulator` and `--json` from parsed arguments; the last `--emulator` wins.
+    mutating func update(from parsed: ParsedArguments, topic: HelpTopic?) throws(UsageError) {
+        if let text = parsed.value("--emulator") {
             guard let address = EmulatorAddress(text) else {
                 throw UsageError("--emulator needs HOST:PORT, got \"\(text)\"", topic: topic)
             }
             emulator = address
-            return true
-        case "--json":
-            try reader.rejectValue(of: argument, topic: topic)
-            json = true
-            return true
-        default:
-            return false
         }
+        if parsed.contains("--json") { json = true }
     }
 }
 
-/// Parses the arguments after one subcommand's name.
+/// Builds one subcommand's action from its parsed arguments.
 private struct SubcommandParser {
     let topic: HelpTopic
-    var reader: ArgumentReader
-    var globals: GlobalOptions
-    var positionals: [String] = []
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
+    let positionals: [String]
+    let parsed: ParsedArguments
 
-    init(topic: HelpTopic, reader: ArgumentReader, globals: GlobalOptions) {
+    init(topic: HelpTopic, parsed: ParsedArguments) {
         self.topic = topic
-        self.reader = reader
-        self.globals = globals
+        self.positionals = parsed.positionals
+        self.parsed = parsed
     }
 
-    /// The options that take a value, and the flags, of each command.
-    private var accepted: (values: Set<String>, flags: Set<String>) {
+    /// The options of each command, besides the global ones.
+    static func accepted(_ topic: HelpTopic) -> [Option] {
         switch topic {
-        case .list: (["--genre", "--sort", "--limit", "--page"], ["--desc"])
-        case .search: (["--genre", "--min-year", "--max-year", "--min-rating"], [])
-        case .add: (["--title", "--year", "--genre", "--rating", "--aspect", "--tags"], [])
-        case .review: (["--rating", "--text"], [])
-        case .login: (["--uid", "--email", "--name"], [])
-        case .watch: (["--genre"], ["--poll"])
-        case .show, .delete, .favorites, .logout, .whoami: ([], [])
+        case .list: [.value("--genre"), .value("--sort"), .value("--limit"), .value("--page"), .flag("--desc")]
+        case .search: [.value("--genre"), .value("--min-year"), .value("--max-year"), .value("--min-rating")]
+        case .add:
+            [
+                .value("--title"), .value("--year"), .value("--genre"), .value("--rating"), .value("--aspect"),
+                .value("--tags"),
+            ]
+        case .review: [.value("--rating"), .value("--text")]
+        case .login: [.value("--uid"), .value("--email"), .value("--name")]
+        case .watch: [.value("--genre"), .flag("--poll")]
+        case .show, .delete, .favorites, .logout, .whoami: []
         }
     }
 
-    /// The action, or `nil` when `--help` was given.
-    mutating func parse() throws(UsageError) -> MoviesCommand.Action? {
-        let accepted = self.accepted
-        while let argument = try reader.next() {
-            if try globals.consume(argument, from: &reader, topic: topic) { continue }
-            if argument.name == "-h" || argument.name == "--help" { return nil }
-            if !argument.isOption {
-                positionals.append(argument.name)
-            } else if accepted.values.contains(argument.name) {
-                values[argument.name] = try reader.value(for: argument, topic: topic)
-            } else if accepted.flags.contains(argument.name) {
-                try reader.rejectValue(of: argument, topic: topic)
-                flags.insert(argument.name)
-            } else {
-                throw UsageError("unknown option \"\(argument.name)\" for \(topic.rawValue)", topic: topic)
-            }
-        }
-        return try action()
-    }
-
-    private func action() throws(UsageError) -> MoviesCommand.Action {
+    /// The action the parsed arguments ask for.
+    func action() throws(UsageError) -> MoviesCommand.Action {
         switch topic {
         case .list:
             try expectPositionals(0)
             return .list(
                 ListOptions(
-                    genre: values["--genre"], sort: try sortKey(), descending: flags.contains("--desc"),
+                    genre: parsed.value("--genre"), sort: try sortKey(), descending: parsed.contains("--desc"),
                     limit: try integer("--limit", in: 1...10_000), page: try integer("--page", in: 1...1_000_000)))
         case .search:
             guard !positionals.isEmpty else { throw UsageError("search needs the TEXT to find", topic: topic) }
             let text = positionals.joined(separator: " ")
             return .search(
                 SearchOptions(
-                    text: text, genre: values["--genre"], minYear: try integer("--min-year"),
+                    text: text, genre: parsed.value("--genre"), minYear: try integer("--min-year"),
                     maxYear: try integer("--max-year"), minRating: try integer("--min-rating", in: 0...5)))
         case .show:
             return .show(id: try singleID())
@@ -189,7 +187,8 @@ private struct SubcommandParser {
             let id = try singleID()
             return .review(
                 ReviewOptions(
-                    movieID: id, rating: try requiredInteger("--rating", in: 1...5), text: values["--text"] ?? ""))
+                    movieID: id, rating: try requiredInteger("--rating", in: 1...5), text: parsed.value("--text") ?? "")
+            )
         case .favorites:
             switch positionals.first {
             case nil, "list":
@@ -208,10 +207,10 @@ private struct SubcommandParser {
             guard !uid.isEmpty, uid.count <= 128, !uid.contains(where: \.isWhitespace) else {
                 throw UsageError("--uid needs 1 to 128 characters without spaces, got \"\(uid)\"", topic: topic)
             }
-            if let name = values["--name"], name.isEmpty || name.count > 50 {
+            if let name = parsed.value("--name"), name.isEmpty || name.count > 50 {
                 throw UsageError("--name needs 1 to 50 characters", topic: topic)
             }
-            return .login(LoginOptions(uid: uid, email: values["--email"], name: values["--name"]))
+            return .login(LoginOptions(uid: uid, email: parsed.value("--email"), name: parsed.value("--name")))
         case .logout:
             try expectPositionals(0)
             return .logout
@@ -220,7 +219,7 @@ private struct SubcommandParser {
             return .whoami
         case .watch:
             try expectPositionals(0)
-            return .watch(genre: values["--genre"], poll: flags.contains("--poll"))
+            return .watch(genre: parsed.value("--genre"), poll: parsed.contains("--poll"))
         }
     }
 
@@ -247,14 +246,14 @@ private struct SubcommandParser {
     }
 
     private func required(_ option: String) throws(UsageError) -> String {
-        guard let value = values[option] else {
+        guard let value = parsed.value(option) else {
             throw UsageError("\(topic.rawValue) needs \(option)", topic: topic)
         }
         return value
     }
 
     private func integer(_ option: String, in range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
-        guard let text = values[option] else { return nil }
+        guard let text = parsed.value(option) else { return nil }
         guard let value = Int(text), range?.contains(value) ?? true else {
             let expected = range.map { "a number from \($0.lowerBound) to \($0.upperBound)" } ?? "a number"
             throw UsageError("\(option) needs \(expected), got \"\(text)\"", topic: topic)
@@ -263,12 +262,12 @@ private struct SubcommandParser {
     }
 
     private func requiredInteger(_ option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard values[option] != nil else { throw UsageError("\(topic.rawValue) needs \(option)", topic: topic) }
+        guard parsed.value(option) != nil else { throw UsageError("\(topic.rawValue) needs \(option)", topic: topic) }
         return try integer(option, in: range) ?? range.lowerBound
     }
 
     private func sortKey() throws(UsageError) -> MovieSortKey {
-        guard let text = values["--sort"] else { return .title }
+        guard let text = parsed.value("--sort") else { return .title }
         guard let key = MovieSortKey(rawValue: text.lowercased()) else {
             throw UsageError("--sort needs title, year or rating, got \"\(text)\"", topic: topic)
         }
@@ -276,7 +275,7 @@ private struct SubcommandParser {
     }
 
     private func aspectRatio() throws(UsageError) -> AspectRatioOption? {
-        guard let text = values["--aspect"] else { return nil }
+        guard let text = parsed.value("--aspect") else { return nil }
         guard let ratio = AspectRatioOption(rawValue: text.uppercased()) else {
             throw UsageError("--aspect needs ACADEMY, WIDESCREEN or ANAMORPHIC, got \"\(text)\"", topic: topic)
         }
@@ -284,62 +283,7 @@ private struct SubcommandParser {
     }
 
     private func tags() -> [String] {
-        guard let text = values["--tags"] else { return [] }
+        guard let text = parsed.value("--tags") else { return [] }
         return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-}
-
-/// Reads arguments one at a time, splitting `--name=value` and honouring `--`.
-private struct ArgumentReader {
-    /// One argument: an option name (with its `=value`, if any) or a positional.
-    struct Argument {
-        var name: String
-        var inlineValue: String?
-        var isOption: Bool
-    }
-
-    private let arguments: [String]
-    private var index = 0
-    private var optionsEnded = false
-
-    init(_ arguments: [String]) {
-        self.arguments = arguments
-    }
-
-    mutating func next() throws(UsageError) -> Argument? {
-        guard index < arguments.count else { return nil }
-        let text = arguments[index]
-        index += 1
-        if optionsEnded { return Argument(name: text, inlineValue: nil, isOption: false) }
-        if text == "--" {
-            optionsEnded = true
-            return try next()
-        }
-        // A lone "-" and negative numbers are values, not options.
-        guard text.hasPrefix("-"), text.count > 1, Int(text) == nil else {
-            return Argument(name: text, inlineValue: nil, isOption: false)
-        }
-        if text.hasPrefix("--"), let equals = text.firstIndex(of: "=") {
-            return Argument(
-                name: String(text[..<equals]), inlineValue: String(text[text.index(after: equals)...]), isOption: true)
-        }
-        return Argument(name: text, inlineValue: nil, isOption: true)
-    }
-
-    /// The option's value: after `=`, else the next argument when that is not an option.
-    mutating func value(for argument: Argument, topic: HelpTopic?) throws(UsageError) -> String {
-        if let inline = argument.inlineValue { return inline }
-        // The next argument is the value unless it is another option; `--text=--x` passes such a value.
-        guard index < arguments.count, !(arguments[index].hasPrefix("--") && arguments[index].count > 2) else {
-            throw UsageError("\(argument.name) needs a value", topic: topic)
-        }
-        let value = arguments[index]
-        index += 1
-        return value
-    }
-
-    /// Fails when a flag was given a value with `=`.
-    func rejectValue(of argument: Argument, topic: HelpTopic?) throws(UsageError) {
-        if argument.inlineValue != nil { throw UsageError("\(argument.name) takes no value", topic: topic) }
     }
 }

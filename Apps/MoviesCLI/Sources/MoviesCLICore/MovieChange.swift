@@ -1,3 +1,5 @@
+import MoviesModels
+
 /// A difference between two snapshots of the movie list, by id.
 public enum MovieChange: Equatable, Sendable, Encodable {
     /// A movie appeared.

@@ -1,4 +1,5 @@
 import Foundation
+import MoviesModels
 
 /// Renders movies, favorites, users and changes as the text `movies` prints.
 ///

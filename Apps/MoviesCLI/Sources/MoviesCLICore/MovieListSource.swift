@@ -1,3 +1,5 @@
+import MoviesModels
+
 /// Where `movies watch` gets successive snapshots of the movie list.
 ///
 /// The app's default source is a realtime subscription (the query ref's `subscribe()`); ``PollingMovieListSource``
@@ -22,25 +24,33 @@ public struct PollingMovieListSource: MovieListSource {
     public let interval: Duration
     /// Fetches the current list.
     public let fetch: @Sendable () async throws -> [MovieRow]
+    /// Waits for an interval; throws `CancellationError` when the task is cancelled meanwhile.
+    public let pause: @Sendable (Duration) async throws -> Void
 
     /// Creates a polling source.
     ///
     /// - Parameters:
     ///   - interval: The pause between fetches.
+    ///   - pause: Waits for the interval; `Task.sleep(for:)` by default, replaced by tests.
     ///   - fetch: Fetches the current list; an error ends the sequence with that error.
-    public init(interval: Duration, fetch: @escaping @Sendable () async throws -> [MovieRow]) {
+    public init(
+        interval: Duration,
+        pause: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        fetch: @escaping @Sendable () async throws -> [MovieRow]
+    ) {
         self.interval = interval
+        self.pause = pause
         self.fetch = fetch
     }
 
     /// Every fetched list, including unchanged ones, until cancelled or a fetch fails.
     public func snapshots() -> AsyncThrowingStream<[MovieRow], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[MovieRow], any Error>.makeStream()
-        let task = Task { [interval, fetch] in
+        let task = Task { [interval, pause, fetch] in
             do {
                 while !Task.isCancelled {
                     continuation.yield(try await fetch())
-                    try await Task.sleep(for: interval)
+                    try await pause(interval)
                 }
                 continuation.finish()
             } catch is CancellationError {

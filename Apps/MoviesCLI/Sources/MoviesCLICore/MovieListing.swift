@@ -1,4 +1,5 @@
 import Foundation
+import MoviesModels
 
 /// Applies `movies list` options to the catalogue: genre filter, ordering and paging.
 ///

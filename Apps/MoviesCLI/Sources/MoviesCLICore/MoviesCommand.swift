@@ -1,4 +1,5 @@
 import Foundation
+import MoviesModels
 
 /// A parsed `movies` command line: what to do, and the options every command shares.
 ///
@@ -12,7 +13,7 @@ import Foundation
 public struct MoviesCommand: Equatable, Sendable {
     /// What the command does.
     public var action: Action
-    /// The emulator given with `--emulator`, or `nil` for the default (see ``EmulatorAddress/resolve(_:environment:)``).
+    /// The emulator given with `--emulator`, or `nil` for the default (see ``emulatorAddress(environment:)``).
     public var emulator: EmulatorAddress?
     /// Whether `--json` asked for JSON instead of a table; only read commands accept it.
     public var json: Bool

@@ -1,3 +1,5 @@
+import MoviesModels
+
 /// The exit statuses of `movies`, as documented in `movies --help`.
 public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The command succeeded.

@@ -1,3 +1,5 @@
+import MoviesModels
+
 /// A table of text, rendered with columns aligned by display width.
 ///
 /// Cells are sanitized (control characters become spaces) and padded by ``DisplayWidth``, so titles such

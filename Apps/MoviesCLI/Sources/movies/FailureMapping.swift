@@ -1,5 +1,6 @@
 import FirebaseDataConnect
 import MoviesCLICore
+import MoviesModels
 
 /// Maps the errors a command can throw to the ``MoviesFailure`` that says what to print and how to exit.
 enum FailureMapping {

@@ -2,6 +2,7 @@ import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
 import MoviesCLICore
+import MoviesModels
 
 /// Runs one parsed command against `DataConnect.moviesConnector` and prints its result.
 struct MoviesApp {
@@ -22,7 +23,7 @@ struct MoviesApp {
                 Console.out(HelpText.text(for: topic))
                 return .success
             }
-            address = try EmulatorAddress.resolve(command.emulator, environment: environment)
+            address = try command.emulatorAddress(environment: environment)
             let app = MoviesApp(
                 command: command, address: address,
                 style: TerminalStyle.detect(isTerminal: Console.isTerminal, environment: environment),

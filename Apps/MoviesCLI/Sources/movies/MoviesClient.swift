@@ -3,6 +3,7 @@ import FirebaseDataConnectGenerated
 import Foundation
 import MoviesAppModels
 import MoviesCLICore
+import MoviesModels
 
 /// The movies connector as the commands use it: typed SDK calls in, MoviesCLICore models out.
 struct MoviesClient: Sendable {

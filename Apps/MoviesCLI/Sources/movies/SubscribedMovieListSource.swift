@@ -1,5 +1,6 @@
 import FirebaseDataConnect
 import MoviesCLICore
+import MoviesModels
 
 /// `movies watch`'s default source: the `listMovies` query's realtime subscription.
 ///

@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 
 /// Everything that can happen to the app: keys, the terminal, and results of effects and the feed.
 public enum Action: Equatable, Sendable {

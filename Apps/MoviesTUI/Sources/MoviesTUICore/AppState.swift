@@ -1,5 +1,5 @@
 import Foundation
-import MoviesCLICore
+import MoviesModels
 
 /// The terminal's size in character cells.
 public struct ScreenSize: Equatable, Sendable {

@@ -1,4 +1,5 @@
-import MoviesCLICore
+import ArgumentParsing
+import MoviesModels
 
 /// The `movies-tui` command line, parsed: `[String] -> LaunchCommand`.
 public enum LaunchCommand: Equatable, Sendable {
@@ -18,32 +19,55 @@ public enum LaunchCommand: Equatable, Sendable {
     ///   - arguments: The arguments.
     ///   - environment: The process environment, for `FIREBASE_DATA_CONNECT_EMULATOR_HOST`.
     /// - Returns: The command.
-    /// - Throws: ``UsageError`` for an unknown option, a missing value or a bad address.
-    public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> LaunchCommand {
-        var emulator: EmulatorAddress?
-        var uid: String?
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--help", "-h":
-                return .help
-            case "--emulator":
-                guard let value = remaining.popFirst() else { throw UsageError("--emulator needs HOST:PORT") }
-                guard let address = EmulatorAddress(value) else {
-                    throw UsageError("--emulator must be HOST:PORT, got \"\(value)\"")
-                }
-                emulator = address
-            case "--uid":
-                guard let value = remaining.popFirst(), !value.isEmpty, !value.contains(where: \.isWhitespace) else {
-                    throw UsageError("--uid needs a uid (one word)")
-                }
-                uid = value
-            default:
-                throw UsageError("unknown argument \"\(argument)\"")
-            }
+    /// - Throws: ``LaunchError`` for an unknown option, a missing value or a bad address.
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(LaunchError) -> LaunchCommand
+    {
+        var reader = ArgumentReader(arguments)
+        let parsed: ParsedArguments
+        do {
+            parsed = try reader.parse([
+                .value("--emulator", expecting: "HOST:PORT"), .value("--uid", expecting: "a uid (one word)"),
+            ])
+        } catch {
+            if case .unknownOption(let name) = error.reason { throw LaunchError("unknown argument \"\(name)\"") }
+            throw LaunchError(error.message)
         }
-        return .run(LaunchOptions(emulator: try EmulatorAddress.resolve(emulator, environment: environment), uid: uid))
+        if parsed.helpRequested { return .help }
+        if let extra = parsed.positionals.first { throw LaunchError("unknown argument \"\(extra)\"") }
+        var emulator: EmulatorAddress?
+        if let text = parsed.value("--emulator") {
+            guard let address = EmulatorAddress(text) else {
+                throw LaunchError("--emulator must be HOST:PORT, got \"\(text)\"")
+            }
+            emulator = address
+        }
+        let uid = parsed.value("--uid")
+        if let uid, uid.isEmpty || uid.contains(where: \.isWhitespace) {
+            throw LaunchError("--uid needs a uid (one word)")
+        }
+        do {
+            return .run(
+                LaunchOptions(emulator: try EmulatorAddress.resolve(emulator, environment: environment), uid: uid))
+        } catch {
+            throw LaunchError(error.description)
+        }
     }
+}
+
+/// A `movies-tui` usage error: printed with a pointer to `--help`, exit status 2.
+public struct LaunchError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the arguments.
+    public var message: String
+
+    /// Creates an error.
+    ///
+    /// - Parameter message: What is wrong.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The ``message``.
+    public var description: String { message }
 }
 
 /// How `movies-tui` starts.

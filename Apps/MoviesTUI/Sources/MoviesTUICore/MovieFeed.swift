@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 
 /// What a ``MovieFeed`` delivers.
 public enum MovieFeedEvent: Equatable, Sendable {

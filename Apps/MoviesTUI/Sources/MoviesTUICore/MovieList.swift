@@ -1,5 +1,5 @@
 import Foundation
-import MoviesCLICore
+import MoviesModels
 
 /// Filtering and sorting of the movie list, as pure functions.
 public enum MovieList {

@@ -1,5 +1,4 @@
 import Foundation
-import MoviesCLICore
 
 /// The app's only logic: the state after `action`, and the effects the shell must run.
 ///

@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 
 /// The layout: turns an ``AppState`` into the ``Frame`` the shell draws.
 ///

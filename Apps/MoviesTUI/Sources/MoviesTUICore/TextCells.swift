@@ -1,4 +1,4 @@
-import MoviesCLICore
+import MoviesModels
 
 /// Fitting text into terminal cells by display width (wide CJK characters take two cells).
 public enum TextCells {

@@ -2,7 +2,7 @@ import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
 import MoviesAppModels
-import MoviesCLICore
+import MoviesModels
 import MoviesTUICore
 import Synchronization
 

@@ -1,7 +1,7 @@
 import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import MoviesAppModels
-import MoviesCLICore
+import MoviesModels
 import MoviesTUICore
 
 /// The live movie list: a realtime subscription to the observed `listMovies` ref.

@@ -1,5 +1,4 @@
 import Foundation
-import MoviesCLICore
 import MoviesTUICore
 
 /// The shell's main loop: multiplexes keys (50 ms `get_wch` timeouts), signals and background results into

@@ -1,6 +1,6 @@
 import CNCurses
 import Foundation
-import MoviesCLICore
+import MoviesModels
 import MoviesTUICore
 
 /// What one read of the keyboard produced.

@@ -45,15 +45,29 @@ public struct EmulatorAddress: Equatable, Sendable, CustomStringConvertible {
     ///   - explicit: The address from `--emulator`, if given.
     ///   - environment: The process environment; ``environmentVariable`` is read from it.
     /// - Returns: The address.
-    /// - Throws: ``UsageError`` when the environment variable is set but is not `host:port`.
+    /// - Throws: ``InvalidEnvironmentValue`` when the environment variable is set but is not `host:port`.
     public static func resolve(
         _ explicit: EmulatorAddress?, environment: [String: String]
-    ) throws(UsageError) -> EmulatorAddress {
+    ) throws(InvalidEnvironmentValue) -> EmulatorAddress {
         if let explicit { return explicit }
         guard let text = environment[environmentVariable], !text.isEmpty else { return standard }
-        guard let address = EmulatorAddress(text) else {
-            throw UsageError("\(environmentVariable) must be HOST:PORT, got \"\(text)\"")
-        }
+        guard let address = EmulatorAddress(text) else { throw InvalidEnvironmentValue(value: text) }
         return address
+    }
+
+    /// ``environmentVariable`` is set, but not to `host:port`; each app reports it as a usage error.
+    public struct InvalidEnvironmentValue: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The variable's value.
+        public var value: String
+
+        /// Creates the error for a value.
+        public init(value: String) {
+            self.value = value
+        }
+
+        /// `FIREBASE_DATA_CONNECT_EMULATOR_HOST must be HOST:PORT, got "<value>"`.
+        public var description: String {
+            "\(EmulatorAddress.environmentVariable) must be HOST:PORT, got \"\(value)\""
+        }
     }
 }
