@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "Packages/DataConnectCodegen"),
         // The client SDK and the movies connector's generated SDK, for the `movies` app.
         .package(path: "Packages/DataConnect"),
+        .package(path: "Packages/DataConnectTesting"),
         .package(path: "Apps/FirebaseDataConnectGenerated"),
     ],
     targets: [
@@ -120,7 +121,7 @@ let package = Package(
             dependencies: [
                 "MoviesCLICore",
                 "movies",
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+                .product(name: "DataConnectTesting", package: "DataConnectTesting"),
                 // For building SDK errors in the shell's error-mapping tests.
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
             ],
@@ -135,7 +136,7 @@ let package = Package(
                 // Built so the end-to-end test can run it inside tmux, and change data with the CLI meanwhile.
                 "movies-tui",
                 "movies",
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+                .product(name: "DataConnectTesting", package: "DataConnectTesting"),
             ],
             path: "Tests/MoviesTUITests"
         ),
