@@ -8,6 +8,7 @@ EMU := Packages/DataConnectEmulator
 SDK := Packages/DataConnect
 GEN := Packages/DataConnectCodegen
 CACHE := Packages/DataConnectCache
+TESTING := Packages/DataConnectTesting
 BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev pkg-config tmux wrk curl
 
@@ -16,9 +17,9 @@ GENERATED_BACKENDS := Backend/movies Tests/Backends/library
 CONSUMER := Tests/GeneratedConsumer
 # Everything `make lint` checks and `make fmt` formats: our Swift, not the templates (they hold {{placeholders}}).
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
-  $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
+  $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -37,13 +38,14 @@ build: ## Build everything (debug)
 	$(SWIFT) build --package-path $(EMU)
 	$(SWIFT) build --package-path $(CACHE)
 	$(SWIFT) build --package-path $(SDK)
+	$(SWIFT) build --package-path $(TESTING)
 	$(SWIFT) build --package-path $(GEN)
 	$(SWIFT) build
 
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-cache test-sdk test-codegen test-root check-generated test-consumer ## Run every test suite
+test: test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -71,6 +73,9 @@ test-cache:
 
 test-sdk:
 	$(SWIFT) test --package-path $(SDK)
+
+test-testing: ## The SDK against the emulator, in-process and on a port
+	$(SWIFT) test --package-path $(TESTING)
 
 test-codegen:
 	$(SWIFT) test --package-path $(GEN)
@@ -157,7 +162,7 @@ bench-realtime: ## Fan-out: 2,000 subscribers in 11 groups, mutation-to-event la
 	$(SWIFT) run -c release --package-path $(EMU) realtime-bench
 
 bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
-	$(SWIFT) run -c release --package-path $(SDK) sdk-bench
+	$(SWIFT) run -c release --package-path $(TESTING) sdk-bench
 
 lint: ## Check formatting
 	$(SWIFT) format lint --recursive --strict $(FORMATTED)
@@ -166,4 +171,4 @@ fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out

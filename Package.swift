@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "Packages/DataConnectCodegen"),
         // The client SDK and the movies connector's generated SDK, for the `movies` app.
         .package(path: "Packages/DataConnect"),
+        .package(path: "Packages/DataConnectTesting"),
         .package(path: "Apps/FirebaseDataConnectGenerated"),
     ],
     targets: [
@@ -150,7 +151,7 @@ let package = Package(
                 "MoviesModels",
                 "movies",
                 "WorkspaceTestSupport",
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+                .product(name: "DataConnectTesting", package: "DataConnectTesting"),
                 // For building SDK errors in the shell's error-mapping tests.
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
             ],
@@ -166,7 +167,7 @@ let package = Package(
                 "movies-tui",
                 "movies",
                 "WorkspaceTestSupport",
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+                .product(name: "DataConnectTesting", package: "DataConnectTesting"),
             ],
             path: "Tests/MoviesTUITests"
         ),

@@ -9,15 +9,13 @@ let package = Package(
     products: [
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseDataConnect", targets: ["FirebaseDataConnect"]),
-        .executable(name: "sdk-bench", targets: ["SDKBenchmarks"]),
     ],
     dependencies: [
         // The wire format (JSON values, GraphQL envelopes, status codes) shared with the emulator.
         .package(path: "../DataConnectKit"),
         // The normalized client cache engine (memory or SQLite) behind `CacheSettings`.
         .package(path: "../DataConnectCache"),
-        // Tests and the SDK benchmark only: the in-process emulator (`DataConnectTesting`) for integration tests against a live server.
-        .package(path: "../DataConnectEmulator"),
+        // Nothing else: tests and benchmarks against a live emulator live in `Packages/DataConnectTesting`.
     ],
     targets: [
         // MARK: Libraries
@@ -32,22 +30,6 @@ let package = Package(
             ]
         ),
 
-        // MARK: Benchmarks
-
-        // `sdk-bench`: `execute()` against a bare URLSession POST of the same request, on a live emulator.
-        .executableTarget(
-            name: "SDKBenchmarks",
-            dependencies: [
-                "FirebaseDataConnect",
-                .product(name: "DataConnectWire", package: "DataConnectKit"),
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
-            ],
-            path: "Sources/SDKBenchmarks"
-        ),
-
-        // A one-query app the persistence tests run as separate processes (not a product).
-        .executableTarget(name: "CacheProbe", dependencies: ["FirebaseDataConnect", "FirebaseCore"]),
-
         // MARK: Tests
 
         .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
@@ -55,10 +37,8 @@ let package = Package(
             name: "FirebaseDataConnectTests",
             dependencies: [
                 "FirebaseDataConnect",
-                "CacheProbe",
                 "FirebaseCore",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
             ]
         ),
     ],

@@ -3,8 +3,9 @@ import PackageDescription
 
 /// DataConnectCache: the normalized client cache engine of the Data Connect SDK.
 ///
-/// One engine (`NormalizedCache`) over a small record-level storage seam (`CacheStorage`) with a memory and an
-/// SQLite implementation. The SDK (`Packages/DataConnect`) wires it to query refs and mutations.
+/// One engine (`NormalizedCache`) over a storage seam (`CacheStorage`: a `RecordStore` and a `DependencyIndex`
+/// behind one lock) with a memory and an SQLite implementation. The SDK (`Packages/DataConnect`) wires it to query
+/// refs and mutations.
 let package = Package(
     name: "DataConnectCache",
     products: [

@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "EmulatorHTTP", targets: ["EmulatorHTTP"]),
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
         .library(name: "DataConnectEmulator", targets: ["DataConnectEmulator"]),
-        .library(name: "DataConnectTesting", targets: ["DataConnectTesting"]),
+        .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
         .executable(name: "http-bench", targets: ["HTTPBench"]),
         .executable(name: "realtime-bench", targets: ["RealtimeBench"]),
     ],
@@ -47,7 +47,9 @@ let package = Package(
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
         ),
-        .target(name: "DataConnectTesting", dependencies: ["DataConnectEmulator"]),
+        // `TestEmulator` on a free port, for this package's tests; `Packages/DataConnectTesting` re-exports it to
+        // users together with the SDK's in-process transport.
+        .target(name: "EmulatorTesting", dependencies: ["DataConnectEmulator"]),
         // Realtime fan-out latency: 2,000 SSE subscribers held from one thread, one mutation, p50/p99/max.
         .executableTarget(
             name: "RealtimeBench",
@@ -68,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "DataConnectEmulatorTests",
             dependencies: [
-                "DataConnectEmulator", "DataConnectTesting", "DataConnectEngine",
+                "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
         ),

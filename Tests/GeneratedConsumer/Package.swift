@@ -10,7 +10,8 @@ let package = Package(
         .package(path: "../Generated/LibraryLending"),
         .package(path: "../Generated/LibraryKiosk"),
         .package(path: "../../Packages/DataConnect"),
-        .package(path: "../../Packages/DataConnectEmulator"),
+        // `TestEmulator` and the in-process transport for the live tests.
+        .package(path: "../../Packages/DataConnectTesting"),
     ],
     targets: [
         // The code snippets of the Data Connect documentation, verbatim, as an app would run them.
@@ -28,7 +29,7 @@ let package = Package(
                 .product(name: "LibraryLending", package: "LibraryLending"),
                 .product(name: "LibraryKiosk", package: "LibraryKiosk"),
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
-                .product(name: "DataConnectTesting", package: "DataConnectEmulator"),
+                .product(name: "DataConnectTesting", package: "DataConnectTesting"),
             ]
         ),
     ],

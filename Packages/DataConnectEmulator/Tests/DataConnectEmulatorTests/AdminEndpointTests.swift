@@ -1,5 +1,5 @@
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 /// The privileged service endpoints (`:executeGraphql`, `:executeGraphqlRead`, impersonation) and the emulator's

@@ -1,5 +1,5 @@
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Foundation
 import Testing
 

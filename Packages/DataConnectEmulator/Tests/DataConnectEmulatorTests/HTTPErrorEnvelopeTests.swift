@@ -1,6 +1,6 @@
 import DataConnectEngine
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 /// Oversized and badly framed requests sent to the emulator over a raw socket: each one is answered with the

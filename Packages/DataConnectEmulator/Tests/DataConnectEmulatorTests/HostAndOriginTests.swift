@@ -1,6 +1,6 @@
 import DataConnectEmulator
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Foundation
 import Testing
 

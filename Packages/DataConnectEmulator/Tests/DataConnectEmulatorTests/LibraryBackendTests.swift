@@ -1,5 +1,5 @@
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 /// Every operation of `Tests/Backends/library`, a lending library written for these tests, end to end over HTTP.

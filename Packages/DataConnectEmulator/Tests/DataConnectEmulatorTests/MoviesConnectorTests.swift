@@ -1,5 +1,5 @@
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 /// Every operation of `Backend/movies/connector` over HTTP, against the seeded data: status, shape, values and

@@ -1,5 +1,5 @@
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 /// Regression tests for emulator bugs the HTTP tests found: float precision, upserts of key-only rows,

@@ -98,6 +98,37 @@ public final class DataConnect: Sendable {
         }
     }
 
+    /// Creates an instance outside the shared registry that sends every operation through `transport` **[ext]**.
+    ///
+    /// Upstream has no such entry: it is the seam for tests of app code. Pass a ``RecordingTransport`` to script
+    /// responses, or `DataConnectTesting`'s in-process transport to run operations on an emulator without a
+    /// socket. The process environment is not consulted; ``useEmulator(host:port:)`` only moves realtime
+    /// subscriptions, which use `subscriptionTransport` when given.
+    ///
+    /// ```swift
+    /// let transport = RecordingTransport()
+    /// transport.enqueue(GraphQLResponse(data: ["movies": []]))
+    /// let dataConnect = DataConnect(
+    ///     app: FirebaseApp.app()!, connectorConfig: config, settings: DataConnectSettings(), transport: transport)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - app: The app; it must have a project ID.
+    ///   - connectorConfig: The connector.
+    ///   - settings: Cache settings and the endpoint realtime subscriptions use.
+    ///   - callerSDKType: Who calls.
+    ///   - transport: Where queries and mutations go.
+    ///   - subscriptionTransport: The realtime transport; server-sent events to the endpoint when `nil`.
+    public convenience init(
+        app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
+        callerSDKType: CallerSDKType = .base, transport: any Transport,
+        subscriptionTransport: (any SubscriptionTransport)? = nil
+    ) {
+        self.init(
+            app: app, connectorConfig: connectorConfig, settings: settings, callerSDKType: callerSDKType,
+            transport: transport, environment: [:], subscriptionTransport: subscriptionTransport)
+    }
+
     /// Creates an instance outside the shared registry.
     ///
     /// - Parameters:
@@ -110,12 +141,14 @@ public final class DataConnect: Sendable {
     ///   - cacheWarning: Where client cache warnings go; standard error by default.
     ///   - subscriptionTransport: The realtime transport to use instead of server-sent events to the endpoint.
     ///   - reconnectPolicy: How realtime subscriptions reconnect.
+    ///   - cacheClock: The current time for the client cache.
     init(
         app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
         callerSDKType: CallerSDKType = .base, transport: (any Transport)? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         cacheWarning: @escaping @Sendable (String) -> Void = ClientCache.printWarning,
-        subscriptionTransport: (any SubscriptionTransport)? = nil, reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
+        subscriptionTransport: (any SubscriptionTransport)? = nil, reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
+        cacheClock: @escaping @Sendable () -> Date = { Date() }
     ) {
         let projectID = app.options.projectID ?? FirebaseOptions.demoProjectID
         self.app = app
@@ -132,7 +165,7 @@ public final class DataConnect: Sendable {
         self.cache = settings.cacheSettings.map {
             ClientCache(
                 settings: $0, projectID: projectID, appName: app.name, connectorConfig: connectorConfig,
-                warn: cacheWarning)
+                warn: cacheWarning, clock: cacheClock)
         }
     }
 

@@ -89,6 +89,31 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// Creates a transport that hands each HTTP request to `exchange` instead of a `URLSession`.
+    ///
+    /// Everything else is the live transport's: the URL, headers and body of each request, the retries, and the
+    /// mapping of the reply to a response or a ``TransportError``. A thrown error counts as a connection failure.
+    /// `DataConnectTesting` uses it to answer requests from an in-process emulator without a socket.
+    ///
+    /// ```swift
+    /// let transport = URLSessionTransport(configuration: .init(endpoint: .production)) { request in
+    ///     (status: 200, body: Data(#"{"data":{}}"#.utf8))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: The endpoint (used for the URL and `Host`), time-out, token provider and versions.
+    ///   - exchange: Sends one request and returns the HTTP status and body received.
+    public convenience init(
+        configuration: Configuration,
+        exchange: @escaping @Sendable (URLRequest) async throws -> (status: Int, body: Data)
+    ) {
+        self.init(configuration: configuration, session: nil) { request in
+            let (status, body) = try await exchange(request)
+            return HTTPReply(status: status, body: body)
+        }
+    }
+
     init(configuration: Configuration, session: URLSession? = nil, loader: @escaping Loader) {
         self.configuration = configuration
         self.session = session

@@ -31,19 +31,34 @@ final class WarningLog: Sendable {
     var all: [String] { lines.withLock { $0 } }
 }
 
-/// A `DataConnect` with a client cache over a scripted transport.
+/// A clock that stands still until a test moves it.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    /// The current time.
+    var now: Date { current.withLock { $0 } }
+
+    /// Moves the time forward.
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
+    }
+}
+
+/// A `DataConnect` with a client cache over a scripted transport, on a test clock.
 struct CachedConnector {
     let transport: RecordingTransport
     let dataConnect: DataConnect
     let warnings = WarningLog()
+    let clock = TestClock()
 
     init(_ backend: CacheBackend, maxAge: TimeInterval, transport: RecordingTransport = RecordingTransport()) {
         self.transport = transport
         let warnings = self.warnings
+        let clock = self.clock
         dataConnect = DataConnect(
             app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
             settings: DataConnectSettings(cacheSettings: backend.settings(maxAge: maxAge)),
-            transport: transport, environment: [:], cacheWarning: { warnings.append($0) })
+            transport: transport, environment: [:], cacheWarning: { warnings.append($0) }, cacheClock: { clock.now })
     }
 
     func listRef(_ genre: String = "Sci-Fi") -> QueryRefObservation<MovieList, GenreVariables> {

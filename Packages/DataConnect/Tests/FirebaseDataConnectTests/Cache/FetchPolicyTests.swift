@@ -61,13 +61,13 @@ import Testing
     )
         async throws
     {
-        // given: a cache holding the given state (maxAge 0 makes anything cached stale at once)
+        // given: a cache holding the given state (with maxAge 0, a result is stale once the clock moves)
         let connector = CachedConnector(backend, maxAge: state == .stale ? 0 : 3600)
         let ref = connector.listRef()
         if state != .miss {
             connector.transport.enqueue(CachedConnector.movies([("m1", "Alien")]))
             _ = try await ref.execute(fetchPolicy: .serverOnly)
-            if state == .stale { try await Task.sleep(for: .milliseconds(5)) }
+            if state == .stale { connector.clock.advance(by: 1) }
         }
         connector.transport.clearRequests()
         if serverUp {

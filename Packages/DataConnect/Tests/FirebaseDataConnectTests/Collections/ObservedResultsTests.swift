@@ -57,12 +57,11 @@ import Testing
             name: "listMovies", variables: NoVariables(), resultsDataType: Catalogue.self)
         _ = try await ref.execute()
         let titles = ref.results(\.movies, sortedBy: \.title)
-        let updates = titles.updates
+        let updates = titles.updates  // subscribed here: later results are buffered for this sequence
 
         // when
-        let collecting = Task { await Self.collect(3, from: updates) }
-        try await Task.sleep(for: .milliseconds(50))
         for _ in 0..<3 { _ = try await ref.execute() }
+        let collecting = Task { await Self.collect(3, from: updates) }
         let snapshots = await collecting.value
 
         // then: the current list, then the insert and delete, then the edit; the reordering publishes nothing
@@ -91,12 +90,11 @@ import Testing
         let ref = DataConnectFixtures.dataConnect(transport).query(
             name: "listMovies", variables: NoVariables(), resultsDataType: Catalogue.self)
         let byGenre = ref.results(\.movies, sortedBy: \.title).sectioned(by: \.genre)
-        let updates = byGenre.updates
+        let updates = byGenre.updates  // subscribed here: later results are buffered for this sequence
 
         // when: no data yet, so the first snapshot comes from the first execution
-        let collecting = Task { await Self.collect(3, from: updates) }
-        try await Task.sleep(for: .milliseconds(50))
         for _ in 0..<3 { _ = try await ref.execute() }
+        let collecting = Task { await Self.collect(3, from: updates) }
         let snapshots = await collecting.value
 
         // then

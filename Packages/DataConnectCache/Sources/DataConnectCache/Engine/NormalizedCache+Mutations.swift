@@ -30,11 +30,12 @@ extension NormalizedCache {
         let writes: Set<DataConnectProperties.Action> = [.create, .update, .upsert, .delete]
         let normalized = Normalizer(properties: properties) { !writes.contains($0.action ?? .unspecified) }
             .normalize(data)
-        return try pinned.withLock { pinned in
-            try changing {
-                try storage.transaction {
-                    let changedFields = try mergeEntities(normalized.entities)
-                    var changed = try readers(of: changedFields, excluding: nil)
+        return try state.withLock { state in
+            try changing(&state) { state in
+                try storage.transaction { records, index in
+                    let store = Store(records: records, index: index)
+                    let changedFields = try store.mergeEntities(normalized.entities)
+                    var changed = try store.readers(of: changedFields, excluding: nil)
                     var stale: Set<QueryKey.ID> = []
                     var reasons: [QueryKey.ID: [String: Set<String>]] = [:]
                     for property in properties {
@@ -42,8 +43,8 @@ extension NormalizedCache {
                         let ids = property.entityIds ?? property.entityId.map { [$0] } ?? []
                         if ids.isEmpty {
                             if let table = Self.table(ofBulkField: property.path) {
-                                let affected = try storage.queryIDs(showingTable: table).union(
-                                    queriesListing(table: table))
+                                let affected = try index.queryIDs(showingTable: table).union(
+                                    store.queriesListing(table: table))
                                 stale.formUnion(affected)
                                 for queryID in affected { reasons[queryID, default: [:]][Self.unknownReason] = [] }
                             }
@@ -52,10 +53,10 @@ extension NormalizedCache {
                         for id in ids {
                             switch action {
                             case .delete:
-                                changed.formUnion(try deleteEverywhere(entity: id))
+                                changed.formUnion(try store.deleteEverywhere(entity: id))
                             case .update, .upsert:
                                 let carried = Set(normalized.entities[id]?.keys ?? [])
-                                for (queryID, read) in try storage.readers(ofEntity: id)
+                                for (queryID, read) in try index.readers(ofEntity: id)
                                 where !read.isSubset(of: carried) {
                                     stale.insert(queryID)
                                     reasons[queryID, default: [:]][id, default: []].formUnion(read.subtracting(carried))
@@ -64,18 +65,18 @@ extension NormalizedCache {
                                 break
                             }
                             if action == .create || action == .upsert {
-                                let listing = try queriesListing(table: EntityRecord.table(ofEntity: id))
+                                let listing = try store.queriesListing(table: EntityRecord.table(ofEntity: id))
                                 stale.formUnion(listing)
                                 for queryID in listing { reasons[queryID, default: [:]][Self.unknownReason] = [] }
                             }
                         }
                     }
-                    try storage.markStale(queryIDs: stale)
-                    recordStaleness(reasons)
+                    try store.setStale(true, queryIDs: stale)
+                    recordStaleness(reasons, state: &state)
                     // Entities only this mutation returned belong to no cached query.
-                    try sweepOrphans(normalized.entities.keys)
-                    let evicted = try evictIfNeeded(pinned: pinned)
-                    forget(changed.union(stale))
+                    try store.sweepOrphans(normalized.entities.keys)
+                    let evicted = try evictIfNeeded(state: &state, store: store)
+                    state.memo.forget(changed.union(stale))
                     return CacheUpdate(
                         changedQueries: changed.subtracting(evicted), staleQueries: stale.subtracting(evicted),
                         evictedQueries: evicted
@@ -83,34 +84,6 @@ extension NormalizedCache {
                 }
             }
         }
-    }
-
-    /// The queries listing `table`, or listing an empty list whose table is unknown.
-    private func queriesListing(table: String) throws -> Set<QueryKey.ID> {
-        try storage.queryIDs(listingTable: table).union(storage.queryIDs(listingTable: QueryDependencies.unknownTable))
-    }
-
-    /// Removes an entity from every query tree that shows it, then deletes its record.
-    ///
-    /// - Returns: The queries whose tree changed.
-    private func deleteEverywhere(entity id: String) throws -> Set<QueryKey.ID> {
-        var changed: Set<QueryKey.ID> = []
-        var orphanCandidates: Set<String> = []
-        for queryID in try storage.readers(ofEntity: id).keys {
-            guard var record = try storage.query(id: queryID),
-                let tree = try? JSONValue(parsing: record.tree),
-                let newTree = ResultTree.removing(entity: id, from: tree)
-            else { continue }
-            let oldDependencies = try storage.dependencies(ofQuery: queryID)
-            let dependencies = ResultTree.dependencies(of: newTree)
-            record.tree = newTree.serialized()
-            try storage.saveQuery(record, dependencies: dependencies)
-            orphanCandidates.formUnion(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
-            changed.insert(queryID)
-        }
-        try storage.deleteEntity(id: id)
-        try sweepOrphans(orphanCandidates)
-        return changed
     }
 
     /// The table a bulk root field such as `movieActor_updateMany` acts on: `MovieActor`.
@@ -122,5 +95,36 @@ extension NormalizedCache {
             return first.uppercased() + field.dropFirst()
         }
         return nil
+    }
+}
+
+extension Store {
+    /// The queries listing `table`, or listing an empty list whose table is unknown.
+    func queriesListing(table: String) throws -> Set<QueryKey.ID> {
+        try index.queryIDs(listingTable: table).union(index.queryIDs(listingTable: QueryDependencies.unknownTable))
+    }
+
+    /// Removes an entity from every query tree that shows it, then deletes its record.
+    ///
+    /// - Returns: The queries whose tree changed.
+    func deleteEverywhere(entity id: String) throws -> Set<QueryKey.ID> {
+        var changed: Set<QueryKey.ID> = []
+        var orphanCandidates: Set<String> = []
+        for queryID in try index.readers(ofEntity: id).keys {
+            guard var record = try records.query(id: queryID),
+                let tree = try? JSONValue(parsing: record.tree),
+                let newTree = ResultTree.removing(entity: id, from: tree)
+            else { continue }
+            let oldDependencies = try index.dependencies(ofQuery: queryID)
+            let dependencies = ResultTree.dependencies(of: newTree)
+            record.tree = newTree.serialized()
+            try records.save(record)
+            try index.setDependencies(dependencies, ofQuery: queryID)
+            orphanCandidates.formUnion(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
+            changed.insert(queryID)
+        }
+        try records.removeEntity(id: id)
+        try sweepOrphans(orphanCandidates)
+        return changed
     }
 }

@@ -27,16 +27,23 @@ public final class NormalizedCache: Sendable {
     public let maxAge: TimeInterval
 
     let clock: @Sendable () -> Date
-    /// Serializes operations; holds the pinned query ids.
-    let pinned = Mutex<Set<QueryKey.ID>>([])
-    /// Why queries went stale after mutations: per query, per entity, the fields it shows that the mutation may
-    /// have changed. A later result carrying all those fields makes the query fresh again without a refetch;
-    /// ``unknownReason`` (an insert or bulk change) never clears. Only touched with ``pinned`` locked.
-    let staleReasons = Mutex<[QueryKey.ID: [String: Set<String>]]>([:])
+
+    /// What the engine keeps besides storage.
+    struct State: Sendable {
+        /// Queries protected from eviction.
+        var pinned: Set<QueryKey.ID> = []
+        /// Why queries went stale after mutations: per query, per entity, the fields it shows that the mutation
+        /// may have changed. A later result carrying all those fields makes the query fresh again without a
+        /// refetch; ``unknownReason`` (an insert or bulk change) never clears.
+        var staleReasons: [QueryKey.ID: [String: Set<String>]] = [:]
+        /// Hydrated results of recent reads, so a repeated read costs a lookup.
+        var memo = ReadMemo()
+    }
+
+    /// The engine's one lock: serializes operations and guards ``State``.
+    let state = Mutex(State())
     /// The reason key of staleness no single entity write can cure.
     static let unknownReason = "*"
-    /// Hydrated results of recent reads, so a repeated read costs a lookup. Only touched with ``pinned`` locked.
-    let memo = Mutex(ReadMemo())
 
     /// Creates a cache over a storage.
     ///
@@ -84,14 +91,15 @@ public final class NormalizedCache: Sendable {
         let normalized = Normalizer(properties: properties).normalize(data)
         let tree = normalized.tree.serialized()
         let dependencies = ResultTree.dependencies(of: normalized.tree)
-        return try pinned.withLock { pinned in
-            try changing {
-                try storage.transaction {
+        return try state.withLock { state in
+            try changing(&state) { state in
+                try storage.transaction { records, index in
+                    let store = Store(records: records, index: index)
                     let now = clock()
-                    let old = try storage.query(id: query.id)
-                    let oldDependencies = old == nil ? QueryDependencies() : try storage.dependencies(ofQuery: query.id)
-                    let changedFields = try mergeEntities(normalized.entities)
-                    var changed = try readers(of: changedFields, excluding: query.id)
+                    let old = try records.query(id: query.id)
+                    let oldDependencies = old == nil ? QueryDependencies() : try index.dependencies(ofQuery: query.id)
+                    let changedFields = try store.mergeEntities(normalized.entities)
+                    var changed = try store.readers(of: changedFields, excluding: query.id)
                     let readsChangedField = dependencies.entities.contains { id, read in
                         changedFields[id].map { !read.isDisjoint(with: $0) } ?? false
                     }
@@ -102,11 +110,12 @@ public final class NormalizedCache: Sendable {
                         id: query.id, tree: tree, cachedAt: now, maxAge: normalized.maxAge ?? maxAge ?? self.maxAge,
                         lastAccessed: now
                     )
-                    try storage.saveQuery(record, dependencies: dependencies)
-                    try refreshStaleQueries(with: normalized.entities, written: query.id)
-                    try sweepOrphans(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
-                    let evicted = try evictIfNeeded(pinned: pinned)
-                    forget(changed.union([query.id]))
+                    try records.save(record)
+                    try index.setDependencies(dependencies, ofQuery: query.id)
+                    try refreshStaleQueries(with: normalized.entities, written: query.id, state: &state, store: store)
+                    try store.sweepOrphans(Set(oldDependencies.entities.keys).subtracting(dependencies.entities.keys))
+                    let evicted = try evictIfNeeded(state: &state, store: store)
+                    state.memo.forget(changed.union([query.id]))
                     return CacheUpdate(changedQueries: changed.subtracting(evicted), evictedQueries: evicted)
                 }
             }
@@ -129,48 +138,45 @@ public final class NormalizedCache: Sendable {
     ///   refers to records storage no longer has.
     /// - Throws: Storage errors.
     public func read(query: QueryKey, allowStale: Bool = false) throws -> CachedRead? {
-        try pinned.withLock { _ in
+        try state.withLock { state in
             let now = clock()
-            if let entry = memo.withLock({ $0.entries[query.id] }) {
+            if let entry = state.memo.entries[query.id] {
                 let isStale = entry.isStale || now.timeIntervalSince(entry.cachedAt) > entry.maxAge
                 guard allowStale || !isStale else { return nil }
-                memo.withLock { $0.pendingTouches[query.id] = now }
+                state.memo.pendingTouches[query.id] = now
                 return CachedRead(data: entry.data, cachedAt: entry.cachedAt, isStale: isStale, version: entry.version)
             }
-            guard let record = try storage.query(id: query.id) else { return nil }
+            let hydrated = try storage.transaction { records, _ -> (data: JSONObject, record: QueryRecord)? in
+                guard var record = try records.query(id: query.id) else { return nil }
+                let isStale = record.isStale || now.timeIntervalSince(record.cachedAt) > record.maxAge
+                guard allowStale || !isStale else { return nil }
+                guard let tree = try? JSONValue(parsing: record.tree) else { return nil }
+                let entityRecords = try records.entities(ids: Hydrator.entityIDs(in: tree))
+                var entities: [String: JSONObject] = [:]
+                entities.reserveCapacity(entityRecords.count)
+                for (id, entity) in entityRecords {
+                    guard case .object(let fields)? = try? JSONValue(parsing: entity.fields) else { return nil }
+                    entities[id] = fields
+                }
+                guard case .object(let data)? = try? Hydrator(entities: entities).hydrate(tree) else { return nil }
+                record.lastAccessed = now
+                try records.save(record)
+                return (data, record)
+            }
+            guard let (data, record) = hydrated else { return nil }
+            let version = state.memo.remember(
+                query.id, data: data, cachedAt: record.cachedAt, maxAge: record.maxAge, isStale: record.isStale)
             let isStale = record.isStale || now.timeIntervalSince(record.cachedAt) > record.maxAge
-            guard allowStale || !isStale else { return nil }
-            guard let tree = try? JSONValue(parsing: record.tree) else { return nil }
-            let records = try storage.entities(ids: Hydrator.entityIDs(in: tree))
-            var entities: [String: JSONObject] = [:]
-            entities.reserveCapacity(records.count)
-            for (id, entity) in records {
-                guard case .object(let fields)? = try? JSONValue(parsing: entity.fields) else { return nil }
-                entities[id] = fields
-            }
-            guard case .object(let data)? = try? Hydrator(entities: entities).hydrate(tree) else { return nil }
-            try storage.touch(queryID: query.id, at: now)
-            let version = memo.withLock { memo in
-                memo.remember(
-                    query.id, data: data, cachedAt: record.cachedAt, maxAge: record.maxAge, isStale: record.isStale)
-            }
             return CachedRead(data: data, cachedAt: record.cachedAt, isStale: isStale, version: version)
         }
     }
 
-    /// Drops remembered reads of `queries`, whose content or staleness changed.
-    func forget(_ queries: some Sequence<QueryKey.ID>) {
-        memo.withLock { memo in
-            for id in queries { memo.entries[id] = nil }
-        }
-    }
-
     /// Runs a changing operation; if it fails midway, nothing remembered can be trusted.
-    func changing<T>(_ body: () throws -> T) throws -> T {
+    func changing<T>(_ state: inout State, _ body: (inout State) throws -> T) throws -> T {
         do {
-            return try body()
+            return try body(&state)
         } catch {
-            memo.withLock { $0.entries.removeAll() }
+            state.memo.entries.removeAll()
             throw error
         }
     }
@@ -179,8 +185,10 @@ public final class NormalizedCache: Sendable {
     ///
     /// - Throws: Storage errors.
     public func isFresh(_ query: QueryKey) throws -> Bool {
-        try pinned.withLock { _ in
-            guard let record = try storage.query(id: query.id) else { return false }
+        try state.withLock { _ in
+            guard let record = try storage.transaction({ records, _ in try records.query(id: query.id) }) else {
+                return false
+            }
             return !record.isStale && clock().timeIntervalSince(record.cachedAt) <= record.maxAge
         }
     }
@@ -194,8 +202,10 @@ public final class NormalizedCache: Sendable {
     ///
     /// - Throws: Storage errors.
     public func refetchOrder(_ queries: Set<QueryKey.ID>) throws -> [QueryKey.ID] {
-        try pinned.withLock { _ in
-            let sizes = try queries.map { ($0, try storage.dependencies(ofQuery: $0).entities.count) }
+        try state.withLock { _ in
+            let sizes = try storage.transaction { _, index in
+                try queries.map { ($0, try index.dependencies(ofQuery: $0).entities.count) }
+            }
             return sizes.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
         }
     }
@@ -209,12 +219,12 @@ public final class NormalizedCache: Sendable {
     /// cache.unpin(key)  // the ref is released
     /// ```
     public func pin(_ query: QueryKey) {
-        pinned.withLock { _ = $0.insert(query.id) }
+        state.withLock { _ = $0.pinned.insert(query.id) }
     }
 
     /// Makes a pinned query an eviction candidate again.
     public func unpin(_ query: QueryKey) {
-        pinned.withLock { _ = $0.remove(query.id) }
+        state.withLock { _ = $0.pinned.remove(query.id) }
     }
 
     // MARK: Maintenance
@@ -223,9 +233,9 @@ public final class NormalizedCache: Sendable {
     ///
     /// - Throws: Storage errors.
     public func clear() throws {
-        try pinned.withLock { _ in
-            staleReasons.withLock { $0.removeAll() }
-            memo.withLock { $0 = ReadMemo() }
+        try state.withLock { state in
+            state.staleReasons.removeAll()
+            state.memo = ReadMemo()
             try storage.clear()
         }
     }
@@ -234,7 +244,7 @@ public final class NormalizedCache: Sendable {
     ///
     /// - Throws: Storage errors.
     public func statistics() throws -> CacheStatistics {
-        try pinned.withLock { _ in try storage.statistics() }
+        try state.withLock { _ in try storage.transaction { records, _ in try records.statistics() } }
     }
 
     /// The whole cache as JSON, for debugging.
@@ -248,8 +258,9 @@ public final class NormalizedCache: Sendable {
     ///
     /// - Throws: Storage errors.
     public func dump() throws -> JSONValue {
-        try pinned.withLock { _ in
-            let queries: [JSONValue] = try storage.allQueries().map { record in
+        try state.withLock { _ in
+            let all = try storage.transaction { records, _ in try records.allRecords() }
+            let queries: [JSONValue] = all.queries.map { record in
                 .object([
                     "id": .string(record.id),
                     "cachedAt": JSONValue(record.cachedAt.timeIntervalSince1970),
@@ -260,7 +271,7 @@ public final class NormalizedCache: Sendable {
                     "tree": (try? JSONValue(parsing: record.tree)) ?? .null,
                 ])
             }
-            let entities = try storage.allEntities().map { record in
+            let entities = all.entities.map { record in
                 (record.id, (try? JSONValue(parsing: record.fields)) ?? .null)
             }
             return .object(["queries": .array(queries), "entities": .object(JSONObject(entities))])
@@ -269,12 +280,80 @@ public final class NormalizedCache: Sendable {
 
     // MARK: Shared steps (called with the lock held, inside a storage transaction)
 
+    /// Clears the staleness of queries whose every stale entity field was just written fresh from the server.
+    func refreshStaleQueries(
+        with entities: [String: JSONObject], written: QueryKey.ID?, state: inout State, store: Store
+    ) throws {
+        var fresh: Set<QueryKey.ID> = []
+        if let written { state.staleReasons[written] = nil }
+        for (queryID, var pending) in state.staleReasons {
+            for (entityID, needed) in pending where entityID != Self.unknownReason {
+                guard let fields = entities[entityID], needed.allSatisfy({ fields[$0] != nil }) else { continue }
+                pending[entityID] = nil
+            }
+            if pending.isEmpty {
+                state.staleReasons[queryID] = nil
+                fresh.insert(queryID)
+            } else {
+                state.staleReasons[queryID] = pending
+            }
+        }
+        if !fresh.isEmpty {
+            try store.setStale(false, queryIDs: fresh)
+            state.memo.forget(fresh)
+        }
+    }
+
+    /// Records why queries went stale (see ``State/staleReasons``).
+    func recordStaleness(_ reasons: [QueryKey.ID: [String: Set<String>]], state: inout State) {
+        for (queryID, entities) in reasons {
+            state.staleReasons[queryID, default: [:]].merge(entities) { $0.union($1) }
+        }
+    }
+
+    /// Evicts unpinned queries, least recently accessed first, until the cache fits its cap.
+    func evictIfNeeded(state: inout State, store: Store) throws -> Set<QueryKey.ID> {
+        // Reads answered from memory recorded their use here; the order below needs it.
+        let touches = state.memo.pendingTouches
+        state.memo.pendingTouches.removeAll()
+        for (id, date) in touches {
+            guard var record = try store.records.query(id: id) else { continue }
+            record.lastAccessed = date
+            try store.records.save(record)
+        }
+        var size = try store.records.statistics().byteSize
+        guard size > maxSize else { return [] }
+        var evicted: Set<QueryKey.ID> = []
+        while size > maxSize {
+            let batch = try store.records.leastRecentlyAccessedQueryIDs(limit: state.pinned.count + 16)
+            let candidates = batch.filter { !state.pinned.contains($0) }
+            guard !candidates.isEmpty else { break }
+            for id in candidates {
+                let dependencies = try store.index.dependencies(ofQuery: id)
+                try store.records.removeQuery(id: id)
+                try store.index.setDependencies(QueryDependencies(), ofQuery: id)
+                try store.sweepOrphans(dependencies.entities.keys)
+                state.memo.forget([id])
+                evicted.insert(id)
+                size = try store.records.statistics().byteSize
+                if size <= maxSize { break }
+            }
+        }
+        return evicted
+    }
+}
+
+/// The records and the index of one storage transaction, with the steps the engine's operations share.
+struct Store {
+    let records: any RecordStore
+    let index: any DependencyIndex
+
     /// Merges field values into entity records.
     ///
     /// - Returns: For each entity whose record changed, the keys whose values changed or appeared.
     func mergeEntities(_ entities: [String: JSONObject]) throws -> [String: Set<String>] {
         guard !entities.isEmpty else { return [:] }
-        let existing = try storage.entities(ids: Array(entities.keys))
+        let existing = try records.entities(ids: Array(entities.keys))
         var changedFields: [String: Set<String>] = [:]
         for (id, fields) in entities {
             var merged: JSONObject
@@ -290,7 +369,7 @@ public final class NormalizedCache: Sendable {
                 merged[key] = value
             }
             if !changed.isEmpty || existing[id] == nil {
-                try storage.saveEntity(EntityRecord(id: id, fields: JSONValue.object(merged).serialized()))
+                try records.save(EntityRecord(id: id, fields: JSONValue.object(merged).serialized()))
             }
             if !changed.isEmpty {
                 changedFields[id] = changed
@@ -303,7 +382,7 @@ public final class NormalizedCache: Sendable {
     func readers(of changedFields: [String: Set<String>], excluding excluded: QueryKey.ID?) throws -> Set<QueryKey.ID> {
         var result: Set<QueryKey.ID> = []
         for (entityID, keys) in changedFields {
-            for (queryID, read) in try storage.readers(ofEntity: entityID)
+            for (queryID, read) in try index.readers(ofEntity: entityID)
             where queryID != excluded && !read.isDisjoint(with: keys) {
                 result.insert(queryID)
             }
@@ -311,75 +390,20 @@ public final class NormalizedCache: Sendable {
         return result
     }
 
-    /// Clears the staleness of queries whose every stale entity field was just written fresh from the server.
-    func refreshStaleQueries(with entities: [String: JSONObject], written: QueryKey.ID?) throws {
-        var fresh: Set<QueryKey.ID> = []
-        staleReasons.withLock { reasons in
-            if let written { reasons[written] = nil }
-            for (queryID, var pending) in reasons {
-                for (entityID, needed) in pending where entityID != Self.unknownReason {
-                    guard let fields = entities[entityID], needed.allSatisfy({ fields[$0] != nil }) else { continue }
-                    pending[entityID] = nil
-                }
-                if pending.isEmpty {
-                    reasons[queryID] = nil
-                    fresh.insert(queryID)
-                } else {
-                    reasons[queryID] = pending
-                }
-            }
-        }
-        if !fresh.isEmpty {
-            try storage.clearStale(queryIDs: fresh)
-            forget(fresh)
-        }
-    }
-
-    /// Records why queries went stale (see ``staleReasons``).
-    func recordStaleness(_ reasons: [QueryKey.ID: [String: Set<String>]]) {
-        staleReasons.withLock { all in
-            for (queryID, entities) in reasons {
-                all[queryID, default: [:]].merge(entities) { $0.union($1) }
-            }
+    /// Marks queries stale or fresh; missing ids are ignored.
+    func setStale(_ isStale: Bool, queryIDs: Set<QueryKey.ID>) throws {
+        for id in queryIDs {
+            guard var record = try records.query(id: id), record.isStale != isStale else { continue }
+            record.isStale = isStale
+            try records.save(record)
         }
     }
 
     /// Deletes the entities among `candidates` that no query shows any more.
     func sweepOrphans(_ candidates: some Sequence<String>) throws {
-        for id in candidates where try !storage.isEntityReferenced(id) {
-            try storage.deleteEntity(id: id)
+        for id in candidates where try !index.isReferenced(entity: id) {
+            try records.removeEntity(id: id)
         }
-    }
-
-    /// Evicts unpinned queries, least recently accessed first, until the cache fits its cap.
-    func evictIfNeeded(pinned: Set<QueryKey.ID>) throws -> Set<QueryKey.ID> {
-        // Reads answered from memory recorded their use here; the order below needs it.
-        let touches = memo.withLock { memo -> [String: Date] in
-            let touches = memo.pendingTouches
-            memo.pendingTouches.removeAll()
-            return touches
-        }
-        for (id, date) in touches {
-            try storage.touch(queryID: id, at: date)
-        }
-        var size = try storage.totalByteSize()
-        guard size > maxSize else { return [] }
-        var evicted: Set<QueryKey.ID> = []
-        while size > maxSize {
-            let batch = try storage.leastRecentlyAccessedQueryIDs(limit: pinned.count + 16)
-            let candidates = batch.filter { !pinned.contains($0) }
-            guard !candidates.isEmpty else { break }
-            for id in candidates {
-                let dependencies = try storage.dependencies(ofQuery: id)
-                try storage.deleteQuery(id: id)
-                try sweepOrphans(dependencies.entities.keys)
-                forget([id])
-                evicted.insert(id)
-                size = try storage.totalByteSize()
-                if size <= maxSize { break }
-            }
-        }
-        return evicted
     }
 }
 

@@ -23,6 +23,11 @@ struct ReadMemo: Sendable {
     var pendingTouches: [String: Date] = [:]
     private var nextVersion: UInt64 = 1
 
+    /// Drops remembered reads of `queries`, whose content or staleness changed.
+    mutating func forget(_ queries: some Sequence<String>) {
+        for id in queries { entries[id] = nil }
+    }
+
     /// Stores a freshly hydrated result and returns its version.
     mutating func remember(
         _ id: String, data: JSONObject, cachedAt: Date, maxAge: TimeInterval, isStale: Bool

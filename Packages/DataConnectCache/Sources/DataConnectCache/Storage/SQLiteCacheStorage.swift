@@ -9,7 +9,9 @@ import Synchronization
 /// another schema version is renamed aside to `<name>.corrupt-<unix time>` (with its `-wal` and `-shm`
 /// companions) and a fresh database takes its place. Each such recovery is reported through `onWarning`.
 ///
-/// All calls share one connection behind one lock; statements are prepared once and reused.
+/// The records (``RecordStore``) and the dependency index (``DependencyIndex``) are tables of one database, on one
+/// connection behind one lock; each ``transaction(_:)`` is one SQLite transaction. Statements are prepared once
+/// and reused.
 ///
 /// ```swift
 /// let storage = try SQLiteCacheStorage(path: "/tmp/movies.sqlite3") { warning in
@@ -38,44 +40,16 @@ public final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX IF NOT EXISTS query_lists_by_table ON query_lists(table_name, query_id);
         """
 
-    /// Field keys are GraphQL names, which never contain a comma.
-    private static let fieldSeparator: Character = ","
-
-    private final class State {
-        let connection: Connection
-        var statements: [String: Statement] = [:]
-        var byteSize = 0
-        var transactionDepth = 0
-
-        init(connection: Connection) {
-            self.connection = connection
-        }
-
-        func statement(_ sql: String) throws -> Statement {
-            if let statement = statements[sql] { return statement }
-            let statement = try connection.prepare(sql, persistent: true)
-            statements[sql] = statement
-            return statement
-        }
-
-        func execute(_ sql: String, _ bindings: [SQLiteValue]) throws {
-            try statement(sql).execute(bindings)
-        }
-
-        func computeByteSize() throws {
-            let rows = try connection.query(
-                """
-                SELECT (SELECT coalesce(sum(byte_size), 0) FROM queries)
-                    + (SELECT coalesce(sum(byte_size), 0) FROM entities)
-                """
-            )
-            byteSize = Int(rows.first?[0].int64Value ?? 0)
-        }
-    }
-
     /// The database file's path.
     public let path: String
-    private let state: Mutex<State>
+
+    private struct Stores {
+        let database: SQLiteCacheDatabase
+        let records: SQLiteRecordStore
+        let index: SQLiteDependencyIndex
+    }
+
+    private let stores: Mutex<Stores>
 
     /// Opens or creates the cache database at `path`, setting aside a file it cannot use.
     ///
@@ -110,9 +84,10 @@ public final class SQLiteCacheStorage: CacheStorage {
                 connection = try Self.openVerified(path: path)
             }
         }
-        let state = State(connection: connection)
-        try state.computeByteSize()
-        self.state = Mutex(state)
+        let database = SQLiteCacheDatabase(connection: connection)
+        let records = try SQLiteRecordStore(database: database)
+        self.stores = Mutex(
+            Stores(database: database, records: records, index: SQLiteDependencyIndex(database: database)))
     }
 
     private struct UnusableDatabase: Error, CustomStringConvertible {
@@ -180,85 +155,225 @@ public final class SQLiteCacheStorage: CacheStorage {
         }
     }
 
-    // MARK: Queries
+    // MARK: Transactions
 
-    public func query(id: String) throws -> QueryRecord? {
-        try state.withLock { state in
-            let statement = try state.statement(
-                "SELECT tree, cached_at, max_age, last_accessed, is_stale FROM queries WHERE id = ?"
+    public func transaction<T: Sendable>(_ body: (any RecordStore, any DependencyIndex) throws -> T) throws -> T {
+        try stores.withLock { stores in
+            let connection = stores.database.connection
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let result = try body(stores.records, stores.index)
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                try? connection.execute("ROLLBACK")
+                try? stores.records.recount()
+                throw error
+            }
+        }
+    }
+
+    public func clear() throws {
+        try stores.withLock { stores in
+            try stores.database.connection.execute(
+                "DELETE FROM queries; DELETE FROM entities; DELETE FROM query_entities; DELETE FROM query_lists"
             )
+            try stores.records.recount()
+            try stores.database.connection.execute("VACUUM")
+        }
+    }
+}
+
+/// The connection of a ``SQLiteCacheStorage`` and its prepared statements, shared by its store and index.
+final class SQLiteCacheDatabase {
+    let connection: Connection
+    private var statements: [String: Statement] = [:]
+
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// The prepared statement for `sql`, prepared on first use.
+    func statement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try connection.prepare(sql, persistent: true)
+        statements[sql] = statement
+        return statement
+    }
+
+    func execute(_ sql: String, _ bindings: [SQLiteValue]) throws {
+        try statement(sql).execute(bindings)
+    }
+}
+
+/// The records of a ``SQLiteCacheStorage``: the `queries` and `entities` tables, with running totals.
+final class SQLiteRecordStore: RecordStore {
+    private let database: SQLiteCacheDatabase
+    private var totals = CacheStatistics(queryCount: 0, entityCount: 0, byteSize: 0)
+
+    init(database: SQLiteCacheDatabase) throws {
+        self.database = database
+        try recount()
+    }
+
+    /// Reads the totals from the tables again, after a rollback or a clear.
+    func recount() throws {
+        let rows = try database.connection.query(
+            """
+            SELECT (SELECT count(*) FROM queries), (SELECT count(*) FROM entities),
+                (SELECT coalesce(sum(byte_size), 0) FROM queries) + (SELECT coalesce(sum(byte_size), 0) FROM entities)
+            """
+        )
+        totals = CacheStatistics(
+            queryCount: Int(rows.first?[0].int64Value ?? 0), entityCount: Int(rows.first?[1].int64Value ?? 0),
+            byteSize: Int(rows.first?[2].int64Value ?? 0))
+    }
+
+    func query(id: String) throws -> QueryRecord? {
+        let statement = try database.statement(
+            "SELECT tree, cached_at, max_age, last_accessed, is_stale FROM queries WHERE id = ?"
+        )
+        statement.reset()
+        try statement.bind([.text(id)])
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return QueryRecord(
+            id: id, tree: statement.blob(at: 0) ?? [],
+            cachedAt: Date(timeIntervalSince1970: statement.double(at: 1)), maxAge: statement.double(at: 2),
+            lastAccessed: Date(timeIntervalSince1970: statement.double(at: 3)), isStale: statement.bool(at: 4)
+        )
+    }
+
+    func entities(ids: [String]) throws -> [String: EntityRecord] {
+        guard !ids.isEmpty else { return [:] }
+        var found: [String: EntityRecord] = [:]
+        found.reserveCapacity(ids.count)
+        let statement = try database.statement("SELECT fields FROM entities WHERE id = ?")
+        for id in ids {
             statement.reset()
             try statement.bind([.text(id)])
-            defer { statement.reset() }
-            guard try statement.step() else { return nil }
-            return QueryRecord(
-                id: id, tree: statement.blob(at: 0) ?? [],
-                cachedAt: Date(timeIntervalSince1970: statement.double(at: 1)), maxAge: statement.double(at: 2),
-                lastAccessed: Date(timeIntervalSince1970: statement.double(at: 3)), isStale: statement.bool(at: 4)
-            )
+            if try statement.step() {
+                found[id] = EntityRecord(id: id, fields: statement.blob(at: 0) ?? [])
+            }
+            statement.reset()
         }
+        return found
     }
 
-    public func saveQuery(_ record: QueryRecord, dependencies: QueryDependencies) throws {
-        try state.withLock { state in
-            let old = try state.statement("SELECT byte_size FROM queries WHERE id = ?").query([.text(record.id)])
-            let oldSize = Int(old.first?[0].int64Value ?? 0)
-            try state.execute(
-                """
-                INSERT OR REPLACE INTO queries(id, tree, cached_at, max_age, last_accessed, is_stale, byte_size)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(record.id), .blob(record.tree), .real(record.cachedAt.timeIntervalSince1970),
-                    .real(record.maxAge), .real(record.lastAccessed.timeIntervalSince1970),
-                    .integer(record.isStale ? 1 : 0), .integer(Int64(record.byteSize)),
-                ]
-            )
-            state.byteSize += record.byteSize - oldSize
-            try Self.replaceDependencies(dependencies, of: record.id, in: state)
-        }
+    func save(_ record: QueryRecord) throws {
+        let old = try oldSize(table: "queries", id: record.id)
+        try database.execute(
+            """
+            INSERT OR REPLACE INTO queries(id, tree, cached_at, max_age, last_accessed, is_stale, byte_size)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.id), .blob(record.tree), .real(record.cachedAt.timeIntervalSince1970),
+                .real(record.maxAge), .real(record.lastAccessed.timeIntervalSince1970),
+                .integer(record.isStale ? 1 : 0), .integer(Int64(record.byteSize)),
+            ]
+        )
+        totals.byteSize += record.byteSize - (old ?? 0)
+        if old == nil { totals.queryCount += 1 }
     }
 
-    private static func replaceDependencies(_ dependencies: QueryDependencies, of id: String, in state: State) throws {
-        try state.execute("DELETE FROM query_entities WHERE query_id = ?", [.text(id)])
-        try state.execute("DELETE FROM query_lists WHERE query_id = ?", [.text(id)])
-        let insertEntity = try state.statement(
+    func save(_ record: EntityRecord) throws {
+        let old = try oldSize(table: "entities", id: record.id)
+        try database.execute(
+            "INSERT OR REPLACE INTO entities(id, fields, byte_size) VALUES (?, ?, ?)",
+            [.text(record.id), .blob(record.fields), .integer(Int64(record.byteSize))]
+        )
+        totals.byteSize += record.byteSize - (old ?? 0)
+        if old == nil { totals.entityCount += 1 }
+    }
+
+    func removeQuery(id: String) throws {
+        guard let old = try oldSize(table: "queries", id: id) else { return }
+        try database.execute("DELETE FROM queries WHERE id = ?", [.text(id)])
+        totals.byteSize -= old
+        totals.queryCount -= 1
+    }
+
+    func removeEntity(id: String) throws {
+        guard let old = try oldSize(table: "entities", id: id) else { return }
+        try database.execute("DELETE FROM entities WHERE id = ?", [.text(id)])
+        totals.byteSize -= old
+        totals.entityCount -= 1
+    }
+
+    /// The stored byte size of a record, or `nil` when it does not exist. `table` is one of two constants.
+    private func oldSize(table: String, id: String) throws -> Int? {
+        let rows = try database.statement("SELECT byte_size FROM \(table) WHERE id = ?").query([.text(id)])
+        return rows.first?[0].int64Value.map { Int($0) }
+    }
+
+    func leastRecentlyAccessedQueryIDs(limit: Int) throws -> [String] {
+        try database.statement("SELECT id FROM queries ORDER BY last_accessed, id LIMIT ?")
+            .query([.integer(Int64(limit))])
+            .compactMap { $0[0].textValue }
+    }
+
+    func statistics() -> CacheStatistics {
+        totals
+    }
+
+    func allRecords() throws -> (queries: [QueryRecord], entities: [EntityRecord]) {
+        let queries = try database.connection.query(
+            "SELECT id, tree, cached_at, max_age, last_accessed, is_stale FROM queries ORDER BY id"
+        ).map { row in
+            QueryRecord(
+                id: row[0].textValue ?? "", tree: row[1].blobValue ?? [],
+                cachedAt: Date(timeIntervalSince1970: row[2].doubleValue ?? 0), maxAge: row[3].doubleValue ?? 0,
+                lastAccessed: Date(timeIntervalSince1970: row[4].doubleValue ?? 0),
+                isStale: (row[5].int64Value ?? 0) != 0
+            )
+        }
+        let entities = try database.connection.query("SELECT id, fields FROM entities ORDER BY id").map { row in
+            EntityRecord(id: row[0].textValue ?? "", fields: row[1].blobValue ?? [])
+        }
+        return (queries, entities)
+    }
+}
+
+/// The dependency index of a ``SQLiteCacheStorage``: the `query_entities` and `query_lists` tables.
+final class SQLiteDependencyIndex: DependencyIndex {
+    /// Field keys are GraphQL names, which never contain a comma.
+    private static let fieldSeparator: Character = ","
+
+    private let database: SQLiteCacheDatabase
+
+    init(database: SQLiteCacheDatabase) {
+        self.database = database
+    }
+
+    func dependencies(ofQuery id: String) throws -> QueryDependencies {
+        var dependencies = QueryDependencies()
+        let entityRows = try database.statement("SELECT entity_id, fields FROM query_entities WHERE query_id = ?")
+            .query([.text(id)])
+        for row in entityRows {
+            dependencies.entities[row[0].textValue ?? ""] = Self.fields(row[1].textValue)
+        }
+        let listRows = try database.statement("SELECT table_name FROM query_lists WHERE query_id = ?")
+            .query([.text(id)])
+        dependencies.listTables = Set(listRows.compactMap { $0[0].textValue })
+        return dependencies
+    }
+
+    func setDependencies(_ dependencies: QueryDependencies, ofQuery id: String) throws {
+        try database.execute("DELETE FROM query_entities WHERE query_id = ?", [.text(id)])
+        try database.execute("DELETE FROM query_lists WHERE query_id = ?", [.text(id)])
+        let insertEntity = try database.statement(
             "INSERT INTO query_entities(query_id, entity_id, table_name, fields) VALUES (?, ?, ?, ?)"
         )
         for (entityID, fields) in dependencies.entities {
             try insertEntity.execute([
                 .text(id), .text(entityID), .text(EntityRecord.table(ofEntity: entityID)),
-                .text(fields.sorted().joined(separator: String(fieldSeparator))),
+                .text(fields.sorted().joined(separator: String(Self.fieldSeparator))),
             ])
         }
-        let insertList = try state.statement("INSERT INTO query_lists(query_id, table_name) VALUES (?, ?)")
+        let insertList = try database.statement("INSERT INTO query_lists(query_id, table_name) VALUES (?, ?)")
         for table in dependencies.listTables {
             try insertList.execute([.text(id), .text(table)])
-        }
-    }
-
-    public func deleteQuery(id: String) throws {
-        try state.withLock { state in
-            let old = try state.statement("SELECT byte_size FROM queries WHERE id = ?").query([.text(id)])
-            guard let size = old.first?[0].int64Value else { return }
-            try state.execute("DELETE FROM queries WHERE id = ?", [.text(id)])
-            try Self.replaceDependencies(QueryDependencies(), of: id, in: state)
-            state.byteSize -= Int(size)
-        }
-    }
-
-    public func dependencies(ofQuery id: String) throws -> QueryDependencies {
-        try state.withLock { state in
-            var dependencies = QueryDependencies()
-            let entityRows = try state.statement("SELECT entity_id, fields FROM query_entities WHERE query_id = ?")
-                .query([.text(id)])
-            for row in entityRows {
-                dependencies.entities[row[0].textValue ?? ""] = Self.fields(row[1].textValue)
-            }
-            let listRows = try state.statement("SELECT table_name FROM query_lists WHERE query_id = ?")
-                .query([.text(id)])
-            dependencies.listTables = Set(listRows.compactMap { $0[0].textValue })
-            return dependencies
         }
     }
 
@@ -267,204 +382,28 @@ public final class SQLiteCacheStorage: CacheStorage {
         return Set(text.split(separator: fieldSeparator).map(String.init))
     }
 
-    public func markStale(queryIDs: Set<String>) throws {
-        try state.withLock { state in
-            for id in queryIDs {
-                try state.execute("UPDATE queries SET is_stale = 1 WHERE id = ?", [.text(id)])
-            }
+    func readers(ofEntity id: String) throws -> [String: Set<String>] {
+        var readers: [String: Set<String>] = [:]
+        for row in try database.statement("SELECT query_id, fields FROM query_entities WHERE entity_id = ?")
+            .query([.text(id)])
+        {
+            readers[row[0].textValue ?? ""] = Self.fields(row[1].textValue)
         }
+        return readers
     }
 
-    public func clearStale(queryIDs: Set<String>) throws {
-        try state.withLock { state in
-            for id in queryIDs {
-                try state.execute("UPDATE queries SET is_stale = 0 WHERE id = ?", [.text(id)])
-            }
-        }
+    func queryIDs(showingTable table: String) throws -> Set<String> {
+        Set(
+            try database.statement("SELECT DISTINCT query_id FROM query_entities WHERE table_name = ?")
+                .query([.text(table)]).compactMap { $0[0].textValue }
+        )
     }
 
-    public func touch(queryID: String, at date: Date) throws {
-        try state.withLock { state in
-            try state.execute(
-                "UPDATE queries SET last_accessed = ? WHERE id = ?",
-                [.real(date.timeIntervalSince1970), .text(queryID)]
-            )
-        }
-    }
-
-    public func leastRecentlyAccessedQueryIDs(limit: Int) throws -> [String] {
-        try state.withLock { state in
-            try state.statement("SELECT id FROM queries ORDER BY last_accessed, id LIMIT ?")
-                .query([.integer(Int64(limit))])
-                .compactMap { $0[0].textValue }
-        }
-    }
-
-    public func allQueries() throws -> [QueryRecord] {
-        try state.withLock { state in
-            try state.connection.query(
-                "SELECT id, tree, cached_at, max_age, last_accessed, is_stale FROM queries ORDER BY id"
-            ).map { row in
-                QueryRecord(
-                    id: row[0].textValue ?? "", tree: row[1].blobValue ?? [],
-                    cachedAt: Date(timeIntervalSince1970: row[2].doubleValue ?? 0), maxAge: row[3].doubleValue ?? 0,
-                    lastAccessed: Date(timeIntervalSince1970: row[4].doubleValue ?? 0),
-                    isStale: (row[5].int64Value ?? 0) != 0
-                )
-            }
-        }
-    }
-
-    // MARK: Entities
-
-    public func entities(ids: [String]) throws -> [String: EntityRecord] {
-        guard !ids.isEmpty else { return [:] }
-        return try state.withLock { state in
-            var found: [String: EntityRecord] = [:]
-            found.reserveCapacity(ids.count)
-            let statement = try state.statement("SELECT fields FROM entities WHERE id = ?")
-            for id in ids {
-                statement.reset()
-                try statement.bind([.text(id)])
-                if try statement.step() {
-                    found[id] = EntityRecord(id: id, fields: statement.blob(at: 0) ?? [])
-                }
-                statement.reset()
-            }
-            return found
-        }
-    }
-
-    public func saveEntity(_ record: EntityRecord) throws {
-        try state.withLock { state in
-            let old = try state.statement("SELECT byte_size FROM entities WHERE id = ?").query([.text(record.id)])
-            let oldSize = Int(old.first?[0].int64Value ?? 0)
-            try state.execute(
-                "INSERT OR REPLACE INTO entities(id, fields, byte_size) VALUES (?, ?, ?)",
-                [.text(record.id), .blob(record.fields), .integer(Int64(record.byteSize))]
-            )
-            state.byteSize += record.byteSize - oldSize
-        }
-    }
-
-    public func deleteEntity(id: String) throws {
-        try state.withLock { state in
-            let old = try state.statement("SELECT byte_size FROM entities WHERE id = ?").query([.text(id)])
-            guard let size = old.first?[0].int64Value else { return }
-            try state.execute("DELETE FROM entities WHERE id = ?", [.text(id)])
-            state.byteSize -= Int(size)
-        }
-    }
-
-    public func allEntities() throws -> [EntityRecord] {
-        try state.withLock { state in
-            try state.connection.query("SELECT id, fields FROM entities ORDER BY id").map { row in
-                EntityRecord(id: row[0].textValue ?? "", fields: row[1].blobValue ?? [])
-            }
-        }
-    }
-
-    // MARK: Dependency index
-
-    public func readers(ofEntity id: String) throws -> [String: Set<String>] {
-        try state.withLock { state in
-            var readers: [String: Set<String>] = [:]
-            for row in try state.statement("SELECT query_id, fields FROM query_entities WHERE entity_id = ?")
-                .query([.text(id)])
-            {
-                readers[row[0].textValue ?? ""] = Self.fields(row[1].textValue)
-            }
-            return readers
-        }
-    }
-
-    public func queryIDs(showingTable table: String) throws -> Set<String> {
-        try state.withLock { state in
-            Set(
-                try state.statement("SELECT DISTINCT query_id FROM query_entities WHERE table_name = ?")
-                    .query([.text(table)]).compactMap { $0[0].textValue }
-            )
-        }
-    }
-
-    public func queryIDs(listingTable table: String) throws -> Set<String> {
-        try state.withLock { state in
-            Set(
-                try state.statement("SELECT query_id FROM query_lists WHERE table_name = ?")
-                    .query([.text(table)]).compactMap { $0[0].textValue }
-            )
-        }
-    }
-
-    public func isEntityReferenced(_ id: String) throws -> Bool {
-        try state.withLock { state in
-            try !state.statement("SELECT 1 FROM query_entities WHERE entity_id = ? LIMIT 1").query([.text(id)]).isEmpty
-        }
-    }
-
-    // MARK: Whole store
-
-    public func totalByteSize() -> Int {
-        state.withLock { $0.byteSize }
-    }
-
-    public func statistics() throws -> CacheStatistics {
-        try state.withLock { state in
-            let rows = try state.connection.query(
-                "SELECT (SELECT count(*) FROM queries), (SELECT count(*) FROM entities)"
-            )
-            return CacheStatistics(
-                queryCount: Int(rows.first?[0].int64Value ?? 0), entityCount: Int(rows.first?[1].int64Value ?? 0),
-                byteSize: state.byteSize
-            )
-        }
-    }
-
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        let outermost = try state.withLock { state in
-            if state.transactionDepth == 0 {
-                try state.connection.execute("BEGIN IMMEDIATE")
-            }
-            state.transactionDepth += 1
-            return state.transactionDepth == 1
-        }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            state.withLock { state in
-                state.transactionDepth -= 1
-                if outermost {
-                    try? state.connection.execute("ROLLBACK")
-                    try? state.computeByteSize()
-                }
-            }
-            throw error
-        }
-        try state.withLock { state in
-            state.transactionDepth -= 1
-            guard outermost else { return }
-            do {
-                try state.connection.execute("COMMIT")
-            } catch {
-                try? state.connection.execute("ROLLBACK")
-                try? state.computeByteSize()
-                throw error
-            }
-        }
-        return result
-    }
-
-    public func clear() throws {
-        try state.withLock { state in
-            try state.connection.execute(
-                "DELETE FROM queries; DELETE FROM entities; DELETE FROM query_entities; DELETE FROM query_lists"
-            )
-            state.byteSize = 0
-            if state.transactionDepth == 0 {
-                try state.connection.execute("VACUUM")
-            }
-        }
+    func queryIDs(listingTable table: String) throws -> Set<String> {
+        Set(
+            try database.statement("SELECT query_id FROM query_lists WHERE table_name = ?")
+                .query([.text(table)]).compactMap { $0[0].textValue }
+        )
     }
 }
 

@@ -200,20 +200,26 @@ import Testing
     @Test func rollsBackAFailedTransaction() throws {
         // given a storage with one entity
         let storage = try SQLiteCacheStorage(path: ":memory:")
-        try storage.saveEntity(EntityRecord(id: "Movie/m1", fields: Array(#"{"title":"Alien"}"#.utf8)))
-        let sizeBefore = storage.totalByteSize()
+        try storage.transaction { records, _ throws in
+            try records.save(EntityRecord(id: "Movie/m1", fields: Array(#"{"title":"Alien"}"#.utf8)))
+        }
+        let before = try storage.statistics()
 
-        // when a transaction saves another and throws
+        // when a transaction saves another entity and a dependency, then throws
         struct Failure: Error {}
         #expect(throws: Failure.self) {
-            try storage.transaction {
-                try storage.saveEntity(EntityRecord(id: "Movie/m2", fields: Array(#"{"title":"Heat"}"#.utf8)))
+            try storage.transaction { records, index throws in
+                try records.save(EntityRecord(id: "Movie/m2", fields: Array(#"{"title":"Heat"}"#.utf8)))
+                try index.setDependencies(QueryDependencies(entities: ["Movie/m2": []]), ofQuery: "Q")
                 throw Failure()
             }
         }
 
-        // then the second entity and its bytes are gone
-        #expect(try storage.entities(ids: ["Movie/m1", "Movie/m2"]).keys.sorted() == ["Movie/m1"])
-        #expect(storage.totalByteSize() == sizeBefore)
+        // then the second entity, its bytes and the dependency are gone
+        try storage.transaction { records, index throws in
+            #expect(try records.entities(ids: ["Movie/m1", "Movie/m2"]).keys.sorted() == ["Movie/m1"])
+            #expect(try index.readers(ofEntity: "Movie/m2").isEmpty)
+        }
+        #expect(try storage.statistics() == before)
     }
 }

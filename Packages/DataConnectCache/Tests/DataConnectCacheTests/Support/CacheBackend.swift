@@ -20,6 +20,13 @@ enum CacheBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
+extension CacheStorage {
+    /// The record store's counts and size, read in a transaction of their own.
+    func statistics() throws -> CacheStatistics {
+        try transaction { records, _ in try records.statistics() }
+    }
+}
+
 /// A directory removed when the last reference goes away.
 final class TemporaryDirectory: Sendable {
     let path: String

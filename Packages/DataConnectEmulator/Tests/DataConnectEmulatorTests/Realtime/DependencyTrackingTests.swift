@@ -1,6 +1,6 @@
 import DataConnectEngine
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 /// The tables subscribed queries read and mutations write, on the movies backend.

@@ -1,7 +1,7 @@
 import DataConnectEmulator
 import DataConnectEngine
-import DataConnectTesting
 import DataConnectWire
+import EmulatorTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import DataConnectTesting
+import EmulatorTesting
 import Foundation
 import Testing
 

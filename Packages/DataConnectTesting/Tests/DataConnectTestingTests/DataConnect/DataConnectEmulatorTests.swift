@@ -4,7 +4,7 @@ import Testing
 
 @testable import FirebaseDataConnect
 
-/// ``DataConnect`` and its refs against the in-process emulator serving `Backend/movies`.
+/// ``DataConnect`` and its refs against the emulator serving `Backend/movies`, reached in-process.
 @Suite struct DataConnectEmulatorTests {
     struct CreateMovieVariables: Encodable, Sendable {
         var title: String
@@ -43,13 +43,8 @@ import Testing
 
     init() throws {
         let backend = try RepositoryPaths.moviesBackend()
-        emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
-        dataConnect = DataConnect(
-            app: DataConnectFixtures.makeApp(),
-            connectorConfig: ConnectorConfig(
-                serviceId: emulator.serviceID, location: "us-central1", connector: "movies"),
-            environment: [:])
-        dataConnect.useEmulator(host: emulator.host, port: emulator.port)
+        emulator = try TestEmulator.inProcess(backend: backend, seedFile: backend + "/seed_data.gql")
+        dataConnect = emulator.dataConnect(connector: "movies")
     }
 
     @Test func createdMovieIsFoundByKeyAndByGenre() async throws {

@@ -2,10 +2,12 @@ import DataConnectEmulator
 import DataConnectEngine
 import DataConnectWire
 
-/// An emulator for full-stack tests: in-process, on a free port, with a fresh in-memory database.
+/// An emulator for full-stack tests, with a fresh in-memory database: on a free port, or in-process only.
 ///
-/// Start one per test suite, ``reset()`` between tests, and point the code under test at ``url``
-/// (or at ``host`` and ``port`` for `useEmulator(host:port:)`).
+/// Start one per test suite, ``reset()`` between tests. A ``Mode/live`` emulator serves HTTP on a free port:
+/// point the code under test at ``url`` (or at ``host`` and ``port`` for `useEmulator(host:port:)`). An
+/// ``Mode/inProcess`` one opens no socket: requests go straight to its ``responder`` (with
+/// `import DataConnectTesting`, through the SDK's in-process transport).
 ///
 /// ```swift
 /// import DataConnectTesting
@@ -24,38 +26,61 @@ import DataConnectWire
 /// }
 /// ```
 public final class TestEmulator: Sendable {
-    /// The running emulator.
+    /// How a test emulator is reached.
+    public enum Mode: Sendable {
+        /// Requests are handed to ``TestEmulator/responder`` in the test's process; no port is opened.
+        case inProcess
+        /// The emulator serves HTTP on a free loopback port, for tests whose subject is HTTP itself.
+        case live
+    }
+
+    /// The emulator.
     public let emulator: Emulator
     /// The seed file run at start and after each reset.
     public let seedFile: String?
+    /// How the emulator is reached.
+    public let mode: Mode
 
-    /// Compiles the backend, seeds a fresh in-memory database and starts serving on a free port.
+    /// Compiles the backend and seeds a fresh in-memory database; a live emulator also starts serving.
     ///
     /// - Parameters:
     ///   - backend: The folder holding `dataconnect.yaml`.
     ///   - seedFile: An admin GraphQL file to run at start and after each ``reset()``.
+    ///   - mode: On a free port (``Mode/live``, the default) or without a socket (``Mode/inProcess``).
     ///   - log: Where the emulator's messages go (nowhere by default).
-    /// - Throws: ``EmulatorError`` when the backend does not compile or the seed fails.
+    /// - Throws: ``EmulatorError`` when the backend does not compile, the seed fails or no port can be bound.
     public init(
-        backend: String, seedFile: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+        backend: String, seedFile: String? = nil, mode: Mode = .live,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     )
         throws(EmulatorError)
     {
         emulator = try Emulator(
             options: Emulator.Options(backend: backend, port: 0, seedFile: seedFile, readers: 2, threads: 2, log: log))
         self.seedFile = seedFile
-        try emulator.start()
+        self.mode = mode
+        if mode == .live { try emulator.start() }
     }
+
+    /// An emulator reached without a socket: ``init(backend:seedFile:mode:log:)`` with ``Mode/inProcess``.
+    public static func inProcess(
+        backend: String, seedFile: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(EmulatorError) -> TestEmulator {
+        try TestEmulator(backend: backend, seedFile: seedFile, mode: .inProcess, log: log)
+    }
+
+    /// The responder that answers every request, in-process or behind the port.
+    public var responder: EmulatorResponder { emulator.responder }
 
     deinit {
         emulator.stop()
     }
 
-    /// `http://127.0.0.1:<port>`.
+    /// `http://127.0.0.1:<port>`; the port is 0 in-process.
     public var url: String { emulator.url }
     /// `127.0.0.1`.
     public var host: String { emulator.options.host }
-    /// The port the emulator listens on.
+    /// The port the emulator listens on; 0 in-process, where nothing listens.
     public var port: Int { Int(emulator.port) }
     /// The service id from `dataconnect.yaml`.
     public var serviceID: String { emulator.engine.service.project.config.serviceId }

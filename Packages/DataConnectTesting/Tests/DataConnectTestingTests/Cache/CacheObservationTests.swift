@@ -65,35 +65,10 @@ struct NameVariables: Encodable, Sendable { var name: String }
 
 struct MutationKeys: Decodable, Sendable {}
 
-/// Values appended from any thread.
-final class LockedList<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-    func append(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
-}
+/// The cache against the emulator, reached in-process: observed queries recorded as value sequences.
 
-/// Collects what a stream publishes, from a background task.
-final class Recorder<Value: Sendable>: Sendable {
-    private let values = LockedList<Value>()
-    private let task: Task<Void, Never>
-
-    init(_ stream: AsyncStream<Value>) {
-        let values = values
-        task = Task { for await value in stream { values.append(value) } }
-    }
-
-    deinit { task.cancel() }
-
-    var all: [Value] { values.all }
-
-    /// Waits until `count` values arrived (or the hang guard passed) and returns them.
-    func wait(for count: Int) async -> [Value] {
-        await HangGuard.wait { all.count >= count }
-        return all
-    }
-}
-
-/// The cache against a live emulator: observed queries recorded as value sequences.
+/// A ref's ``QueryRefObservation/results`` sequence is registered when it is read, so a ``Recorder`` made before a
+/// mutation sees everything the mutation publishes; and the cache republishes before the mutation returns.
 @Suite(.serialized) struct CacheObservationTests {
     let emulator: TestEmulator
     let transport: CountingTransport
@@ -101,15 +76,12 @@ final class Recorder<Value: Sendable>: Sendable {
 
     init() throws {
         let backend = try RepositoryPaths.moviesBackend()
-        emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
-        transport = CountingTransport(
-            URLSessionTransport(
-                configuration: .init(
-                    endpoint: ServiceEndpoint(host: emulator.host, port: emulator.port, sslEnabled: false))))
+        emulator = try TestEmulator.inProcess(backend: backend, seedFile: backend + "/seed_data.gql")
+        transport = CountingTransport(emulator.transport)
         dataConnect = DataConnect(
             app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
             settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)),
-            transport: transport, environment: [:])
+            transport: transport)
     }
 
     func mutate<Variables: Encodable & Sendable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
@@ -132,7 +104,6 @@ final class Recorder<Value: Sendable>: Sendable {
         _ = try await detail.execute(fetchPolicy: .serverOnly)
         let listTitles = Recorder(list.results)
         let detailTitles = Recorder(detail.results)
-        try await Task.sleep(for: .milliseconds(20))
 
         // when: the movie is renamed
         _ = try await mutate("updateMovie", RenameVariables(id: movie.id, title: "Renamed Classic"))
@@ -154,7 +125,6 @@ final class Recorder<Value: Sendable>: Sendable {
         let before = try #require(list.data?.movies)
         let victim = before[3]
         let values = Recorder(list.results)
-        try await Task.sleep(for: .milliseconds(20))
 
         // when
         _ = try await mutate("deleteMovie", IDVariables(id: victim.id))
@@ -174,7 +144,6 @@ final class Recorder<Value: Sendable>: Sendable {
         _ = try await list.execute(fetchPolicy: .serverOnly)
         let count = try #require(list.data?.movies.count)
         let values = Recorder(list.results)
-        try await Task.sleep(for: .milliseconds(20))
 
         // when
         _ = try await mutate(
@@ -194,14 +163,17 @@ final class Recorder<Value: Sendable>: Sendable {
         _ = try await list.execute(fetchPolicy: .serverOnly)
         let values = Recorder(list.results)
 
-        // when: an actor is created
+        // when: an actor is created, then the list is fetched from the server as a marker
         _ = try await mutate("createActor", NameVariables(name: "Nobody In Particular"))
-        try await Task.sleep(for: .milliseconds(300))
+        let engine = try #require(dataConnect.cacheEngine(uid: nil))
+        let stillFresh = try engine.isFresh(list.cacheKey)
+        _ = try await list.execute(fetchPolicy: .serverOnly)
 
-        // then
-        #expect(values.all.isEmpty)
-        #expect(transport.count("listMovies") == 1)
-        #expect(try await list.execute().source == .cache, "still fresh")
+        // then: nothing was republished or refetched before the marker
+        let published = await values.wait { $0.contains { $0.source == .server } }
+        #expect(stillFresh, "the list was not made stale")
+        #expect(published.map(\.source) == [.server])
+        #expect(transport.count("listMovies") == 2)
     }
 
     @Test func aSortedSectionedObservationRegroupsAfterAnInsertAndADelete() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FirebaseDataConnect
 
-/// A mutation that fails partially, against the in-process emulator serving a small backend written here.
+/// A mutation that fails partially, against the emulator serving a small backend written here, reached in-process.
 ///
 /// The mutation has no `@transaction`, so its first root field is written and kept while the second
 /// (a duplicate key) becomes `null` with an error.
@@ -45,13 +45,8 @@ import Testing
 
     init() throws {
         directory = try Self.writeBackend()
-        emulator = try TestEmulator(backend: directory.path)
-        dataConnect = DataConnect(
-            app: DataConnectFixtures.makeApp(),
-            connectorConfig: ConnectorConfig(
-                serviceId: emulator.serviceID, location: "us-central1", connector: "shelves"),
-            environment: [:])
-        dataConnect.useEmulator(host: emulator.host, port: emulator.port)
+        emulator = try TestEmulator.inProcess(backend: directory.path)
+        dataConnect = emulator.dataConnect(connector: "shelves")
     }
 
     /// Writes `dataconnect.yaml`, the schema and one connector to a new temporary folder.

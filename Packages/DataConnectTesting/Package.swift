@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// DataConnectTesting: full-stack tests of apps built on the SDK, against the emulator.
+///
+/// The only package that depends on both the SDK (`Packages/DataConnect`) and the emulator
+/// (`Packages/DataConnectEmulator`), so neither depends on the other. Its `DataConnectTesting` module gives app
+/// tests a `TestEmulator` and the in-process transport; its tests are the SDK's tests that need a live emulator.
+let package = Package(
+    name: "DataConnectTesting",
+    products: [
+        .library(name: "DataConnectTesting", targets: ["DataConnectTesting"]),
+        .executable(name: "sdk-bench", targets: ["SDKBenchmarks"]),
+    ],
+    dependencies: [
+        // The SDK under test.
+        .package(path: "../DataConnect"),
+        // The emulator: its responder (in-process) and `TestEmulator` (on a port).
+        .package(path: "../DataConnectEmulator"),
+        // The wire format shared by both.
+        .package(path: "../DataConnectKit"),
+    ],
+    targets: [
+        // MARK: Library
+
+        .target(
+            name: "DataConnectTesting",
+            dependencies: [
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseCore", package: "DataConnect"),
+                .product(name: "EmulatorTesting", package: "DataConnectEmulator"),
+                .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+
+        // MARK: Benchmarks
+
+        // `sdk-bench`: `execute()` against a bare URLSession POST of the same request, on a live emulator.
+        .executableTarget(
+            name: "SDKBenchmarks",
+            dependencies: [
+                "DataConnectTesting",
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+
+        // A one-query app the persistence tests run as separate processes (not a product).
+        .executableTarget(
+            name: "CacheProbe",
+            dependencies: [
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseCore", package: "DataConnect"),
+            ]
+        ),
+
+        // MARK: Tests
+
+        // The SDK against the emulator: in-process, and on a port where HTTP itself is under test.
+        .testTarget(
+            name: "DataConnectTestingTests",
+            dependencies: [
+                "DataConnectTesting",
+                "CacheProbe",
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseCore", package: "DataConnect"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
