@@ -22,7 +22,7 @@ let package = Package(
     targets: [
         // MARK: Libraries
 
-        .target(name: "FirebaseCore"),
+        .target(name: "FirebaseCore", dependencies: [.product(name: "DataConnectTime", package: "DataConnectKit")]),
         .target(
             name: "FirebaseDataConnect",
             dependencies: [

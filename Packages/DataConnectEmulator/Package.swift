@@ -30,6 +30,7 @@ let package = Package(
         .target(
             name: "DataConnectEngine",
             dependencies: [
+                .product(name: "DataConnectTime", package: "DataConnectKit"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
