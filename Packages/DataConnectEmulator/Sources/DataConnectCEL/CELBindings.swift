@@ -21,7 +21,7 @@ import DataConnectWire
 /// try CELExpression(parsing: "auth.uid == vars.userId").evaluateCondition(in: bindings)
 /// ```
 public struct CELBindings: Sendable {
-    /// `auth`: `null` when unauthenticated, otherwise `{"uid": ..., "token": {claims}}` (see ``AuthContext/celValue``).
+    /// `auth`: `null` when unauthenticated, otherwise `{"uid": ..., "token": {claims}}` (see DataConnectEngine's `AuthContext.celValue`).
     public var auth: JSONValue
     /// `vars` and `request.variables`.
     public var vars: JSONObject
@@ -41,7 +41,7 @@ public struct CELBindings: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - auth: the `auth` value, usually ``AuthContext/celValue``.
+    ///   - auth: the `auth` value, usually DataConnectEngine's `AuthContext.celValue`.
     ///   - vars: the operation's variables.
     ///   - requestTime: the request's time as RFC 3339.
     ///   - response: results of earlier root fields.
