@@ -20,7 +20,7 @@ let package = Package(
     targets: [
         // MARK: Libraries
 
-        .target(name: "FirebaseCore"),
+        .target(name: "FirebaseCore", dependencies: [.product(name: "DataConnectTime", package: "DataConnectKit")]),
         .target(
             name: "FirebaseDataConnect",
             dependencies: [

@@ -6,6 +6,7 @@ let package = Package(
     name: "DataConnectEmulator",
     products: [
         .library(name: "EmulatorHTTP", targets: ["EmulatorHTTP"]),
+        .library(name: "DataConnectCEL", targets: ["DataConnectCEL"]),
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
         .library(name: "DataConnectEmulator", targets: ["DataConnectEmulator"]),
         .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
@@ -25,11 +26,23 @@ let package = Package(
         // The benchmark ceiling: the same HTTP layer answering a fixed reply.
         .executableTarget(name: "HTTPBench", dependencies: ["EmulatorHTTP"]),
 
+        // MARK: CEL: the expressions of @auth(expr:), @check, _expr values and @default(expr:)
+
+        .target(
+            name: "DataConnectCEL",
+            dependencies: [
+                .product(name: "DataConnectTime", package: "DataConnectKit"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+
         // MARK: Engine: schema to SQL, operations to prepared statements, auth, execution
 
         .target(
             name: "DataConnectEngine",
             dependencies: [
+                "DataConnectCEL",
+                .product(name: "DataConnectTime", package: "DataConnectKit"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
@@ -58,6 +71,10 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
+        .testTarget(
+            name: "DataConnectCELTests",
+            dependencies: ["DataConnectCEL", .product(name: "DataConnectWire", package: "DataConnectKit")]
+        ),
         .testTarget(
             name: "DataConnectEngineTests",
             dependencies: [

@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "DataConnectKit",
     products: [
+        .library(name: "DataConnectTime", targets: ["DataConnectTime"]),
         .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
         .library(name: "DataConnectSchema", targets: ["DataConnectSchema"]),
         .library(name: "SQLiteKit", targets: ["SQLiteKit"]),
@@ -21,10 +22,15 @@ let package = Package(
         // libyaml; the pkg-config name is `yaml-0.1`, not `yaml`.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
 
+        // MARK: Dates and times
+
+        // The one owner of RFC 3339 timestamps, `YYYY-MM-DD` dates and civil-calendar arithmetic.
+        .target(name: "DataConnectTime"),
+
         // MARK: GraphQL and the Data Connect schema
 
         .target(name: "GraphQLLanguage"),
-        .target(name: "DataConnectSchema", dependencies: ["GraphQLLanguage", "CYAML"]),
+        .target(name: "DataConnectSchema", dependencies: ["GraphQLLanguage", "DataConnectTime", "CYAML"]),
 
         // MARK: Storage and wire format
 
@@ -40,6 +46,7 @@ let package = Package(
 
         // MARK: Tests
 
+        .testTarget(name: "DataConnectTimeTests", dependencies: ["DataConnectTime"]),
         .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
         .testTarget(name: "DataConnectSchemaTests", dependencies: ["DataConnectSchema", "GraphQLLanguage"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),

@@ -72,7 +72,6 @@ import Testing
         ("2024-05-01t10:00:00z", Timestamp(seconds: 1_714_557_600, nanoseconds: 0)),
         ("2024-05-01T05:30:00.1-04:30", Timestamp(seconds: 1_714_557_600, nanoseconds: 100_000_000)),
         ("2024-05-01T10:00:00.12345678Z", Timestamp(seconds: 1_714_557_600, nanoseconds: 123_456_780)),
-        ("2024-05-01T10:00:00.Z", Timestamp(seconds: 1_714_557_600, nanoseconds: 0)),
     ])
     func readsAnyOffsetAndPrecision(text: String, expected: Timestamp) throws {
         // when
@@ -85,7 +84,7 @@ import Testing
     @Test(arguments: [
         "2024-05-01", "2024-05-01T10:00:00", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
         "2024-05-01T24:00:00Z", "2024-05-01T10:00:00.1234567890Z", "2024-05-01T10:00:00+0200",
-        "２０２４-05-01T10:00:00Z", "2024-05-01T10:00:00Z ", "",
+        "２０２４-05-01T10:00:00Z", "2024-05-01T10:00:00Z ", "", "2024-05-01T10:00:00.Z",
     ])
     func rejectsBadTextWithDecodingError(text: String) {
         // when / then

@@ -539,9 +539,8 @@ private func fields(_ selectionSet: SelectionSet?) -> [Field] {
         let argument = try #require(field.arguments.first)
 
         // then
-        #expect(
-            operation.location
-                == NodeLocation(file: "doc.graphql", start: GraphQLLanguage.SourceLocation(line: 1, column: 1)))
+        #expect(operation.location.file == "doc.graphql")
+        #expect(operation.location.start == GraphQLLanguage.SourceLocation(line: 1, column: 1))
         #expect(operation.name?.location.start.description == "1:7")
         #expect(operation.variables[0].location.start.description == "1:9")
         #expect(operation.variables[0].name.location.start.description == "1:9")

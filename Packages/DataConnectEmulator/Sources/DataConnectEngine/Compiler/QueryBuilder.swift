@@ -1,3 +1,4 @@
+import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
 

@@ -1,4 +1,4 @@
-import DataConnectEngine
+import DataConnectCEL
 import Testing
 
 /// SplitMix64, so generated ids reproduce.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import DataConnectEngine
+@testable import DataConnectCEL
 
 private func kinds(_ source: String) throws(CELError) -> [CELToken.Kind] {
     var lexer = CELLexer(source: source)

@@ -1,4 +1,4 @@
-import DataConnectEngine
+import DataConnectCEL
 import DataConnectWire
 import Testing
 

@@ -1,10 +1,10 @@
-import DataConnectEngine
+import DataConnectCEL
 import DataConnectWire
 import Testing
 
 /// Bindings shared by the CEL tests: a signed-in user with custom claims, variables, and a fixed time.
 let celTestBindings = CELBindings(
-    auth: AuthContext(claims: [
+    auth: SignedInUser(claims: [
         "sub": "user-1", "email": "ada@example.com", "email_verified": true, "admin": true,
         "firebase": ["sign_in_provider": "password"],
     ]).celValue,
@@ -34,4 +34,15 @@ func celError(_ source: String, _ bindings: CELBindings = celTestBindings) -> CE
 /// The message of the error parsing or evaluating `source`, or `nil` when it succeeds.
 func celErrorMessage(_ source: String, _ bindings: CELBindings = celTestBindings) -> String? {
     celError(source, bindings)?.message
+}
+
+/// A signed-in user, giving CEL the `auth` binding the engine builds from an ID token's claims.
+struct SignedInUser {
+    /// The token's claims; `sub` is the user id.
+    let claims: JSONObject
+
+    /// `{"uid": claims.sub, "token": claims}`.
+    var celValue: JSONValue {
+        ["uid": claims["sub"] ?? .null, "token": .object(claims)]
+    }
 }

@@ -1,3 +1,4 @@
+import DataConnectTime
 import DataConnectWire
 
 /// The values a CEL expression can read, for one request.
@@ -20,7 +21,7 @@ import DataConnectWire
 /// try CELExpression(parsing: "auth.uid == vars.userId").evaluateCondition(in: bindings)
 /// ```
 public struct CELBindings: Sendable {
-    /// `auth`: `null` when unauthenticated, otherwise `{"uid": ..., "token": {claims}}` (see ``AuthContext/celValue``).
+    /// `auth`: `null` when unauthenticated, otherwise `{"uid": ..., "token": {claims}}` (see DataConnectEngine's `AuthContext.celValue`).
     public var auth: JSONValue
     /// `vars` and `request.variables`.
     public var vars: JSONObject
@@ -40,7 +41,7 @@ public struct CELBindings: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - auth: the `auth` value, usually ``AuthContext/celValue``.
+    ///   - auth: the `auth` value, usually DataConnectEngine's `AuthContext.celValue`.
     ///   - vars: the operation's variables.
     ///   - requestTime: the request's time as RFC 3339.
     ///   - response: results of earlier root fields.
@@ -96,19 +97,10 @@ public struct CELBindings: Sendable {
     /// - Parameter unixMicroseconds: microseconds since 1970-01-01T00:00:00Z, within years 1 to 9999.
     /// - Returns: the timestamp text; out-of-range values are clamped to the range.
     public static func rfc3339(unixMicroseconds: Int64) -> String {
-        let seconds = unixMicroseconds >= 0 ? unixMicroseconds / 1_000_000 : (unixMicroseconds - 999_999) / 1_000_000
-        let micros = unixMicroseconds - seconds * 1_000_000
-        let clamped = min(max(seconds, CELTimestamp.minSeconds), CELTimestamp.maxSeconds)
-        let timestamp = CELTimestamp(seconds: clamped, nanos: Int32(micros * 1000)) ?? CELTimestamp(seconds: 0)!
-        var text = timestamp.rfc3339
+        let timestamp = RFC3339Timestamp(unixMicroseconds: unixMicroseconds)
+        let clamped = min(max(timestamp.seconds, CELTimestamp.minSeconds), CELTimestamp.maxSeconds)
         // Always six digits, so request times line up.
-        if let dot = text.firstIndex(of: ".") {
-            var fraction = String(text[text.index(after: dot)...].dropLast())
-            fraction += String(repeating: "0", count: max(0, 6 - fraction.count))
-            text = String(text[..<dot]) + "." + fraction + "Z"
-        } else {
-            text = String(text.dropLast()) + ".000000Z"
-        }
-        return text
+        return RFC3339Timestamp(seconds: clamped, nanoseconds: timestamp.nanoseconds).formatted(
+            fraction: .fixed(digits: 6))
     }
 }

@@ -1,4 +1,4 @@
-import DataConnectEngine
+import DataConnectCEL
 import Testing
 
 /// The fully parenthesized form of `source`.

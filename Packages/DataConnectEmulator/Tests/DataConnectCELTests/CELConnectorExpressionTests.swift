@@ -1,11 +1,11 @@
-import DataConnectEngine
+import DataConnectCEL
 import DataConnectWire
 import Testing
 
 /// Expressions as real connectors write them, against the bindings each directive provides.
 @Suite struct CELConnectorExpressionTests {
-    private static let admin = AuthContext(claims: ["sub": "admin-1", "admin": true, "email_verified": true])
-    private static let user = AuthContext(claims: ["sub": "user-1", "email_verified": false])
+    private static let admin = SignedInUser(claims: ["sub": "admin-1", "admin": true, "email_verified": true])
+    private static let user = SignedInUser(claims: ["sub": "user-1", "email_verified": false])
 
     @Test func adminClaimGuard() throws {
         // given

@@ -1,3 +1,5 @@
+import DataConnectTime
+
 /// A CEL `google.protobuf.Timestamp`: seconds and nanoseconds since 1970-01-01T00:00:00Z, in years 1 to 9999.
 struct CELTimestamp: Hashable, Comparable, Sendable {
     /// Whole seconds since the Unix epoch (floor).
@@ -19,78 +21,16 @@ struct CELTimestamp: Hashable, Comparable, Sendable {
         self.nanos = nanos
     }
 
-    /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, 1 to 9 fraction digits, `t` and `z` accepted.
+    /// Parses RFC 3339 by the kit's one rule (`RFC3339Timestamp`: 1 to 9 fraction digits after a `.`, `t` and `z`
+    /// accepted, no leap second); `nil` when the text is not a timestamp or falls outside years 1 to 9999.
     init?(rfc3339 text: String) {
-        let b = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int64? {
-            guard range.upperBound <= b.count else { return nil }
-            var value: Int64 = 0
-            for byte in b[range] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] | 0x20 == UInt8(ascii: "t"),
-            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month),
-            hour < 24, minute < 60, second < 61
-        else { return nil }
-        var index = 19
-        var nanos: Int64 = 0
-        if b[index] == UInt8(ascii: ".") {
-            index += 1
-            var digits = 0
-            while index < b.count, b[index] >= UInt8(ascii: "0"), b[index] <= UInt8(ascii: "9") {
-                guard digits < 9 else { return nil }
-                nanos = nanos * 10 + Int64(b[index] - UInt8(ascii: "0"))
-                digits += 1
-                index += 1
-            }
-            guard digits > 0 else { return nil }
-            for _ in digits..<9 { nanos *= 10 }
-        }
-        guard index < b.count else { return nil }
-        var offsetSeconds: Int64 = 0
-        if b[index] | 0x20 == UInt8(ascii: "z") {
-            guard index + 1 == b.count else { return nil }
-        } else {
-            guard b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-"), b.count == index + 6,
-                b[index + 3] == UInt8(ascii: ":"),
-                let offsetHours = number((index + 1)..<(index + 3)),
-                let offsetMinutes = number((index + 4)..<(index + 6)),
-                offsetHours < 24, offsetMinutes < 60
-            else { return nil }
-            offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
-        }
-        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
-        self.init(seconds: seconds, nanos: Int32(nanos))
+        guard let timestamp = try? RFC3339Timestamp(parsing: text) else { return nil }
+        self.init(seconds: timestamp.seconds, nanos: timestamp.nanoseconds)
     }
 
     /// The timestamp in UTC as RFC 3339, with 0, 3, 6 or 9 fraction digits: `2024-05-01T12:00:00.250Z`.
     var rfc3339: String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CivilCalendar.civilFromDays(days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-        if nanos != 0 {
-            if nanos % 1_000_000 == 0 {
-                text += "." + pad(Int64(nanos / 1_000_000), 3)
-            } else if nanos % 1000 == 0 {
-                text += "." + pad(Int64(nanos / 1000), 6)
-            } else {
-                text += "." + pad(Int64(nanos), 9)
-            }
-        }
-        return text + "Z"
+        RFC3339Timestamp(seconds: seconds, nanoseconds: nanos).formatted()
     }
 
     /// The timestamp moved by `duration`, or `nil` when the result falls outside years 1 to 9999.

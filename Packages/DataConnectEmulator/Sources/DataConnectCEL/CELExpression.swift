@@ -33,7 +33,7 @@ public struct CELExpression: Sendable {
     /// Whether the expression reads `auth.uid` (or `request.auth.uid`), which makes a `USER*` level "secure".
     public let referencesAuthUID: Bool
 
-    private let root: CELNode
+    let root: CELNode
 
     /// The deepest nesting the parser accepts; deeper expressions fail to parse.
     public static let maxDepth = 100
