@@ -74,26 +74,8 @@ struct MutationRunner {
         return WrittenKey(json: .object(object), entityID: parts.joined(separator: "/"))
     }
 
-    /// Prepares a plan's statement and binds the request's values.
-    func prepare(_ plan: SQLStatementPlan) throws(ExecutionError) -> Statement {
-        let values = try binder.values(for: plan)
-        let statement: Statement
-        do {
-            statement = try source.statement(plan.sql)
-        } catch {
-            throw .refusedByDatabase(error)
-        }
-        do {
-            try statement.bind(values)
-        } catch {
-            statement.reset()
-            throw .failedInDatabase(error)
-        }
-        return statement
-    }
-
     func insert(_ plan: SQLStatementPlan, table: Table) throws(ExecutionError) -> WrittenKey {
-        let statement = try prepare(plan)
+        let statement = try source.prepared(plan, binder: binder)
         defer { statement.reset() }
         do {
             guard try statement.step() else {
@@ -110,7 +92,7 @@ struct MutationRunner {
     }
 
     func runReturning(_ plan: SQLStatementPlan, table: Table) throws(ExecutionError) -> WrittenKey? {
-        let statement = try prepare(plan)
+        let statement = try source.prepared(plan, binder: binder)
         defer { statement.reset() }
         do {
             guard try statement.step() else { return nil }
@@ -123,7 +105,7 @@ struct MutationRunner {
     }
 
     func runCounting(_ plan: SQLStatementPlan, table: Table) throws(ExecutionError) -> Int {
-        let statement = try prepare(plan)
+        let statement = try source.prepared(plan, binder: binder)
         defer { statement.reset() }
         do {
             while try statement.step() {}

@@ -219,3 +219,26 @@ extension Column {
         return element
     }
 }
+
+extension StatementSource {
+    /// The prepared statement of a plan, with the request's values bound.
+    ///
+    /// - Throws: ``ExecutionError``: a request-level refusal when the database cannot prepare the SQL, the
+    ///   binder's error for a value that does not fit, a database failure when binding fails.
+    func prepared(_ plan: SQLStatementPlan, binder: ParameterBinder) throws(ExecutionError) -> Statement {
+        let values = try binder.values(for: plan)
+        let statement: Statement
+        do {
+            statement = try self.statement(plan.sql)
+        } catch {
+            throw .refusedByDatabase(error)
+        }
+        do {
+            try statement.bind(values)
+        } catch {
+            statement.reset()
+            throw .failedInDatabase(error)
+        }
+        return statement
+    }
+}

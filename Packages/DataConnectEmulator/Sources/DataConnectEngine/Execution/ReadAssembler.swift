@@ -9,7 +9,7 @@ struct ReadAssembler {
 
     /// Steps a statement that answers one row of one column: its JSON text (`null` for SQL NULL or no row).
     func firstColumn(of plan: SQLStatementPlan) throws(ExecutionError) -> [UInt8] {
-        let statement = try prepare(plan, binder: binder)
+        let statement = try source.prepared(plan, binder: binder)
         do {
             defer { statement.reset() }
             guard try statement.step() else { return Array("null".utf8) }
@@ -43,7 +43,7 @@ struct ReadAssembler {
         }
         var splitBinder = binder
         splitBinder.rowKeys = JSONValue.array(bound).jsonString()
-        let statement = try prepare(split.statement, binder: splitBinder)
+        let statement = try source.prepared(split.statement, binder: splitBinder)
         var keys: [String] = []
         var values: [JSONValue] = []
         do {
@@ -68,23 +68,6 @@ struct ReadAssembler {
             for (key, value) in zip(keys, assembled) { result[key] = value }
         }
         return result
-    }
-
-    func prepare(_ plan: SQLStatementPlan, binder: ParameterBinder) throws(ExecutionError) -> Statement {
-        let values = try binder.values(for: plan)
-        let statement: Statement
-        do {
-            statement = try source.statement(plan.sql)
-        } catch {
-            throw .refusedByDatabase(error)
-        }
-        do {
-            try statement.bind(values)
-        } catch {
-            statement.reset()
-            throw .failedInDatabase(error)
-        }
-        return statement
     }
 
     /// Records the parent keys of every split marker, by split index then canonical key text.
