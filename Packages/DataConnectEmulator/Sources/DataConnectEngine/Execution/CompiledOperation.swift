@@ -122,41 +122,36 @@ final class CompiledOperation: Sendable {
 
     // MARK: - Plans
 
-    /// The compiled statements of a root field for a request's argument shape, compiled on first use.
+    /// The key of a field's plans: the node, the entity-id mode and the argument shape.
+    static func planKey(_ node: FieldNode, resolution: Resolution, entityIDs: Bool) -> String {
+        "\(node.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
+    }
+
+    /// The statements of a mutation root field for a request's argument shape, compiled on first use.
     ///
-    /// - Throws: ``ExecutionError``: request-level for a read the database cannot be asked (a filter beyond
-    ///   the limits); a field error for mutation arguments that cannot be written.
-    func plan(
-        for root: FieldNode, resolution: Resolution, entityIDs: Bool, context: PlanContext
-    ) throws(ExecutionError) -> FieldPlan {
-        let key = "\(root.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
-        if let cached = plans.withLock({ $0[key] }) { return cached }
-        let plan: FieldPlan
-        if kind == .mutation, let role = root.role, role != .mutationQuery {
-            var compiler = MutationCompiler(api: context.api, dialect: context.dialect, resolution: resolution)
-            compiler.expressions = expressions
-            compiler.maximumFilterTerms = context.maximumFilterTerms
-            plan = .mutation(try compiler.compile(root, role: role))
-        } else {
-            var builder = QueryBuilder(api: context.api, dialect: context.dialect, resolution: resolution)
-            builder.expressions = expressions
-            builder.includeEntityIDs = entityIDs
-            builder.maximumFilterTerms = context.maximumFilterTerms
-            do {
-                plan = .read(try builder.rootStatement(root))
-            } catch {
-                throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
-            }
-        }
-        plans.withLock { $0[key] = plan }
+    /// - Throws: ``ExecutionError``: a field error for arguments that cannot be written; request-level for a
+    ///   filter beyond the limits.
+    func mutationPlan(
+        for root: FieldNode, role: APIFieldRole, resolution: Resolution, entityIDs: Bool, context: PlanContext
+    ) throws(ExecutionError) -> MutationPlan {
+        let key = Self.planKey(root, resolution: resolution, entityIDs: entityIDs)
+        if case .mutation(let cached)? = plans.withLock({ $0[key] }) { return cached }
+        var compiler = MutationCompiler(api: context.api, dialect: context.dialect, resolution: resolution)
+        compiler.expressions = expressions
+        compiler.maximumFilterTerms = context.maximumFilterTerms
+        let plan = try compiler.compile(root, role: role)
+        plans.withLock { $0[key] = .mutation(plan) }
         return plan
     }
 
-    /// The read plan of a root field (or of a field of a mutation's `query` field).
+    /// The read plan of a root field (or of a field of a mutation's `query` field), compiled on first use.
+    ///
+    /// - Throws: ``ExecutionError``, request-level: the read cannot be asked of the database (a filter beyond
+    ///   the limits).
     func readPlan(
         for node: FieldNode, resolution: Resolution, entityIDs: Bool, context: PlanContext
     ) throws(ExecutionError) -> ReadPlan {
-        let key = "\(node.id)|\(entityIDs ? "e" : "")|\(resolution.shape)"
+        let key = Self.planKey(node, resolution: resolution, entityIDs: entityIDs)
         if case .read(let cached)? = plans.withLock({ $0[key] }) { return cached }
         var builder = QueryBuilder(api: context.api, dialect: context.dialect, resolution: resolution)
         builder.expressions = expressions
@@ -200,8 +195,9 @@ final class CompiledOperation: Sendable {
                     if isExactShape { throw PlanError(message: error.message, location: node.location) }
                 }
             }
-            if kind == .mutation && root.role != .mutationQuery {
-                _ = try? plan(for: root, resolution: resolution, entityIDs: entityIDs, context: context)
+            if kind == .mutation, let role = root.role, role != .mutationQuery {
+                _ = try? mutationPlan(
+                    for: root, role: role, resolution: resolution, entityIDs: entityIDs, context: context)
             }
         }
     }

@@ -390,10 +390,8 @@ struct Execution {
             if !root.isRedacted { outputs.append((root.responseKey, .value(.object(object)))) }
             return
         }
-        guard
-            case .mutation(let plan) = try operation.plan(
-                for: root, resolution: resolution, entityIDs: entityIDs, context: planContext)
-        else { throw ExecutionError(code: .internal, message: "internal error: \(root.name) has no mutation plan") }
+        let plan = try operation.mutationPlan(
+            for: root, role: role, resolution: resolution, entityIDs: entityIDs, context: planContext)
         let result = try MutationRunner(source: source, binder: binder).run(plan)
         try check(root, value: result.json, reached: true)
         bindings.response[root.responseKey] = result.json
