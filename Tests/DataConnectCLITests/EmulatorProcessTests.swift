@@ -23,6 +23,23 @@ import FoundationNetworking
         #expect(emulator.errors.contains("stopped"))
     }
 
+    @Test func startsWithNoBackendAndServesTheConfiguredOne() async throws {
+        // given: an emulator waiting for a service, as SDK test suites start it
+        let emulator = try await EmulatorProcess(["--no-backend", "--no-watch"])
+        let (early, _) = try await emulator.execute("listMovies")
+        #expect(early == 400)
+        // when: the suite configures it (first JSON value read, the stray byte after it ignored)
+        let body = #"{"service_id": "movies", "config_directory": "\#(RepositoryPaths.movies)", "use_dummy": false}"#
+        let (status, answer) = try await emulator.send("POST", "/emulator/configure", body: Array((body + "}").utf8))
+        // then
+        #expect(status == 200, "\(String(decoding: answer, as: UTF8.self))")
+        let (served, result) = try await emulator.execute("listMovies")
+        #expect(served == 200)
+        #expect((result["data"] as? [String: Any])?["movies"] as? [Any] != nil)
+        #expect(await emulator.stop() == 0)
+        #expect(emulator.errors.contains("serving service \"movies\""))
+    }
+
     @Test func refusesABrokenBackendWithDiagnostics() async throws {
         // given
         let backend = try RepositoryPaths.copyOfMovies()

@@ -32,6 +32,9 @@ import Testing
         #expect(
             try parseCommandLine(["execute", "f.gql", "--vars", "{}", "--operation", "q"])
                 == .execute(ExecuteOptions(file: "f.gql", variables: "{}", operationName: "q")))
+        #expect(
+            try parseCommandLine(["emulator", "--no-backend", "--port", "3628"])
+                == .emulator(EmulatorOptions(backend: nil, port: 3628)))
         #expect(try parseCommandLine([]) == .help(topic: nil))
         #expect(try parseCommandLine(["help", "generate"]) == .help(topic: "generate"))
     }

@@ -7,7 +7,7 @@ import EmulatorHTTP
 enum Command: Equatable {
     /// `dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]`
     case validate(ValidateOptions)
-    /// `dataconnect emulator --backend DIR [--host H] [--port P] [--data-dir DIR] [--seed FILE] [--import DIR]
+    /// `dataconnect emulator [--backend DIR | --no-backend] [--host H] [--port P] [--data-dir DIR] [--seed FILE] [--import DIR]
     /// [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...`
     case emulator(EmulatorOptions)
     /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
@@ -36,7 +36,8 @@ struct ValidateOptions: Equatable {
 
 /// Options of `dataconnect emulator`.
 struct EmulatorOptions: Equatable {
-    var backend = "."
+    /// `--backend`; `nil` with `--no-backend`: serve nothing until `POST /emulator/configure` names a folder.
+    var backend: String? = "."
     var host = "127.0.0.1"
     var port: UInt16 = 9399
     var dataDirectory: String?
@@ -169,7 +170,8 @@ extension EmulatorOptions {
                 [
                     backendOption, .value("--host"), .value("--port"), .value("--listen"), .value("--data-dir"),
                     .value("--seed"), .value("--import"), .value("--export-on-exit"), .flag("--no-watch"),
-                    .value("--allow-host"), .value("--allow-origin"), .value("--max-selected-fields"),
+                    .flag("--no-backend"), .value("--allow-host"), .value("--allow-origin"),
+                    .value("--max-selected-fields"),
                     .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
                     .value("--request-timeout"),
                 ], command: "emulator")
@@ -199,6 +201,7 @@ extension EmulatorOptions {
             case "--import": options.importDirectory = text
             case "--export-on-exit": options.exportOnExit = text
             case "--no-watch": options.watch = false
+            case "--no-backend": options.backend = nil
             case "--allow-host":
                 guard RequestOriginPolicy.normalizedAllowedHost(text) != nil else {
                     throw UsageError(
@@ -365,7 +368,7 @@ func usage(_ topic: String?) -> String {
             """
     case "emulator":
         return """
-            usage: dataconnect emulator [--backend DIR] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
+            usage: dataconnect emulator [--backend DIR | --no-backend] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
                                         [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
                                         [--allow-host HOST]... [--allow-origin ORIGIN]...
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
@@ -377,6 +380,8 @@ func usage(_ topic: String?) -> String {
             when the new one has errors); stops cleanly on SIGINT and SIGTERM.
 
               --backend DIR          the folder holding dataconnect.yaml (default: the current folder)
+              --no-backend           start serving no service, and wait for POST /emulator/configure
+                                     {"config_directory": DIR} to load one (as SDK test suites do)
               --host, --port         where to listen (default 127.0.0.1:9399; --port 0 picks a free port)
               --data-dir DIR         keep the database in DIR/dataconnect.sqlite
               --seed FILE            run an admin GraphQL file (such as seed_data.gql) after start

@@ -10,13 +10,19 @@ import Synchronization
 public struct EmulatorError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, with the diagnostics when the backend does not compile.
     public var message: String
+    /// The status an HTTP caller gets for it (`POST /emulator/configure`); FAILED_PRECONDITION by default.
+    public var status: StatusCode
 
     /// Creates an error.
-    public init(_ message: String) {
+    public init(_ message: String, status: StatusCode = .failedPrecondition) {
         self.message = message
+        self.status = status
     }
 
     public var description: String { message }
+
+    /// The error as the admin API answers it.
+    var requestError: RequestError { RequestError(status: status, message: message) }
 }
 
 /// The Data Connect emulator: a backend directory compiled, a SQLite database migrated to its schema,
@@ -31,8 +37,9 @@ public struct EmulatorError: Error, Sendable, CustomStringConvertible {
 public final class Emulator: Sendable {
     /// How to run the emulator.
     public struct Options: Sendable {
-        /// The folder holding `dataconnect.yaml`.
-        public var backend: String
+        /// The folder holding `dataconnect.yaml`; `nil` to start with no service and wait for
+        /// `POST /emulator/configure` (or ``Emulator/configure(_:)``) to name one.
+        public var backend: String?
         /// The address to listen on.
         public var host: String
         /// The port; 0 picks a free one.
@@ -71,7 +78,7 @@ public final class Emulator: Sendable {
 
         /// Creates options; everything but the backend has a default.
         public init(
-            backend: String, host: String = "127.0.0.1", port: UInt16 = 9399, dataDirectory: String? = nil,
+            backend: String?, host: String = "127.0.0.1", port: UInt16 = 9399, dataDirectory: String? = nil,
             seedFile: String? = nil, importDirectory: String? = nil, exportOnExit: String? = nil, watch: Bool = false,
             readers: Int = 3, threads: Int = HTTPServer.Configuration.onlineCoreCount,
             log: @escaping @Sendable (String) -> Void = { _ in },
@@ -111,6 +118,24 @@ public final class Emulator: Sendable {
     let server: HTTPServer
     let watcher = Mutex<BackendWatcher?>(nil)
     let stopped = Atomic<Bool>(false)
+    /// The folder the served service was loaded from: the backend option, then the last configured one.
+    let backendDirectory: Mutex<String?>
+    /// Lets the responder's maintenance actions reach the emulator without keeping it alive.
+    private let handle = Handle()
+
+    /// A weak reference to the emulator, set once it is initialized.
+    private final class Handle: Sendable {
+        private struct Reference {
+            weak var emulator: Emulator?
+        }
+        private let reference = Mutex(Reference())
+
+        /// The emulator, while it exists.
+        var emulator: Emulator? {
+            get { reference.withLock { $0.emulator } }
+            set { reference.withLock { $0.emulator = newValue } }
+        }
+    }
 
     /// Compiles the backend, opens and migrates the database, imports and seeds; does not listen yet.
     ///
@@ -125,7 +150,15 @@ public final class Emulator: Sendable {
         } catch {
             throw EmulatorError(error.description)
         }
-        let service = try Self.compile(options.backend, limits: options.limits, log: options.log)
+        let service: CompiledService
+        if let backend = options.backend {
+            service = try Self.compile(backend, limits: options.limits, log: options.log)
+        } else {
+            service = Self.unconfiguredService()
+            options.log("no backend given: waiting for POST /emulator/configure")
+        }
+        backendDirectory = Mutex(options.backend)
+        let handle = self.handle
         do {
             pool = try DatabasePool(
                 location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
@@ -159,6 +192,15 @@ public final class Emulator: Sendable {
                 case .export(let path):
                     let file = try DataMaintenance(pool: pool).export(to: path, version: Emulator.version)
                     return .success("exported to \(file)")
+                case .configure(let configuration):
+                    guard let emulator = handle.emulator else {
+                        return .failure(RequestError(status: .unavailable, message: "the emulator is stopping"))
+                    }
+                    do throws(EmulatorError) {
+                        return .success(try emulator.configure(configuration))
+                    } catch {
+                        return .failure(error.requestError)
+                    }
                 }
             } catch {
                 return .failure(RequestError(status: .internal, message: "internal error: \(error)"))
@@ -170,6 +212,7 @@ public final class Emulator: Sendable {
         if let seed = options.seedFile {
             try self.seed(fromFile: seed)
         }
+        handle.emulator = self
     }
 
     deinit {
@@ -186,11 +229,20 @@ public final class Emulator: Sendable {
         } catch {
             throw EmulatorError("\(error)")
         }
-        if options.watch {
-            let watcher = BackendWatcher(directory: options.backend) { [weak self] in self?.reload() }
-            watcher?.start()
-            self.watcher.withLock { $0 = watcher }
+        watch()
+    }
+
+    /// Watches the current backend folder, when asked to watch and there is one, replacing any earlier watcher.
+    private func watch() {
+        guard options.watch, !stopped.load(ordering: .acquiring) else { return }
+        let directory = backendDirectory.withLock { $0 }
+        let watcher = directory.flatMap { BackendWatcher(directory: $0) { [weak self] in self?.reload() } }
+        watcher?.start()
+        let previous = self.watcher.withLock { current in
+            defer { current = watcher }
+            return current
         }
+        previous?.stop()
     }
 
     /// The base URL, e.g. `http://127.0.0.1:9399`.
@@ -269,23 +321,82 @@ public final class Emulator: Sendable {
     /// Recompiles the backend; on success migrates additively and serves the new version, otherwise keeps
     /// serving the last good one and logs the diagnostics.
     public func reload() {
-        options.log("reloading \(options.backend)")
+        guard let directory = backendDirectory.withLock({ $0 }) else { return }
+        options.log("reloading \(directory)")
         do throws(EmulatorError) {
-            let service = try Self.compile(options.backend, limits: options.limits, log: options.log)
-            let errors = service.connectors.flatMap(\.validated.diagnostics).filter { $0.severity == .error }
-            guard errors.isEmpty else {
-                throw EmulatorError(errors.map(\.description).joined(separator: "\n"))
-            }
-            try Self.migrate(service, pool: pool, log: options.log)
-            let engine = Engine(
-                service: service, database: PoolAccess(pool), limits: options.limits,
-                executionLimits: options.executionLimits)
-            Self.report(engine, log: options.log)
-            responder.replace(engine)
+            try load(directory, expectedServiceID: nil)
             options.log("reloaded: serving the new schema and connectors")
         } catch {
             options.log("error: \(error.message)\nstill serving the last good version")
         }
+    }
+
+    /// Whether a service is being served: a backend was given at start or configured since.
+    public var isConfigured: Bool { backendDirectory.withLock { $0 != nil } }
+
+    /// Loads (or reloads) the service in a `dataconnect` folder while running, as `POST /emulator/configure` does.
+    ///
+    /// The folder is compiled; when it has errors, the emulator keeps serving what it served and throws. Otherwise the
+    /// database is migrated additively, the new service is served from now on (requests in flight finish on the old
+    /// one, subscriptions of operations that changed are cancelled), and the folder becomes the one `reload()` and
+    /// `--watch` follow.
+    ///
+    /// - Parameter request: The folder (`config_directory`), and optionally the service id it must declare.
+    /// - Returns: A one-line description of what is served now.
+    /// - Throws: ``EmulatorError`` when the request names no folder, asks for PostgreSQL, names a service the folder
+    ///   does not declare, or the folder does not compile or migrate.
+    @discardableResult
+    public func configure(_ request: ConfigureRequest) throws(EmulatorError) -> String {
+        if request.connectionString != nil {
+            throw EmulatorError(
+                "this emulator serves from its embedded SQLite database; a PostgreSQL connectionString is not supported",
+                status: .unimplemented)
+        }
+        guard let directory = request.configDirectory ?? backendDirectory.withLock({ $0 }) else {
+            throw EmulatorError(
+                "POST /emulator/configure needs \"config_directory\": the folder holding dataconnect.yaml",
+                status: .invalidArgument)
+        }
+        let serviceID = try load(directory, expectedServiceID: request.serviceID)
+        backendDirectory.withLock { $0 = directory }
+        watch()
+        let message = "serving service \"\(serviceID)\" from \(directory)"
+        options.log(message)
+        return message
+    }
+
+    /// Compiles, checks, migrates and serves the backend in `directory`; returns its service id.
+    @discardableResult
+    private func load(_ directory: String, expectedServiceID: String?) throws(EmulatorError) -> String {
+        let service = try Self.compile(directory, limits: options.limits, log: options.log)
+        let serviceID = service.project.config.serviceId
+        if let expectedServiceID, expectedServiceID != serviceID {
+            throw EmulatorError(
+                "service_id \"\(expectedServiceID)\" does not match serviceId \"\(serviceID)\" in \(service.project.configFile)",
+                status: .invalidArgument)
+        }
+        let errors = service.connectors.flatMap(\.validated.diagnostics).filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw EmulatorError(errors.map(\.description).joined(separator: "\n"))
+        }
+        try Self.migrate(service, pool: pool, log: options.log)
+        let engine = Engine(
+            service: service, database: PoolAccess(pool), limits: options.limits,
+            executionLimits: options.executionLimits)
+        Self.report(engine, log: options.log)
+        responder.replace(engine)
+        return serviceID
+    }
+
+    /// The service served before any is configured: no tables, no connectors, an empty service id.
+    static func unconfiguredService() -> CompiledService {
+        let project = Project(
+            directory: "", configFile: "", config: ServiceConfig(serviceId: "", location: ""), schemaSources: [],
+            connectors: [])
+        guard let service = ServiceCompiler.compile(project: project).service else {
+            preconditionFailure("an empty project always compiles")
+        }
+        return service
     }
 
     static func compile(

@@ -10,7 +10,7 @@ import Synchronization
 ///   (also under `v1beta`), `:impersonateQuery` and `:impersonateMutation`;
 /// - `POST …/connectors/{c}:subscribe`: a realtime subscription as server-sent events (``SubscriptionHub``);
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}:executeGraphql` and `:executeGraphqlRead`;
-/// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`.
+/// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`, `POST /emulator/configure`.
 ///
 /// Project and location segments are ignored, as upstream does.
 ///
@@ -34,8 +34,12 @@ public final class EmulatorResponder: HTTPResponder {
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
+        /// `POST /emulator/clear`: empty every table.
         case clear
+        /// `POST /emulator/export`: write the data to a folder.
         case export(path: String)
+        /// `POST /emulator/configure`: load (or reload) a service while running.
+        case configure(ConfigureRequest)
     }
 
     /// Creates a responder serving `engine`.
@@ -136,6 +140,18 @@ public final class EmulatorResponder: HTTPResponder {
             case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)
             }
+        case .configure:
+            // The first JSON value counts: SDK integration suites send a stray byte after it, and no Content-Type.
+            let configuration: ConfigureRequest
+            do {
+                configuration = try ConfigureRequest(json: JSONReader().parseFirstValue(request.body).value)
+            } catch {
+                return Self.error(.invalidArgument, "POST /emulator/configure: \(error)")
+            }
+            switch maintenance(.configure(configuration)) {
+            case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
+            case .failure(let error): return Self.error(error)
+            }
         case .refused(let error):
             return Self.error(error)
         case .api(let route):
@@ -154,6 +170,11 @@ public final class EmulatorResponder: HTTPResponder {
         }
         let engine = self.engine
         guard route.service == engine.service.project.config.serviceId else {
+            if engine.service.project.config.serviceId.isEmpty {
+                return Self.error(
+                    .failedPrecondition,
+                    "no service is configured yet: start the emulator with a backend, or POST /emulator/configure")
+            }
             return Self.error(
                 .notFound,
                 "No schema found for service \"\(route.service)\"; this emulator serves \"\(engine.service.project.config.serviceId)\""
@@ -249,16 +270,18 @@ public final class EmulatorResponder: HTTPResponder {
 
     func info() -> HTTPResponse {
         let engine = self.engine
-        let body: JSONValue = [
-            "version": .string(version),
-            "services": .array([
+        let serviceID = engine.service.project.config.serviceId
+        let services: [JSONValue] =
+            serviceID.isEmpty
+            ? []
+            : [
                 .object([
-                    "serviceId": .string(engine.service.project.config.serviceId),
+                    "serviceId": .string(serviceID),
                     "connectionString": "sqlite",
                     "connectors": .array(engine.connectorIDs.map(JSONValue.string)),
                 ])
-            ]),
-        ]
+            ]
+        let body: JSONValue = ["version": .string(version), "services": .array(services)]
         return .json(body.jsonString())
     }
 

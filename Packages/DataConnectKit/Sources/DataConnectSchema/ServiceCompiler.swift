@@ -42,7 +42,17 @@ public enum ServiceCompiler {
         guard let project = loaded, !loadDiagnostics.containsErrors else {
             return (nil, loadDiagnostics.sortedForDisplay())
         }
-        var diagnostics = loadDiagnostics
+        let (service, diagnostics) = compile(project: project, limits: limits)
+        return (service, (loadDiagnostics + diagnostics).sortedForDisplay())
+    }
+
+    /// Compiles a loaded project: its schema, generated API and connectors.
+    ///
+    /// - Returns: the compiled service when the schema compiled, and every diagnostic in display order.
+    public static func compile(
+        project: Project, limits: OperationLimits = .default
+    ) -> (service: CompiledService?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
         let (model, schemaDiagnostics) = SchemaCompiler.compile(project.schemaSources)
         diagnostics += schemaDiagnostics
         guard let model else { return (nil, diagnostics.sortedForDisplay()) }

@@ -14,6 +14,8 @@ enum Route: Equatable {
     case clear
     /// `POST /emulator/export`: write an export now.
     case export
+    /// `POST /emulator/configure`: load (or reload) a service from a folder while running.
+    case configure
     /// A method of the service API, under `/v1`, `/v1beta` or `/v1alpha`.
     case api(APIRoute)
     /// A request the routing itself answers: an unknown path, or a method other than `POST`.
@@ -31,6 +33,10 @@ enum Route: Equatable {
             self =
                 method == .post
                 ? .export : .refused(RequestError(status: .invalidArgument, message: "use POST \(path)"))
+        case "/emulator/configure":
+            self =
+                method == .post
+                ? .configure : .refused(RequestError(status: .invalidArgument, message: "use POST \(path)"))
         default:
             guard let api = APIRoute(path: path) else {
                 self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))

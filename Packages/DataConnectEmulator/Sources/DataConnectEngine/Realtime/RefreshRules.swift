@@ -10,6 +10,8 @@ import GraphQLLanguage
 /// query ListMovies @auth(level: PUBLIC)
 ///   @refresh(every: {seconds: 30})
 ///   @refresh(onMutationExecuted: {operation: "AddMovie", condition: "mutation.variables.genre == request.variables.genre"}) { … }
+/// query ListGenre @auth(level: PUBLIC)
+///   @refresh(onMutationExecuted: [{operation: "AddMovie"}, {operation: "DeleteMovie"}]) { … }
 /// ```
 public struct RefreshRules: Sendable {
     /// The shortest `every:` interval written, unclamped; `nil` when there is none.
@@ -49,23 +51,33 @@ public struct RefreshRules: Sendable {
                 let interval = Duration.milliseconds(max(0, milliseconds))
                 every = every.map { min($0, interval) } ?? interval
             }
-            if case .object(let fields, _)? = directive.argument("onMutationExecuted")?.value {
-                var operation: String?
-                var condition: CELExpression?
-                var conditionSource: String?
-                for field in fields {
-                    guard case .string(let text) = field.value else { continue }
-                    if field.name.value == "operation" { operation = text.value }
-                    if field.name.value == "condition" {
-                        condition = try QueryBuilder.parseCEL(text.value)
-                        conditionSource = text.value
-                    }
-                }
-                if let operation {
-                    onMutationExecuted.append(
-                        MutationTrigger(operation: operation, condition: condition, conditionSource: conditionSource))
-                }
+            switch directive.argument("onMutationExecuted")?.value {
+            case .object(let fields, _)?:
+                try appendTrigger(fields)
+            case .list(let events, _)?:
+                for case .object(let fields, _) in events { try appendTrigger(fields) }
+            default:
+                break
             }
+        }
+    }
+
+    /// Reads one `OnMutationExecuted_Event` object and appends its trigger.
+    private mutating func appendTrigger(_ fields: [ObjectField]) throws(PlanError) {
+        var operation: String?
+        var condition: CELExpression?
+        var conditionSource: String?
+        for field in fields {
+            guard case .string(let text) = field.value else { continue }
+            if field.name.value == "operation" { operation = text.value }
+            if field.name.value == "condition" {
+                condition = try QueryBuilder.parseCEL(text.value)
+                conditionSource = text.value
+            }
+        }
+        if let operation {
+            onMutationExecuted.append(
+                MutationTrigger(operation: operation, condition: condition, conditionSource: conditionSource))
         }
     }
 }

@@ -113,8 +113,8 @@ public enum Prelude {
         directive @check(expr: Boolean_Expr! = "!(this in [null, []])", message: String! = "permission denied", optional: Boolean = false) repeatable on QUERY | MUTATION | FIELD | FRAGMENT_DEFINITION | FRAGMENT_SPREAD | INLINE_FRAGMENT
         "Hides the element from generated SDKs; the server still serves it."
         directive @retired(reason: String) on QUERY | MUTATION | FIELD | VARIABLE_DEFINITION
-        "Re-runs a subscribed query periodically or after a mutation."
-        directive @refresh(every: Timestamp_Duration, onMutationExecuted: OnMutationExecuted_Event) repeatable on QUERY
+        "Re-runs a subscribed query periodically or after a mutation: `onMutationExecuted` takes one event or a list, any of which triggers."
+        directive @refresh(every: Timestamp_Duration, onMutationExecuted: [OnMutationExecuted_Event!]) repeatable on QUERY
         "A mutation that refreshes a subscribed query."
         input OnMutationExecuted_Event { operation: String!, condition: Boolean_Expr }
 

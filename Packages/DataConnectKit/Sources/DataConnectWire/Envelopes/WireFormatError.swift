@@ -125,6 +125,12 @@ struct WireFields {
         return elements
     }
 
+    func optionalBool(_ key: String) throws(WireFormatError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        if case .bool(let flag) = value { return flag }
+        throw mismatch(key, expected: "a Boolean", found: value)
+    }
+
     func optionalObject(_ key: String) throws(WireFormatError) -> JSONObject? {
         guard let value = value(key) else { return nil }
         guard case .object(let object) = value else { throw mismatch(key, expected: "an object", found: value) }

@@ -90,6 +90,40 @@ public struct JSONReader: Sendable {
         return try parse(Array(bytes))
     }
 
+    /// Parses the first JSON value of UTF-8 bytes and ignores whatever follows it.
+    ///
+    /// For peers that send a value followed by stray bytes (a newline, a `\0`, a leftover character), where
+    /// ``parse(_:)-(UnsafeRawBufferPointer)`` would refuse the document. The value itself is checked as strictly as
+    /// ever.
+    ///
+    /// ```swift
+    /// let (value, end) = try JSONReader().parseFirstValue(Array(#"{"a": 1}x"#.utf8))
+    /// // value == ["a": 1], end == 8
+    /// ```
+    ///
+    /// - Returns: The value, and the offset just past it (leading whitespace included).
+    /// - Throws: ``JSONError`` with the position of the first problem inside the value.
+    public func parseFirstValue(_ bytes: [UInt8]) throws(JSONError) -> (value: JSONValue, end: Int) {
+        if bytes.count > options.maxInputSize {
+            throw JSONError(
+                kind: .inputTooLarge,
+                reason: "input of \(bytes.count) bytes exceeds the limit of \(options.maxInputSize) bytes",
+                offset: 0, line: 1, column: 1
+            )
+        }
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONError) -> (value: JSONValue, end: Int) in
+                guard let base = buffer.baseAddress, buffer.count > 0 else {
+                    throw JSONError(
+                        kind: .unexpectedEndOfInput, reason: "unexpected end of input", offset: 0, line: 1, column: 1)
+                }
+                var parser = JSONParser(base: base, count: buffer.count, maxDepth: options.maxDepth)
+                return try parser.parseLeadingValue()
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses one JSON value from text.
     ///
     /// - Throws: ``JSONError`` with the position of the first problem.
@@ -137,6 +171,12 @@ struct JSONParser {
             throw unexpectedCharacter(at: position, suffix: " after the top-level value")
         }
         return value
+    }
+
+    /// document-prefix = ws value; returns the value and the offset after it.
+    mutating func parseLeadingValue() throws(JSONError) -> (value: JSONValue, end: Int) {
+        let value = try parseValue()
+        return (value, position)
     }
 
     /// value = object / array / string / number / true / false / null
