@@ -3,4 +3,6 @@ import Foundation
 // The `movies-tui` executable: an ncurses browser for the movies catalogue. All logic that can be tested
 // without a terminal lives in MoviesTUICore; this target only draws, maps keys and runs effects.
 
-exit(TUIApp.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(
+    await TUIApp.main(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
