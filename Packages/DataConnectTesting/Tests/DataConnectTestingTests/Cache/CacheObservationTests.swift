@@ -84,7 +84,7 @@ struct MutationKeys: Decodable, Sendable {}
             transport: transport)
     }
 
-    func mutate<Variables: Encodable & Sendable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
+    func mutate<Variables: OperationVariable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
         let ref = dataConnect.mutation(name: name, variables: variables, resultsDataType: AnyValueData.self)
         return try await ref.execute().data?.value
     }
