@@ -19,7 +19,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -45,7 +45,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer ## Run every test suite
+test: test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-upstream-shaped ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -86,6 +86,9 @@ test-root:
 
 test-consumer: ## Compile the generated packages and run every operation against a live emulator
 	$(SWIFT) test --package-path $(CONSUMER)
+
+test-upstream-shaped: ## Compile code shaped like Google's generated Swift (Tests/UpstreamShaped), warnings as errors
+	$(SWIFT) build --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors
 
 generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
 	$(SWIFT) build --product dataconnect

@@ -59,10 +59,12 @@ public enum AspectRatio: RawRepresentable, Codable, Sendable, Hashable {
 
 // End enum definitions
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Adds a movie to the catalogue.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation createMovie.
-public final class CreateMovieMutation: Sendable {
+public class CreateMovieMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -76,7 +78,7 @@ public final class CreateMovieMutation: Sendable {
     public typealias Ref = MutationRef<CreateMovieMutation.Data, CreateMovieMutation.Variables>
 
     /// The variables of `createMovie`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var title: String
         public var releaseYear: Int
         public var genre: String
@@ -138,21 +140,29 @@ public final class CreateMovieMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(title: String, releaseYear: Int, genre: String, rating: Int) -> MutationRef<CreateMovieMutation.Data, CreateMovieMutation.Variables> {
-        let variables = CreateMovieMutation.Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating)
+        return ref(for: CreateMovieMutation.Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CreateMovieMutation.Variables) -> MutationRef<CreateMovieMutation.Data, CreateMovieMutation.Variables> {
         return dataConnect.mutation(name: CreateMovieMutation.OperationName, variables: variables, resultsDataType: CreateMovieMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(title: String, releaseYear: Int, genre: String, rating: Int) async throws -> OperationResult<CreateMovieMutation.Data> {
-        return try await self.ref(title: title, releaseYear: releaseYear, genre: genre, rating: rating).execute()
+        let variables = CreateMovieMutation.Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Adds a movie and its production facts in one transaction; the metadata row points at the new movie
 /// through `response.movie_insert.id`.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation createMovieWithMetadata.
-public final class CreateMovieWithMetadataMutation: Sendable {
+public class CreateMovieWithMetadataMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -166,7 +176,7 @@ public final class CreateMovieWithMetadataMutation: Sendable {
     public typealias Ref = MutationRef<CreateMovieWithMetadataMutation.Data, CreateMovieWithMetadataMutation.Variables>
 
     /// The variables of `createMovieWithMetadata`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var title: String
         public var releaseYear: Int
         public var genre: String
@@ -184,11 +194,14 @@ public final class CreateMovieWithMetadataMutation: Sendable {
         @OptionalVariable
         public var extras: AnyValue?
 
-        public init(title: String, releaseYear: Int, genre: String, rating: Int) {
+        public init(title: String, releaseYear: Int, genre: String, rating: Int, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.title = title
             self.releaseYear = releaseYear
             self.genre = genre
             self.rating = rating
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -274,23 +287,31 @@ public final class CreateMovieWithMetadataMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(title: String, releaseYear: Int, genre: String, rating: Int, _ optionalVars: ((inout CreateMovieWithMetadataMutation.Variables) -> Void)? = nil) -> MutationRef<CreateMovieWithMetadataMutation.Data, CreateMovieWithMetadataMutation.Variables> {
-        var variables = CreateMovieWithMetadataMutation.Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating)
-        if let optionalVars {
-            optionalVars(&variables)
-        }
+        return ref(for: CreateMovieWithMetadataMutation.Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CreateMovieWithMetadataMutation.Variables) -> MutationRef<CreateMovieWithMetadataMutation.Data, CreateMovieWithMetadataMutation.Variables> {
         return dataConnect.mutation(name: CreateMovieWithMetadataMutation.OperationName, variables: variables, resultsDataType: CreateMovieWithMetadataMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
-    public func execute(title: String, releaseYear: Int, genre: String, rating: Int, _ optionalVars: ((inout CreateMovieWithMetadataMutation.Variables) -> Void)? = nil) async throws -> OperationResult<CreateMovieWithMetadataMutation.Data> {
-        return try await self.ref(title: title, releaseYear: releaseYear, genre: genre, rating: rating, optionalVars).execute()
+    @MainActor
+    public func execute(title: String, releaseYear: Int, genre: String, rating: Int, _ optionalVars: (@MainActor (inout CreateMovieWithMetadataMutation.Variables) -> Void)? = nil) async throws -> OperationResult<CreateMovieWithMetadataMutation.Data> {
+        var variables = CreateMovieWithMetadataMutation.Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating)
+        if let optionalVars {
+            optionalVars(&variables)
+        }
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Changes a movie; only the fields given are written.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation updateMovie.
-public final class UpdateMovieMutation: Sendable {
+public class UpdateMovieMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -304,7 +325,7 @@ public final class UpdateMovieMutation: Sendable {
     public typealias Ref = MutationRef<UpdateMovieMutation.Data, UpdateMovieMutation.Variables>
 
     /// The variables of `updateMovie`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var id: UUID
         @OptionalVariable
         public var title: String?
@@ -321,8 +342,11 @@ public final class UpdateMovieMutation: Sendable {
         @OptionalVariable
         public var tags: [String]?
 
-        public init(id: UUID) {
+        public init(id: UUID, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.id = id
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -400,23 +424,31 @@ public final class UpdateMovieMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(id: UUID, _ optionalVars: ((inout UpdateMovieMutation.Variables) -> Void)? = nil) -> MutationRef<UpdateMovieMutation.Data, UpdateMovieMutation.Variables> {
-        var variables = UpdateMovieMutation.Variables(id: id)
-        if let optionalVars {
-            optionalVars(&variables)
-        }
+        return ref(for: UpdateMovieMutation.Variables(id: id, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: UpdateMovieMutation.Variables) -> MutationRef<UpdateMovieMutation.Data, UpdateMovieMutation.Variables> {
         return dataConnect.mutation(name: UpdateMovieMutation.OperationName, variables: variables, resultsDataType: UpdateMovieMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
-    public func execute(id: UUID, _ optionalVars: ((inout UpdateMovieMutation.Variables) -> Void)? = nil) async throws -> OperationResult<UpdateMovieMutation.Data> {
-        return try await self.ref(id: id, optionalVars).execute()
+    @MainActor
+    public func execute(id: UUID, _ optionalVars: (@MainActor (inout UpdateMovieMutation.Variables) -> Void)? = nil) async throws -> OperationResult<UpdateMovieMutation.Data> {
+        var variables = UpdateMovieMutation.Variables(id: id)
+        if let optionalVars {
+            optionalVars(&variables)
+        }
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Raises a movie's catalogue rating by one.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation bumpMovieRating.
-public final class BumpMovieRatingMutation: Sendable {
+public class BumpMovieRatingMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -430,7 +462,7 @@ public final class BumpMovieRatingMutation: Sendable {
     public typealias Ref = MutationRef<BumpMovieRatingMutation.Data, BumpMovieRatingMutation.Variables>
 
     /// The variables of `bumpMovieRating`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var id: UUID
 
         public init(id: UUID) {
@@ -477,20 +509,28 @@ public final class BumpMovieRatingMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(id: UUID) -> MutationRef<BumpMovieRatingMutation.Data, BumpMovieRatingMutation.Variables> {
-        let variables = BumpMovieRatingMutation.Variables(id: id)
+        return ref(for: BumpMovieRatingMutation.Variables(id: id))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: BumpMovieRatingMutation.Variables) -> MutationRef<BumpMovieRatingMutation.Data, BumpMovieRatingMutation.Variables> {
         return dataConnect.mutation(name: BumpMovieRatingMutation.OperationName, variables: variables, resultsDataType: BumpMovieRatingMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(id: UUID) async throws -> OperationResult<BumpMovieRatingMutation.Data> {
-        return try await self.ref(id: id).execute()
+        let variables = BumpMovieRatingMutation.Variables(id: id)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Removes a movie; its metadata, cast links, reviews and favorites go with it (ON DELETE CASCADE).
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation deleteMovie.
-public final class DeleteMovieMutation: Sendable {
+public class DeleteMovieMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -504,7 +544,7 @@ public final class DeleteMovieMutation: Sendable {
     public typealias Ref = MutationRef<DeleteMovieMutation.Data, DeleteMovieMutation.Variables>
 
     /// The variables of `deleteMovie`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var id: UUID
 
         public init(id: UUID) {
@@ -551,20 +591,28 @@ public final class DeleteMovieMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(id: UUID) -> MutationRef<DeleteMovieMutation.Data, DeleteMovieMutation.Variables> {
-        let variables = DeleteMovieMutation.Variables(id: id)
+        return ref(for: DeleteMovieMutation.Variables(id: id))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: DeleteMovieMutation.Variables) -> MutationRef<DeleteMovieMutation.Data, DeleteMovieMutation.Variables> {
         return dataConnect.mutation(name: DeleteMovieMutation.OperationName, variables: variables, resultsDataType: DeleteMovieMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(id: UUID) async throws -> OperationResult<DeleteMovieMutation.Data> {
-        return try await self.ref(id: id).execute()
+        let variables = DeleteMovieMutation.Variables(id: id)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Marks every movie released before `year` as a classic; returns how many rows changed.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation markClassicsBefore.
-public final class MarkClassicsBeforeMutation: Sendable {
+public class MarkClassicsBeforeMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -578,7 +626,7 @@ public final class MarkClassicsBeforeMutation: Sendable {
     public typealias Ref = MutationRef<MarkClassicsBeforeMutation.Data, MarkClassicsBeforeMutation.Variables>
 
     /// The variables of `markClassicsBefore`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var year: Int
 
         public init(year: Int) {
@@ -625,20 +673,28 @@ public final class MarkClassicsBeforeMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(year: Int) -> MutationRef<MarkClassicsBeforeMutation.Data, MarkClassicsBeforeMutation.Variables> {
-        let variables = MarkClassicsBeforeMutation.Variables(year: year)
+        return ref(for: MarkClassicsBeforeMutation.Variables(year: year))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: MarkClassicsBeforeMutation.Variables) -> MutationRef<MarkClassicsBeforeMutation.Data, MarkClassicsBeforeMutation.Variables> {
         return dataConnect.mutation(name: MarkClassicsBeforeMutation.OperationName, variables: variables, resultsDataType: MarkClassicsBeforeMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(year: Int) async throws -> OperationResult<MarkClassicsBeforeMutation.Data> {
-        return try await self.ref(year: year).execute()
+        let variables = MarkClassicsBeforeMutation.Variables(year: year)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Deletes every movie without a catalogue rating; returns how many rows were deleted.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation deleteUnratedMovies.
-public final class DeleteUnratedMoviesMutation: Sendable {
+public class DeleteUnratedMoviesMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -652,7 +708,7 @@ public final class DeleteUnratedMoviesMutation: Sendable {
     public typealias Ref = MutationRef<DeleteUnratedMoviesMutation.Data, DeleteUnratedMoviesMutation.Variables>
 
     /// The variables of `deleteUnratedMovies`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -675,20 +731,28 @@ public final class DeleteUnratedMoviesMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<DeleteUnratedMoviesMutation.Data, DeleteUnratedMoviesMutation.Variables> {
-        let variables = DeleteUnratedMoviesMutation.Variables()
+        return ref(for: DeleteUnratedMoviesMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: DeleteUnratedMoviesMutation.Variables) -> MutationRef<DeleteUnratedMoviesMutation.Data, DeleteUnratedMoviesMutation.Variables> {
         return dataConnect.mutation(name: DeleteUnratedMoviesMutation.OperationName, variables: variables, resultsDataType: DeleteUnratedMoviesMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<DeleteUnratedMoviesMutation.Data> {
-        return try await self.ref().execute()
+        let variables = DeleteUnratedMoviesMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Adds an actor.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation createActor.
-public final class CreateActorMutation: Sendable {
+public class CreateActorMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -702,15 +766,18 @@ public final class CreateActorMutation: Sendable {
     public typealias Ref = MutationRef<CreateActorMutation.Data, CreateActorMutation.Variables>
 
     /// The variables of `createActor`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var name: String
         @OptionalVariable
         public var imageUrl: String?
         @OptionalVariable
         public var birthDate: LocalDate?
 
-        public init(name: String) {
+        public init(name: String, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.name = name
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -763,23 +830,31 @@ public final class CreateActorMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(name: String, _ optionalVars: ((inout CreateActorMutation.Variables) -> Void)? = nil) -> MutationRef<CreateActorMutation.Data, CreateActorMutation.Variables> {
-        var variables = CreateActorMutation.Variables(name: name)
-        if let optionalVars {
-            optionalVars(&variables)
-        }
+        return ref(for: CreateActorMutation.Variables(name: name, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CreateActorMutation.Variables) -> MutationRef<CreateActorMutation.Data, CreateActorMutation.Variables> {
         return dataConnect.mutation(name: CreateActorMutation.OperationName, variables: variables, resultsDataType: CreateActorMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
-    public func execute(name: String, _ optionalVars: ((inout CreateActorMutation.Variables) -> Void)? = nil) async throws -> OperationResult<CreateActorMutation.Data> {
-        return try await self.ref(name: name, optionalVars).execute()
+    @MainActor
+    public func execute(name: String, _ optionalVars: (@MainActor (inout CreateActorMutation.Variables) -> Void)? = nil) async throws -> OperationResult<CreateActorMutation.Data> {
+        var variables = CreateActorMutation.Variables(name: name)
+        if let optionalVars {
+            optionalVars(&variables)
+        }
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Casts an actor in a movie, or changes their role ("main" or "supporting").
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation addActorToMovie.
-public final class AddActorToMovieMutation: Sendable {
+public class AddActorToMovieMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -793,7 +868,7 @@ public final class AddActorToMovieMutation: Sendable {
     public typealias Ref = MutationRef<AddActorToMovieMutation.Data, AddActorToMovieMutation.Variables>
 
     /// The variables of `addActorToMovie`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
         public var actorId: UUID
         public var role: String
@@ -850,20 +925,28 @@ public final class AddActorToMovieMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID, actorId: UUID, role: String) -> MutationRef<AddActorToMovieMutation.Data, AddActorToMovieMutation.Variables> {
-        let variables = AddActorToMovieMutation.Variables(movieId: movieId, actorId: actorId, role: role)
+        return ref(for: AddActorToMovieMutation.Variables(movieId: movieId, actorId: actorId, role: role))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: AddActorToMovieMutation.Variables) -> MutationRef<AddActorToMovieMutation.Data, AddActorToMovieMutation.Variables> {
         return dataConnect.mutation(name: AddActorToMovieMutation.OperationName, variables: variables, resultsDataType: AddActorToMovieMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID, actorId: UUID, role: String) async throws -> OperationResult<AddActorToMovieMutation.Data> {
-        return try await self.ref(movieId: movieId, actorId: actorId, role: role).execute()
+        let variables = AddActorToMovieMutation.Variables(movieId: movieId, actorId: actorId, role: role)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Creates the signed-in user's profile, or renames it.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation upsertUser.
-public final class UpsertUserMutation: Sendable {
+public class UpsertUserMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -877,7 +960,7 @@ public final class UpsertUserMutation: Sendable {
     public typealias Ref = MutationRef<UpsertUserMutation.Data, UpsertUserMutation.Variables>
 
     /// The variables of `upsertUser`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var username: String
 
         public init(username: String) {
@@ -924,20 +1007,28 @@ public final class UpsertUserMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(username: String) -> MutationRef<UpsertUserMutation.Data, UpsertUserMutation.Variables> {
-        let variables = UpsertUserMutation.Variables(username: username)
+        return ref(for: UpsertUserMutation.Variables(username: username))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: UpsertUserMutation.Variables) -> MutationRef<UpsertUserMutation.Data, UpsertUserMutation.Variables> {
         return dataConnect.mutation(name: UpsertUserMutation.OperationName, variables: variables, resultsDataType: UpsertUserMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(username: String) async throws -> OperationResult<UpsertUserMutation.Data> {
-        return try await self.ref(username: username).execute()
+        let variables = UpsertUserMutation.Variables(username: username)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Writes the signed-in user's review of a movie, replacing an earlier one (one review per user and movie).
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation addReview.
-public final class AddReviewMutation: Sendable {
+public class AddReviewMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -951,7 +1042,7 @@ public final class AddReviewMutation: Sendable {
     public typealias Ref = MutationRef<AddReviewMutation.Data, AddReviewMutation.Variables>
 
     /// The variables of `addReview`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
         public var rating: Int
         public var text: String
@@ -1008,20 +1099,28 @@ public final class AddReviewMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID, rating: Int, text: String) -> MutationRef<AddReviewMutation.Data, AddReviewMutation.Variables> {
-        let variables = AddReviewMutation.Variables(movieId: movieId, rating: rating, text: text)
+        return ref(for: AddReviewMutation.Variables(movieId: movieId, rating: rating, text: text))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: AddReviewMutation.Variables) -> MutationRef<AddReviewMutation.Data, AddReviewMutation.Variables> {
         return dataConnect.mutation(name: AddReviewMutation.OperationName, variables: variables, resultsDataType: AddReviewMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID, rating: Int, text: String) async throws -> OperationResult<AddReviewMutation.Data> {
-        return try await self.ref(movieId: movieId, rating: rating, text: text).execute()
+        let variables = AddReviewMutation.Variables(movieId: movieId, rating: rating, text: text)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Changes the signed-in user's review of a movie; returns null when there is none.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation updateReview.
-public final class UpdateReviewMutation: Sendable {
+public class UpdateReviewMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1035,7 +1134,7 @@ public final class UpdateReviewMutation: Sendable {
     public typealias Ref = MutationRef<UpdateReviewMutation.Data, UpdateReviewMutation.Variables>
 
     /// The variables of `updateReview`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
         public var rating: Int
         public var text: String
@@ -1092,20 +1191,28 @@ public final class UpdateReviewMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID, rating: Int, text: String) -> MutationRef<UpdateReviewMutation.Data, UpdateReviewMutation.Variables> {
-        let variables = UpdateReviewMutation.Variables(movieId: movieId, rating: rating, text: text)
+        return ref(for: UpdateReviewMutation.Variables(movieId: movieId, rating: rating, text: text))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: UpdateReviewMutation.Variables) -> MutationRef<UpdateReviewMutation.Data, UpdateReviewMutation.Variables> {
         return dataConnect.mutation(name: UpdateReviewMutation.OperationName, variables: variables, resultsDataType: UpdateReviewMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID, rating: Int, text: String) async throws -> OperationResult<UpdateReviewMutation.Data> {
-        return try await self.ref(movieId: movieId, rating: rating, text: text).execute()
+        let variables = UpdateReviewMutation.Variables(movieId: movieId, rating: rating, text: text)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Changes only the text of the signed-in user's review, failing when they have not reviewed the movie.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation updateMyReviewText.
-public final class UpdateMyReviewTextMutation: Sendable {
+public class UpdateMyReviewTextMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1119,7 +1226,7 @@ public final class UpdateMyReviewTextMutation: Sendable {
     public typealias Ref = MutationRef<UpdateMyReviewTextMutation.Data, UpdateMyReviewTextMutation.Variables>
 
     /// The variables of `updateMyReviewText`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
         public var text: String
 
@@ -1171,20 +1278,28 @@ public final class UpdateMyReviewTextMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID, text: String) -> MutationRef<UpdateMyReviewTextMutation.Data, UpdateMyReviewTextMutation.Variables> {
-        let variables = UpdateMyReviewTextMutation.Variables(movieId: movieId, text: text)
+        return ref(for: UpdateMyReviewTextMutation.Variables(movieId: movieId, text: text))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: UpdateMyReviewTextMutation.Variables) -> MutationRef<UpdateMyReviewTextMutation.Data, UpdateMyReviewTextMutation.Variables> {
         return dataConnect.mutation(name: UpdateMyReviewTextMutation.OperationName, variables: variables, resultsDataType: UpdateMyReviewTextMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID, text: String) async throws -> OperationResult<UpdateMyReviewTextMutation.Data> {
-        return try await self.ref(movieId: movieId, text: text).execute()
+        let variables = UpdateMyReviewTextMutation.Variables(movieId: movieId, text: text)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Deletes the signed-in user's review of a movie.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation deleteReview.
-public final class DeleteReviewMutation: Sendable {
+public class DeleteReviewMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1198,7 +1313,7 @@ public final class DeleteReviewMutation: Sendable {
     public typealias Ref = MutationRef<DeleteReviewMutation.Data, DeleteReviewMutation.Variables>
 
     /// The variables of `deleteReview`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
 
         public init(movieId: UUID) {
@@ -1245,20 +1360,28 @@ public final class DeleteReviewMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID) -> MutationRef<DeleteReviewMutation.Data, DeleteReviewMutation.Variables> {
-        let variables = DeleteReviewMutation.Variables(movieId: movieId)
+        return ref(for: DeleteReviewMutation.Variables(movieId: movieId))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: DeleteReviewMutation.Variables) -> MutationRef<DeleteReviewMutation.Data, DeleteReviewMutation.Variables> {
         return dataConnect.mutation(name: DeleteReviewMutation.OperationName, variables: variables, resultsDataType: DeleteReviewMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID) async throws -> OperationResult<DeleteReviewMutation.Data> {
-        return try await self.ref(movieId: movieId).execute()
+        let variables = DeleteReviewMutation.Variables(movieId: movieId)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Marks a movie as one of the signed-in user's favorites (marking it twice is harmless).
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation addFavoritedMovie.
-public final class AddFavoritedMovieMutation: Sendable {
+public class AddFavoritedMovieMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1272,7 +1395,7 @@ public final class AddFavoritedMovieMutation: Sendable {
     public typealias Ref = MutationRef<AddFavoritedMovieMutation.Data, AddFavoritedMovieMutation.Variables>
 
     /// The variables of `addFavoritedMovie`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
 
         public init(movieId: UUID) {
@@ -1319,20 +1442,28 @@ public final class AddFavoritedMovieMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID) -> MutationRef<AddFavoritedMovieMutation.Data, AddFavoritedMovieMutation.Variables> {
-        let variables = AddFavoritedMovieMutation.Variables(movieId: movieId)
+        return ref(for: AddFavoritedMovieMutation.Variables(movieId: movieId))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: AddFavoritedMovieMutation.Variables) -> MutationRef<AddFavoritedMovieMutation.Data, AddFavoritedMovieMutation.Variables> {
         return dataConnect.mutation(name: AddFavoritedMovieMutation.OperationName, variables: variables, resultsDataType: AddFavoritedMovieMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID) async throws -> OperationResult<AddFavoritedMovieMutation.Data> {
-        return try await self.ref(movieId: movieId).execute()
+        let variables = AddFavoritedMovieMutation.Variables(movieId: movieId)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Removes a movie from the signed-in user's favorites.
 ///
 /// - Remark: Generated from connector/mutations.gql, mutation deleteFavoritedMovie.
-public final class DeleteFavoritedMovieMutation: Sendable {
+public class DeleteFavoritedMovieMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1346,7 +1477,7 @@ public final class DeleteFavoritedMovieMutation: Sendable {
     public typealias Ref = MutationRef<DeleteFavoritedMovieMutation.Data, DeleteFavoritedMovieMutation.Variables>
 
     /// The variables of `deleteFavoritedMovie`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
 
         public init(movieId: UUID) {
@@ -1393,20 +1524,28 @@ public final class DeleteFavoritedMovieMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID) -> MutationRef<DeleteFavoritedMovieMutation.Data, DeleteFavoritedMovieMutation.Variables> {
-        let variables = DeleteFavoritedMovieMutation.Variables(movieId: movieId)
+        return ref(for: DeleteFavoritedMovieMutation.Variables(movieId: movieId))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: DeleteFavoritedMovieMutation.Variables) -> MutationRef<DeleteFavoritedMovieMutation.Data, DeleteFavoritedMovieMutation.Variables> {
         return dataConnect.mutation(name: DeleteFavoritedMovieMutation.OperationName, variables: variables, resultsDataType: DeleteFavoritedMovieMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(movieId: UUID) async throws -> OperationResult<DeleteFavoritedMovieMutation.Data> {
-        return try await self.ref(movieId: movieId).execute()
+        let variables = DeleteFavoritedMovieMutation.Variables(movieId: movieId)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists every movie with the fields the catalogue screen shows.
 ///
 /// - Remark: Generated from connector/queries.gql, query listMovies.
-public final class ListMoviesQuery: Sendable {
+public class ListMoviesQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1420,7 +1559,7 @@ public final class ListMoviesQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListMoviesQuery.Data, ListMoviesQuery.Variables>
 
     /// The variables of `listMovies`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -1494,20 +1633,28 @@ public final class ListMoviesQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<ListMoviesQuery.Data, ListMoviesQuery.Variables> {
-        let variables = ListMoviesQuery.Variables()
-        return dataConnect.query(name: ListMoviesQuery.OperationName, variables: variables, resultsDataType: ListMoviesQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListMoviesQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListMoviesQuery.Variables) -> QueryRefObservation<ListMoviesQuery.Data, ListMoviesQuery.Variables> {
+        return dataConnect.query(name: ListMoviesQuery.OperationName, variables: variables, resultsDataType: ListMoviesQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<ListMoviesQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = ListMoviesQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Fetches one movie by its key.
 ///
 /// - Remark: Generated from connector/queries.gql, query getMovieByKey.
-public final class GetMovieByKeyQuery: Sendable {
+public class GetMovieByKeyQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1521,7 +1668,7 @@ public final class GetMovieByKeyQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetMovieByKeyQuery.Data, GetMovieByKeyQuery.Variables>
 
     /// The variables of `getMovieByKey`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var key: MovieKey
 
         public init(key: MovieKey) {
@@ -1603,20 +1750,28 @@ public final class GetMovieByKeyQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(key: MovieKey) -> QueryRefObservation<GetMovieByKeyQuery.Data, GetMovieByKeyQuery.Variables> {
-        let variables = GetMovieByKeyQuery.Variables(key: key)
-        return dataConnect.query(name: GetMovieByKeyQuery.OperationName, variables: variables, resultsDataType: GetMovieByKeyQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetMovieByKeyQuery.Variables(key: key))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetMovieByKeyQuery.Variables) -> QueryRefObservation<GetMovieByKeyQuery.Data, GetMovieByKeyQuery.Variables> {
+        return dataConnect.query(name: GetMovieByKeyQuery.OperationName, variables: variables, resultsDataType: GetMovieByKeyQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, key: MovieKey) async throws -> OperationResult<GetMovieByKeyQuery.Data> {
-        return try await self.ref(key: key).execute(fetchPolicy: fetchPolicy)
+        let variables = GetMovieByKeyQuery.Variables(key: key)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists the movies of one genre.
 ///
 /// - Remark: Generated from connector/queries.gql, query listMoviesByGenre.
-public final class ListMoviesByGenreQuery: Sendable {
+public class ListMoviesByGenreQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1630,7 +1785,7 @@ public final class ListMoviesByGenreQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListMoviesByGenreQuery.Data, ListMoviesByGenreQuery.Variables>
 
     /// The variables of `listMoviesByGenre`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var genre: String
 
         public init(genre: String) {
@@ -1712,20 +1867,28 @@ public final class ListMoviesByGenreQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(genre: String) -> QueryRefObservation<ListMoviesByGenreQuery.Data, ListMoviesByGenreQuery.Variables> {
-        let variables = ListMoviesByGenreQuery.Variables(genre: genre)
-        return dataConnect.query(name: ListMoviesByGenreQuery.OperationName, variables: variables, resultsDataType: ListMoviesByGenreQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListMoviesByGenreQuery.Variables(genre: genre))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListMoviesByGenreQuery.Variables) -> QueryRefObservation<ListMoviesByGenreQuery.Data, ListMoviesByGenreQuery.Variables> {
+        return dataConnect.query(name: ListMoviesByGenreQuery.OperationName, variables: variables, resultsDataType: ListMoviesByGenreQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, genre: String) async throws -> OperationResult<ListMoviesByGenreQuery.Data> {
-        return try await self.ref(genre: genre).execute(fetchPolicy: fetchPolicy)
+        let variables = ListMoviesByGenreQuery.Variables(genre: genre)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Fetches one movie with its director, production facts, cast, latest reviews and review statistics.
 ///
 /// - Remark: Generated from connector/queries.gql, query getMovieById.
-public final class GetMovieByIdQuery: Sendable {
+public class GetMovieByIdQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1739,7 +1902,7 @@ public final class GetMovieByIdQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetMovieByIdQuery.Data, GetMovieByIdQuery.Variables>
 
     /// The variables of `getMovieById`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var id: UUID
 
         public init(id: UUID) {
@@ -2224,20 +2387,28 @@ public final class GetMovieByIdQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(id: UUID) -> QueryRefObservation<GetMovieByIdQuery.Data, GetMovieByIdQuery.Variables> {
-        let variables = GetMovieByIdQuery.Variables(id: id)
-        return dataConnect.query(name: GetMovieByIdQuery.OperationName, variables: variables, resultsDataType: GetMovieByIdQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetMovieByIdQuery.Variables(id: id))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetMovieByIdQuery.Variables) -> QueryRefObservation<GetMovieByIdQuery.Data, GetMovieByIdQuery.Variables> {
+        return dataConnect.query(name: GetMovieByIdQuery.OperationName, variables: variables, resultsDataType: GetMovieByIdQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, id: UUID) async throws -> OperationResult<GetMovieByIdQuery.Data> {
-        return try await self.ref(id: id).execute(fetchPolicy: fetchPolicy)
+        let variables = GetMovieByIdQuery.Variables(id: id)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Finds the most recent movie with exactly this title.
 ///
 /// - Remark: Generated from connector/queries.gql, query getMovieByTitle.
-public final class GetMovieByTitleQuery: Sendable {
+public class GetMovieByTitleQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -2251,7 +2422,7 @@ public final class GetMovieByTitleQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetMovieByTitleQuery.Data, GetMovieByTitleQuery.Variables>
 
     /// The variables of `getMovieByTitle`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var title: String
 
         public init(title: String) {
@@ -2353,21 +2524,29 @@ public final class GetMovieByTitleQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(title: String) -> QueryRefObservation<GetMovieByTitleQuery.Data, GetMovieByTitleQuery.Variables> {
-        let variables = GetMovieByTitleQuery.Variables(title: title)
-        return dataConnect.query(name: GetMovieByTitleQuery.OperationName, variables: variables, resultsDataType: GetMovieByTitleQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetMovieByTitleQuery.Variables(title: title))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetMovieByTitleQuery.Variables) -> QueryRefObservation<GetMovieByTitleQuery.Data, GetMovieByTitleQuery.Variables> {
+        return dataConnect.query(name: GetMovieByTitleQuery.OperationName, variables: variables, resultsDataType: GetMovieByTitleQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, title: String) async throws -> OperationResult<GetMovieByTitleQuery.Data> {
-        return try await self.ref(title: title).execute(fetchPolicy: fetchPolicy)
+        let variables = GetMovieByTitleQuery.Variables(title: title)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Searches the catalogue. Every filter is optional: a filter whose variable is not given is dropped,
 /// and `excludedGenres` defaults to none.
 ///
 /// - Remark: Generated from connector/queries.gql, query searchMovies.
-public final class SearchMoviesQuery: Sendable {
+public class SearchMoviesQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -2381,7 +2560,7 @@ public final class SearchMoviesQuery: Sendable {
     public typealias Ref = QueryRefObservation<SearchMoviesQuery.Data, SearchMoviesQuery.Variables>
 
     /// The variables of `searchMovies`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var title: String?
         @OptionalVariable
@@ -2397,7 +2576,10 @@ public final class SearchMoviesQuery: Sendable {
         @OptionalVariable
         public var limit: Int?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -2527,23 +2709,31 @@ public final class SearchMoviesQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout SearchMoviesQuery.Variables) -> Void)? = nil) -> QueryRefObservation<SearchMoviesQuery.Data, SearchMoviesQuery.Variables> {
+        return ref(for: SearchMoviesQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: SearchMoviesQuery.Variables) -> QueryRefObservation<SearchMoviesQuery.Data, SearchMoviesQuery.Variables> {
+        return dataConnect.query(name: SearchMoviesQuery.OperationName, variables: variables, resultsDataType: SearchMoviesQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout SearchMoviesQuery.Variables) -> Void)? = nil) async throws -> OperationResult<SearchMoviesQuery.Data> {
         var variables = SearchMoviesQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: SearchMoviesQuery.OperationName, variables: variables, resultsDataType: SearchMoviesQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout SearchMoviesQuery.Variables) -> Void)? = nil) async throws -> OperationResult<SearchMoviesQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists movies a page at a time; each ordering applies only when its direction is given.
 ///
 /// - Remark: Generated from connector/queries.gql, query listMoviesPaged.
-public final class ListMoviesPagedQuery: Sendable {
+public class ListMoviesPagedQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -2557,7 +2747,7 @@ public final class ListMoviesPagedQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListMoviesPagedQuery.Data, ListMoviesPagedQuery.Variables>
 
     /// The variables of `listMoviesPaged`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var orderByRating: OrderDirection?
         @OptionalVariable
@@ -2567,7 +2757,10 @@ public final class ListMoviesPagedQuery: Sendable {
         @OptionalVariable
         public var offset: Int?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -2678,23 +2871,31 @@ public final class ListMoviesPagedQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout ListMoviesPagedQuery.Variables) -> Void)? = nil) -> QueryRefObservation<ListMoviesPagedQuery.Data, ListMoviesPagedQuery.Variables> {
+        return ref(for: ListMoviesPagedQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListMoviesPagedQuery.Variables) -> QueryRefObservation<ListMoviesPagedQuery.Data, ListMoviesPagedQuery.Variables> {
+        return dataConnect.query(name: ListMoviesPagedQuery.OperationName, variables: variables, resultsDataType: ListMoviesPagedQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout ListMoviesPagedQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListMoviesPagedQuery.Data> {
         var variables = ListMoviesPagedQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: ListMoviesPagedQuery.OperationName, variables: variables, resultsDataType: ListMoviesPagedQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout ListMoviesPagedQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListMoviesPagedQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists the movies carrying a keyword.
 ///
 /// - Remark: Generated from connector/queries.gql, query listMoviesByTag.
-public final class ListMoviesByTagQuery: Sendable {
+public class ListMoviesByTagQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -2708,7 +2909,7 @@ public final class ListMoviesByTagQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListMoviesByTagQuery.Data, ListMoviesByTagQuery.Variables>
 
     /// The variables of `listMoviesByTag`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var tag: String
 
         public init(tag: String) {
@@ -2810,20 +3011,28 @@ public final class ListMoviesByTagQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(tag: String) -> QueryRefObservation<ListMoviesByTagQuery.Data, ListMoviesByTagQuery.Variables> {
-        let variables = ListMoviesByTagQuery.Variables(tag: tag)
-        return dataConnect.query(name: ListMoviesByTagQuery.OperationName, variables: variables, resultsDataType: ListMoviesByTagQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListMoviesByTagQuery.Variables(tag: tag))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListMoviesByTagQuery.Variables) -> QueryRefObservation<ListMoviesByTagQuery.Data, ListMoviesByTagQuery.Variables> {
+        return dataConnect.query(name: ListMoviesByTagQuery.OperationName, variables: variables, resultsDataType: ListMoviesByTagQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, tag: String) async throws -> OperationResult<ListMoviesByTagQuery.Data> {
-        return try await self.ref(tag: tag).execute(fetchPolicy: fetchPolicy)
+        let variables = ListMoviesByTagQuery.Variables(tag: tag)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists the movies of a director, found through the forward `director` relation.
 ///
 /// - Remark: Generated from connector/queries.gql, query listMoviesByDirector.
-public final class ListMoviesByDirectorQuery: Sendable {
+public class ListMoviesByDirectorQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -2837,7 +3046,7 @@ public final class ListMoviesByDirectorQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListMoviesByDirectorQuery.Data, ListMoviesByDirectorQuery.Variables>
 
     /// The variables of `listMoviesByDirector`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var name: String
 
         public init(name: String) {
@@ -2935,20 +3144,28 @@ public final class ListMoviesByDirectorQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(name: String) -> QueryRefObservation<ListMoviesByDirectorQuery.Data, ListMoviesByDirectorQuery.Variables> {
-        let variables = ListMoviesByDirectorQuery.Variables(name: name)
-        return dataConnect.query(name: ListMoviesByDirectorQuery.OperationName, variables: variables, resultsDataType: ListMoviesByDirectorQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListMoviesByDirectorQuery.Variables(name: name))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListMoviesByDirectorQuery.Variables) -> QueryRefObservation<ListMoviesByDirectorQuery.Data, ListMoviesByDirectorQuery.Variables> {
+        return dataConnect.query(name: ListMoviesByDirectorQuery.OperationName, variables: variables, resultsDataType: ListMoviesByDirectorQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, name: String) async throws -> OperationResult<ListMoviesByDirectorQuery.Data> {
-        return try await self.ref(name: name).execute(fetchPolicy: fetchPolicy)
+        let variables = ListMoviesByDirectorQuery.Variables(name: name)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists the movies that have at least one review rated `minRating` or more.
 ///
 /// - Remark: Generated from connector/queries.gql, query listHighlyReviewedMovies.
-public final class ListHighlyReviewedMoviesQuery: Sendable {
+public class ListHighlyReviewedMoviesQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -2962,11 +3179,14 @@ public final class ListHighlyReviewedMoviesQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListHighlyReviewedMoviesQuery.Data, ListHighlyReviewedMoviesQuery.Variables>
 
     /// The variables of `listHighlyReviewedMovies`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var minRating: Int?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -3062,23 +3282,31 @@ public final class ListHighlyReviewedMoviesQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout ListHighlyReviewedMoviesQuery.Variables) -> Void)? = nil) -> QueryRefObservation<ListHighlyReviewedMoviesQuery.Data, ListHighlyReviewedMoviesQuery.Variables> {
+        return ref(for: ListHighlyReviewedMoviesQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListHighlyReviewedMoviesQuery.Variables) -> QueryRefObservation<ListHighlyReviewedMoviesQuery.Data, ListHighlyReviewedMoviesQuery.Variables> {
+        return dataConnect.query(name: ListHighlyReviewedMoviesQuery.OperationName, variables: variables, resultsDataType: ListHighlyReviewedMoviesQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout ListHighlyReviewedMoviesQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListHighlyReviewedMoviesQuery.Data> {
         var variables = ListHighlyReviewedMoviesQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: ListHighlyReviewedMoviesQuery.OperationName, variables: variables, resultsDataType: ListHighlyReviewedMoviesQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout ListHighlyReviewedMoviesQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListHighlyReviewedMoviesQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Counts the movies of each genre, with their average catalogue rating and year range.
 ///
 /// - Remark: Generated from connector/queries.gql, query listGenreStats.
-public final class ListGenreStatsQuery: Sendable {
+public class ListGenreStatsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3092,7 +3320,7 @@ public final class ListGenreStatsQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListGenreStatsQuery.Data, ListGenreStatsQuery.Variables>
 
     /// The variables of `listGenreStats`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -3149,20 +3377,28 @@ public final class ListGenreStatsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<ListGenreStatsQuery.Data, ListGenreStatsQuery.Variables> {
-        let variables = ListGenreStatsQuery.Variables()
-        return dataConnect.query(name: ListGenreStatsQuery.OperationName, variables: variables, resultsDataType: ListGenreStatsQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListGenreStatsQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListGenreStatsQuery.Variables) -> QueryRefObservation<ListGenreStatsQuery.Data, ListGenreStatsQuery.Variables> {
+        return dataConnect.query(name: ListGenreStatsQuery.OperationName, variables: variables, resultsDataType: ListGenreStatsQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<ListGenreStatsQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = ListGenreStatsQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Totals over the whole catalogue, in several aliased root lists.
 ///
 /// - Remark: Generated from connector/queries.gql, query getCatalogueStats.
-public final class GetCatalogueStatsQuery: Sendable {
+public class GetCatalogueStatsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3176,7 +3412,7 @@ public final class GetCatalogueStatsQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetCatalogueStatsQuery.Data, GetCatalogueStatsQuery.Variables>
 
     /// The variables of `getCatalogueStats`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -3285,20 +3521,28 @@ public final class GetCatalogueStatsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<GetCatalogueStatsQuery.Data, GetCatalogueStatsQuery.Variables> {
-        let variables = GetCatalogueStatsQuery.Variables()
-        return dataConnect.query(name: GetCatalogueStatsQuery.OperationName, variables: variables, resultsDataType: GetCatalogueStatsQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetCatalogueStatsQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetCatalogueStatsQuery.Variables) -> QueryRefObservation<GetCatalogueStatsQuery.Data, GetCatalogueStatsQuery.Variables> {
+        return dataConnect.query(name: GetCatalogueStatsQuery.OperationName, variables: variables, resultsDataType: GetCatalogueStatsQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<GetCatalogueStatsQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = GetCatalogueStatsQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists actors by name.
 ///
 /// - Remark: Generated from connector/queries.gql, query listActors.
-public final class ListActorsQuery: Sendable {
+public class ListActorsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3312,11 +3556,14 @@ public final class ListActorsQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListActorsQuery.Data, ListActorsQuery.Variables>
 
     /// The variables of `listActors`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var limit: Int?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -3404,23 +3651,31 @@ public final class ListActorsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout ListActorsQuery.Variables) -> Void)? = nil) -> QueryRefObservation<ListActorsQuery.Data, ListActorsQuery.Variables> {
+        return ref(for: ListActorsQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListActorsQuery.Variables) -> QueryRefObservation<ListActorsQuery.Data, ListActorsQuery.Variables> {
+        return dataConnect.query(name: ListActorsQuery.OperationName, variables: variables, resultsDataType: ListActorsQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout ListActorsQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListActorsQuery.Data> {
         var variables = ListActorsQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: ListActorsQuery.OperationName, variables: variables, resultsDataType: ListActorsQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout ListActorsQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListActorsQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Fetches one actor with every movie they appear in, and the ones where they have a main role.
 ///
 /// - Remark: Generated from connector/queries.gql, query getActorById.
-public final class GetActorByIdQuery: Sendable {
+public class GetActorByIdQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3434,7 +3689,7 @@ public final class GetActorByIdQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetActorByIdQuery.Data, GetActorByIdQuery.Variables>
 
     /// The variables of `getActorById`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var id: UUID
 
         public init(id: UUID) {
@@ -3667,20 +3922,28 @@ public final class GetActorByIdQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(id: UUID) -> QueryRefObservation<GetActorByIdQuery.Data, GetActorByIdQuery.Variables> {
-        let variables = GetActorByIdQuery.Variables(id: id)
-        return dataConnect.query(name: GetActorByIdQuery.OperationName, variables: variables, resultsDataType: GetActorByIdQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetActorByIdQuery.Variables(id: id))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetActorByIdQuery.Variables) -> QueryRefObservation<GetActorByIdQuery.Data, GetActorByIdQuery.Variables> {
+        return dataConnect.query(name: GetActorByIdQuery.OperationName, variables: variables, resultsDataType: GetActorByIdQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, id: UUID) async throws -> OperationResult<GetActorByIdQuery.Data> {
-        return try await self.ref(id: id).execute(fetchPolicy: fetchPolicy)
+        let variables = GetActorByIdQuery.Variables(id: id)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists directors with their movies.
 ///
 /// - Remark: Generated from connector/queries.gql, query listDirectors.
-public final class ListDirectorsQuery: Sendable {
+public class ListDirectorsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3694,7 +3957,7 @@ public final class ListDirectorsQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListDirectorsQuery.Data, ListDirectorsQuery.Variables>
 
     /// The variables of `listDirectors`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -3799,20 +4062,28 @@ public final class ListDirectorsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<ListDirectorsQuery.Data, ListDirectorsQuery.Variables> {
-        let variables = ListDirectorsQuery.Variables()
-        return dataConnect.query(name: ListDirectorsQuery.OperationName, variables: variables, resultsDataType: ListDirectorsQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListDirectorsQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListDirectorsQuery.Variables) -> QueryRefObservation<ListDirectorsQuery.Data, ListDirectorsQuery.Variables> {
+        return dataConnect.query(name: ListDirectorsQuery.OperationName, variables: variables, resultsDataType: ListDirectorsQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<ListDirectorsQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = ListDirectorsQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Reviews written in the last 30 days, newest first.
 ///
 /// - Remark: Generated from connector/queries.gql, query listRecentReviews.
-public final class ListRecentReviewsQuery: Sendable {
+public class ListRecentReviewsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3826,11 +4097,14 @@ public final class ListRecentReviewsQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListRecentReviewsQuery.Data, ListRecentReviewsQuery.Variables>
 
     /// The variables of `listRecentReviews`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var limit: Int?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -3962,23 +4236,31 @@ public final class ListRecentReviewsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout ListRecentReviewsQuery.Variables) -> Void)? = nil) -> QueryRefObservation<ListRecentReviewsQuery.Data, ListRecentReviewsQuery.Variables> {
+        return ref(for: ListRecentReviewsQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListRecentReviewsQuery.Variables) -> QueryRefObservation<ListRecentReviewsQuery.Data, ListRecentReviewsQuery.Variables> {
+        return dataConnect.query(name: ListRecentReviewsQuery.OperationName, variables: variables, resultsDataType: ListRecentReviewsQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout ListRecentReviewsQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListRecentReviewsQuery.Data> {
         var variables = ListRecentReviewsQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: ListRecentReviewsQuery.OperationName, variables: variables, resultsDataType: ListRecentReviewsQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout ListRecentReviewsQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListRecentReviewsQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// The signed-in user with their favorite movies and their reviews.
 ///
 /// - Remark: Generated from connector/queries.gql, query getCurrentUser.
-public final class GetCurrentUserQuery: Sendable {
+public class GetCurrentUserQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -3992,7 +4274,7 @@ public final class GetCurrentUserQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetCurrentUserQuery.Data, GetCurrentUserQuery.Variables>
 
     /// The variables of `getCurrentUser`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -4200,20 +4482,28 @@ public final class GetCurrentUserQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<GetCurrentUserQuery.Data, GetCurrentUserQuery.Variables> {
-        let variables = GetCurrentUserQuery.Variables()
-        return dataConnect.query(name: GetCurrentUserQuery.OperationName, variables: variables, resultsDataType: GetCurrentUserQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetCurrentUserQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetCurrentUserQuery.Variables) -> QueryRefObservation<GetCurrentUserQuery.Data, GetCurrentUserQuery.Variables> {
+        return dataConnect.query(name: GetCurrentUserQuery.OperationName, variables: variables, resultsDataType: GetCurrentUserQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<GetCurrentUserQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = GetCurrentUserQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// The signed-in user's reviews, newest first.
 ///
 /// - Remark: Generated from connector/queries.gql, query listMyReviews.
-public final class ListMyReviewsQuery: Sendable {
+public class ListMyReviewsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -4227,7 +4517,7 @@ public final class ListMyReviewsQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListMyReviewsQuery.Data, ListMyReviewsQuery.Variables>
 
     /// The variables of `listMyReviews`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -4323,20 +4613,28 @@ public final class ListMyReviewsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<ListMyReviewsQuery.Data, ListMyReviewsQuery.Variables> {
-        let variables = ListMyReviewsQuery.Variables()
-        return dataConnect.query(name: ListMyReviewsQuery.OperationName, variables: variables, resultsDataType: ListMyReviewsQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListMyReviewsQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListMyReviewsQuery.Variables) -> QueryRefObservation<ListMyReviewsQuery.Data, ListMyReviewsQuery.Variables> {
+        return dataConnect.query(name: ListMyReviewsQuery.OperationName, variables: variables, resultsDataType: ListMyReviewsQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<ListMyReviewsQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = ListMyReviewsQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Whether the signed-in user marked a movie as a favorite (`null` when not).
 ///
 /// - Remark: Generated from connector/queries.gql, query getMyFavorite.
-public final class GetMyFavoriteQuery: Sendable {
+public class GetMyFavoriteQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -4350,7 +4648,7 @@ public final class GetMyFavoriteQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetMyFavoriteQuery.Data, GetMyFavoriteQuery.Variables>
 
     /// The variables of `getMyFavorite`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var movieId: UUID
 
         public init(movieId: UUID) {
@@ -4454,12 +4752,18 @@ public final class GetMyFavoriteQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(movieId: UUID) -> QueryRefObservation<GetMyFavoriteQuery.Data, GetMyFavoriteQuery.Variables> {
-        let variables = GetMyFavoriteQuery.Variables(movieId: movieId)
-        return dataConnect.query(name: GetMyFavoriteQuery.OperationName, variables: variables, resultsDataType: GetMyFavoriteQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetMyFavoriteQuery.Variables(movieId: movieId))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetMyFavoriteQuery.Variables) -> QueryRefObservation<GetMyFavoriteQuery.Data, GetMyFavoriteQuery.Variables> {
+        return dataConnect.query(name: GetMyFavoriteQuery.OperationName, variables: variables, resultsDataType: GetMyFavoriteQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, movieId: UUID) async throws -> OperationResult<GetMyFavoriteQuery.Data> {
-        return try await self.ref(movieId: movieId).execute(fetchPolicy: fetchPolicy)
+        let variables = GetMyFavoriteQuery.Variables(movieId: movieId)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }

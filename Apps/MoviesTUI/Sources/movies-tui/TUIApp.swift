@@ -1,8 +1,12 @@
 import Foundation
 import MoviesTUICore
 
-/// The shell's main loop: multiplexes keys (50 ms `get_wch` timeouts), signals and background results into
-/// the reducer, runs its effects and draws its frames.
+/// The shell's main loop: multiplexes keys, signals and background results into the reducer, runs its effects
+/// and draws its frames.
+///
+/// The loop runs on the main actor and only awaits: keys are read, and frames drawn, by the ``TerminalThread``,
+/// so SDK work that needs the main actor (generated `execute` is `@MainActor`) runs while the app waits for a key.
+@MainActor
 enum TUIApp {
     /// How often the list is re-fetched from the server.
     /// The pause before subscribing again after the list's subscription ended with an error.
@@ -13,7 +17,7 @@ enum TUIApp {
     /// Parses the arguments, runs the app and returns the exit status.
     ///
     /// - Returns: 0 after a normal quit (q, Ctrl-C, SIGTERM), 1 on a runtime error, 2 on a usage error.
-    static func main(arguments: [String], environment: [String: String]) -> Int32 {
+    static func main(arguments: [String], environment: [String: String]) async -> Int32 {
         let options: LaunchOptions
         do {
             switch try LaunchCommand.parse(arguments, environment: environment) {
@@ -35,19 +39,23 @@ enum TUIApp {
             printError(String(describing: error))
             return 1
         }
+        let size = terminal.size
+        let thread = TerminalThread(terminal: terminal)
         do {
-            try run(options, terminal: terminal)
+            try await run(options, size: size, thread: thread)
+            thread.stop()
             terminal.end()
             return 0
         } catch {
             // Restore the terminal before printing, or the message would be lost in the alternate screen.
+            thread.stop()
             terminal.end()
             printError(String(describing: error))
             return 1
         }
     }
 
-    static func run(_ options: LaunchOptions, terminal: Terminal) throws {
+    static func run(_ options: LaunchOptions, size: ScreenSize, thread: TerminalThread) async throws {
         let inbox = Inbox()
         let service = MoviesService(address: options.emulator, inbox: inbox)
         let feed: any MovieFeed = SubscribedMovieFeed(ref: service.listRef, retryDelay: resubscribeDelay)
@@ -61,21 +69,23 @@ enum TUIApp {
         }
         defer { feedTask.cancel() }
 
-        var state = AppState(emulator: options.emulator.description, size: terminal.size)
+        var state = AppState(emulator: options.emulator.description, size: size)
         if let uid = options.uid {
             state.pendingSignIn = uid
             service.run(.signIn(uid: uid))
         }
         let started = ContinuousClock.now
-        terminal.draw(Screen.render(state))
+        thread.show(Screen.render(state))
+        var events = thread.events.makeAsyncIterator()
         while !state.isQuitting {
             var actions: [Action] = []
             if SignalFlag.received != nil { actions.append(.interrupted) }
-            switch terminal.read() {
+            switch await events.next() {
             case .key(let key): actions.append(.key(key))
-            case .resize: actions.append(.resized(terminal.size))
+            case .resized(let size): actions.append(.resized(size))
             case .interrupt: actions.append(.interrupted)
-            case nil: break
+            case .tick: break
+            case nil: actions.append(.interrupted)
             }
             actions += inbox.drain()
             guard !actions.isEmpty else { continue }
@@ -90,7 +100,7 @@ enum TUIApp {
                     description: "cannot load movies from the emulator at \(options.emulator): \(error)")
             }
             if state != before || actions.contains(where: { if case .resized = $0 { true } else { false } }) {
-                terminal.draw(Screen.render(state))
+                thread.show(Screen.render(state))
             }
         }
     }

@@ -19,7 +19,10 @@ struct TerminalError: Error, CustomStringConvertible {
 }
 
 /// The ncurses screen: set-up and tear-down, drawing ``Frame``s, and reading keys. No app logic.
-final class Terminal {
+///
+/// `@unchecked Sendable` because it is handed to the ``TerminalThread``: one thread uses it at a time (the main
+/// thread to open and close it, the terminal thread in between), which is what ncurses requires.
+final class Terminal: @unchecked Sendable {
     private var isActive = false
 
     /// Switches the terminal to the full-screen mode: UTF-8 locale, no echo, keypad keys, hidden cursor.

@@ -17,7 +17,7 @@ struct Catalogue: Decodable, Sendable {
     var movies: [Movie]
 }
 
-struct Genre: Encodable, Sendable {
+struct Genre: OperationVariable {
     var genre: String
 }
 

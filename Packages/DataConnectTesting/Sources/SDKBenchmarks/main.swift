@@ -31,7 +31,7 @@ struct MovieList: Decodable, Sendable {
 }
 
 /// The variables of `listMoviesWithActors`.
-struct GenreVariables: Encodable, Sendable {
+struct GenreVariables: OperationVariable {
     var genre: String
 }
 

@@ -16,8 +16,10 @@ public extension DataConnect {
     }()
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// The operations of the `kiosk` connector.
-public final class KioskConnector: Sendable {
+public class KioskConnector: @unchecked Sendable {
     let dataConnect: DataConnect
 
     /// The service, location and connector this class talks to.
@@ -45,8 +47,10 @@ public final class KioskConnector: Sendable {
     }
 
     /// Sends this connector's requests to the local emulator: `127.0.0.1:9399` unless given, or
-    /// `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set and neither argument is.
-    public func useEmulator(host: String? = nil, port: Int? = nil) {
+    /// `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set and the default address is.
+    public func useEmulator(
+        host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port
+    ) {
         dataConnect.useEmulator(host: host, port: port)
     }
 

@@ -59,10 +59,12 @@ public enum LoanStatus: RawRepresentable, Codable, Sendable, Hashable {
 
 // End enum definitions
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists the titles on the shelves.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query listTitles.
-public final class ListTitlesQuery: Sendable {
+public class ListTitlesQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -76,7 +78,7 @@ public final class ListTitlesQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListTitlesQuery.Data, ListTitlesQuery.Variables>
 
     /// The variables of `listTitles`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -134,20 +136,28 @@ public final class ListTitlesQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<ListTitlesQuery.Data, ListTitlesQuery.Variables> {
-        let variables = ListTitlesQuery.Variables()
-        return dataConnect.query(name: ListTitlesQuery.OperationName, variables: variables, resultsDataType: ListTitlesQuery.Data.self, publisher: .observableMacro)
+        return ref(for: ListTitlesQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListTitlesQuery.Variables) -> QueryRefObservation<ListTitlesQuery.Data, ListTitlesQuery.Variables> {
+        return dataConnect.query(name: ListTitlesQuery.OperationName, variables: variables, resultsDataType: ListTitlesQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<ListTitlesQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = ListTitlesQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Suggests a title for the library to buy; it goes in the catalogue with no copy on the shelf.
 ///
 /// - Remark: Generated from kiosk/operations.gql, mutation suggestBook.
-public final class SuggestBookMutation: Sendable {
+public class SuggestBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -161,7 +171,7 @@ public final class SuggestBookMutation: Sendable {
     public typealias Ref = MutationRef<SuggestBookMutation.Data, SuggestBookMutation.Variables>
 
     /// The variables of `suggestBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
         public var title: String
 
@@ -213,20 +223,28 @@ public final class SuggestBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String, title: String) -> MutationRef<SuggestBookMutation.Data, SuggestBookMutation.Variables> {
-        let variables = SuggestBookMutation.Variables(isbn: isbn, title: title)
+        return ref(for: SuggestBookMutation.Variables(isbn: isbn, title: title))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: SuggestBookMutation.Variables) -> MutationRef<SuggestBookMutation.Data, SuggestBookMutation.Variables> {
         return dataConnect.mutation(name: SuggestBookMutation.OperationName, variables: variables, resultsDataType: SuggestBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(isbn: String, title: String) async throws -> OperationResult<SuggestBookMutation.Data> {
-        return try await self.ref(isbn: isbn, title: title).execute()
+        let variables = SuggestBookMutation.Variables(isbn: isbn, title: title)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Anyone may count the books.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query countPublic.
-public final class CountPublicQuery: Sendable {
+public class CountPublicQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -240,7 +258,7 @@ public final class CountPublicQuery: Sendable {
     public typealias Ref = QueryRefObservation<CountPublicQuery.Data, CountPublicQuery.Variables>
 
     /// The variables of `countPublic`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -281,20 +299,28 @@ public final class CountPublicQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CountPublicQuery.Data, CountPublicQuery.Variables> {
-        let variables = CountPublicQuery.Variables()
-        return dataConnect.query(name: CountPublicQuery.OperationName, variables: variables, resultsDataType: CountPublicQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CountPublicQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CountPublicQuery.Variables) -> QueryRefObservation<CountPublicQuery.Data, CountPublicQuery.Variables> {
+        return dataConnect.query(name: CountPublicQuery.OperationName, variables: variables, resultsDataType: CountPublicQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CountPublicQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CountPublicQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Any signed-in user, anonymous included.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query countAnon.
-public final class CountAnonQuery: Sendable {
+public class CountAnonQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -308,7 +334,7 @@ public final class CountAnonQuery: Sendable {
     public typealias Ref = QueryRefObservation<CountAnonQuery.Data, CountAnonQuery.Variables>
 
     /// The variables of `countAnon`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -349,20 +375,28 @@ public final class CountAnonQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CountAnonQuery.Data, CountAnonQuery.Variables> {
-        let variables = CountAnonQuery.Variables()
-        return dataConnect.query(name: CountAnonQuery.OperationName, variables: variables, resultsDataType: CountAnonQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CountAnonQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CountAnonQuery.Variables) -> QueryRefObservation<CountAnonQuery.Data, CountAnonQuery.Variables> {
+        return dataConnect.query(name: CountAnonQuery.OperationName, variables: variables, resultsDataType: CountAnonQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CountAnonQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CountAnonQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Signed-in users who are not anonymous.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query countUser.
-public final class CountUserQuery: Sendable {
+public class CountUserQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -376,7 +410,7 @@ public final class CountUserQuery: Sendable {
     public typealias Ref = QueryRefObservation<CountUserQuery.Data, CountUserQuery.Variables>
 
     /// The variables of `countUser`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -417,20 +451,28 @@ public final class CountUserQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CountUserQuery.Data, CountUserQuery.Variables> {
-        let variables = CountUserQuery.Variables()
-        return dataConnect.query(name: CountUserQuery.OperationName, variables: variables, resultsDataType: CountUserQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CountUserQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CountUserQuery.Variables) -> QueryRefObservation<CountUserQuery.Data, CountUserQuery.Variables> {
+        return dataConnect.query(name: CountUserQuery.OperationName, variables: variables, resultsDataType: CountUserQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CountUserQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CountUserQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Signed-in users with a verified email.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query countVerified.
-public final class CountVerifiedQuery: Sendable {
+public class CountVerifiedQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -444,7 +486,7 @@ public final class CountVerifiedQuery: Sendable {
     public typealias Ref = QueryRefObservation<CountVerifiedQuery.Data, CountVerifiedQuery.Variables>
 
     /// The variables of `countVerified`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -485,20 +527,28 @@ public final class CountVerifiedQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CountVerifiedQuery.Data, CountVerifiedQuery.Variables> {
-        let variables = CountVerifiedQuery.Variables()
-        return dataConnect.query(name: CountVerifiedQuery.OperationName, variables: variables, resultsDataType: CountVerifiedQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CountVerifiedQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CountVerifiedQuery.Variables) -> QueryRefObservation<CountVerifiedQuery.Data, CountVerifiedQuery.Variables> {
+        return dataConnect.query(name: CountVerifiedQuery.OperationName, variables: variables, resultsDataType: CountVerifiedQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CountVerifiedQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CountVerifiedQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Nobody but admin calls.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query countClosed.
-public final class CountClosedQuery: Sendable {
+public class CountClosedQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -512,7 +562,7 @@ public final class CountClosedQuery: Sendable {
     public typealias Ref = QueryRefObservation<CountClosedQuery.Data, CountClosedQuery.Variables>
 
     /// The variables of `countClosed`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -553,20 +603,28 @@ public final class CountClosedQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CountClosedQuery.Data, CountClosedQuery.Variables> {
-        let variables = CountClosedQuery.Variables()
-        return dataConnect.query(name: CountClosedQuery.OperationName, variables: variables, resultsDataType: CountClosedQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CountClosedQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CountClosedQuery.Variables) -> QueryRefObservation<CountClosedQuery.Data, CountClosedQuery.Variables> {
+        return dataConnect.query(name: CountClosedQuery.OperationName, variables: variables, resultsDataType: CountClosedQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CountClosedQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CountClosedQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// No @auth at all, which means NO_ACCESS.
 ///
 /// - Remark: Generated from kiosk/operations.gql, query countUnmarked.
-public final class CountUnmarkedQuery: Sendable {
+public class CountUnmarkedQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -580,7 +638,7 @@ public final class CountUnmarkedQuery: Sendable {
     public typealias Ref = QueryRefObservation<CountUnmarkedQuery.Data, CountUnmarkedQuery.Variables>
 
     /// The variables of `countUnmarked`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -621,20 +679,28 @@ public final class CountUnmarkedQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CountUnmarkedQuery.Data, CountUnmarkedQuery.Variables> {
-        let variables = CountUnmarkedQuery.Variables()
-        return dataConnect.query(name: CountUnmarkedQuery.OperationName, variables: variables, resultsDataType: CountUnmarkedQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CountUnmarkedQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CountUnmarkedQuery.Variables) -> QueryRefObservation<CountUnmarkedQuery.Data, CountUnmarkedQuery.Variables> {
+        return dataConnect.query(name: CountUnmarkedQuery.OperationName, variables: variables, resultsDataType: CountUnmarkedQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CountUnmarkedQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CountUnmarkedQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Anyone.
 ///
 /// - Remark: Generated from kiosk/operations.gql, mutation touchPublic.
-public final class TouchPublicMutation: Sendable {
+public class TouchPublicMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -648,7 +714,7 @@ public final class TouchPublicMutation: Sendable {
     public typealias Ref = MutationRef<TouchPublicMutation.Data, TouchPublicMutation.Variables>
 
     /// The variables of `touchPublic`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -671,20 +737,28 @@ public final class TouchPublicMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<TouchPublicMutation.Data, TouchPublicMutation.Variables> {
-        let variables = TouchPublicMutation.Variables()
+        return ref(for: TouchPublicMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: TouchPublicMutation.Variables) -> MutationRef<TouchPublicMutation.Data, TouchPublicMutation.Variables> {
         return dataConnect.mutation(name: TouchPublicMutation.OperationName, variables: variables, resultsDataType: TouchPublicMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<TouchPublicMutation.Data> {
-        return try await self.ref().execute()
+        let variables = TouchPublicMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Any signed-in user, anonymous included.
 ///
 /// - Remark: Generated from kiosk/operations.gql, mutation touchAnon.
-public final class TouchAnonMutation: Sendable {
+public class TouchAnonMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -698,7 +772,7 @@ public final class TouchAnonMutation: Sendable {
     public typealias Ref = MutationRef<TouchAnonMutation.Data, TouchAnonMutation.Variables>
 
     /// The variables of `touchAnon`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -721,20 +795,28 @@ public final class TouchAnonMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<TouchAnonMutation.Data, TouchAnonMutation.Variables> {
-        let variables = TouchAnonMutation.Variables()
+        return ref(for: TouchAnonMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: TouchAnonMutation.Variables) -> MutationRef<TouchAnonMutation.Data, TouchAnonMutation.Variables> {
         return dataConnect.mutation(name: TouchAnonMutation.OperationName, variables: variables, resultsDataType: TouchAnonMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<TouchAnonMutation.Data> {
-        return try await self.ref().execute()
+        let variables = TouchAnonMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Signed-in users who are not anonymous.
 ///
 /// - Remark: Generated from kiosk/operations.gql, mutation touchUser.
-public final class TouchUserMutation: Sendable {
+public class TouchUserMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -748,7 +830,7 @@ public final class TouchUserMutation: Sendable {
     public typealias Ref = MutationRef<TouchUserMutation.Data, TouchUserMutation.Variables>
 
     /// The variables of `touchUser`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -771,20 +853,28 @@ public final class TouchUserMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<TouchUserMutation.Data, TouchUserMutation.Variables> {
-        let variables = TouchUserMutation.Variables()
+        return ref(for: TouchUserMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: TouchUserMutation.Variables) -> MutationRef<TouchUserMutation.Data, TouchUserMutation.Variables> {
         return dataConnect.mutation(name: TouchUserMutation.OperationName, variables: variables, resultsDataType: TouchUserMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<TouchUserMutation.Data> {
-        return try await self.ref().execute()
+        let variables = TouchUserMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Signed-in users with a verified email.
 ///
 /// - Remark: Generated from kiosk/operations.gql, mutation touchVerified.
-public final class TouchVerifiedMutation: Sendable {
+public class TouchVerifiedMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -798,7 +888,7 @@ public final class TouchVerifiedMutation: Sendable {
     public typealias Ref = MutationRef<TouchVerifiedMutation.Data, TouchVerifiedMutation.Variables>
 
     /// The variables of `touchVerified`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -821,20 +911,28 @@ public final class TouchVerifiedMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<TouchVerifiedMutation.Data, TouchVerifiedMutation.Variables> {
-        let variables = TouchVerifiedMutation.Variables()
+        return ref(for: TouchVerifiedMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: TouchVerifiedMutation.Variables) -> MutationRef<TouchVerifiedMutation.Data, TouchVerifiedMutation.Variables> {
         return dataConnect.mutation(name: TouchVerifiedMutation.OperationName, variables: variables, resultsDataType: TouchVerifiedMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<TouchVerifiedMutation.Data> {
-        return try await self.ref().execute()
+        let variables = TouchVerifiedMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Nobody but admin calls.
 ///
 /// - Remark: Generated from kiosk/operations.gql, mutation touchClosed.
-public final class TouchClosedMutation: Sendable {
+public class TouchClosedMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -848,7 +946,7 @@ public final class TouchClosedMutation: Sendable {
     public typealias Ref = MutationRef<TouchClosedMutation.Data, TouchClosedMutation.Variables>
 
     /// The variables of `touchClosed`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -871,12 +969,18 @@ public final class TouchClosedMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<TouchClosedMutation.Data, TouchClosedMutation.Variables> {
-        let variables = TouchClosedMutation.Variables()
+        return ref(for: TouchClosedMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: TouchClosedMutation.Variables) -> MutationRef<TouchClosedMutation.Data, TouchClosedMutation.Variables> {
         return dataConnect.mutation(name: TouchClosedMutation.OperationName, variables: variables, resultsDataType: TouchClosedMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<TouchClosedMutation.Data> {
-        return try await self.ref().execute()
+        let variables = TouchClosedMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }

@@ -59,10 +59,12 @@ public enum LoanStatus: RawRepresentable, Codable, Sendable, Hashable {
 
 // End enum definitions
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Signs the caller up, or changes their card.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation joinLibrary.
-public final class JoinLibraryMutation: Sendable {
+public class JoinLibraryMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -76,13 +78,16 @@ public final class JoinLibraryMutation: Sendable {
     public typealias Ref = MutationRef<JoinLibraryMutation.Data, JoinLibraryMutation.Variables>
 
     /// The variables of `joinLibrary`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var name: String
         @OptionalVariable
         public var email: String?
 
-        public init(name: String) {
+        public init(name: String, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.name = name
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -130,23 +135,31 @@ public final class JoinLibraryMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(name: String, _ optionalVars: ((inout JoinLibraryMutation.Variables) -> Void)? = nil) -> MutationRef<JoinLibraryMutation.Data, JoinLibraryMutation.Variables> {
-        var variables = JoinLibraryMutation.Variables(name: name)
-        if let optionalVars {
-            optionalVars(&variables)
-        }
+        return ref(for: JoinLibraryMutation.Variables(name: name, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: JoinLibraryMutation.Variables) -> MutationRef<JoinLibraryMutation.Data, JoinLibraryMutation.Variables> {
         return dataConnect.mutation(name: JoinLibraryMutation.OperationName, variables: variables, resultsDataType: JoinLibraryMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
-    public func execute(name: String, _ optionalVars: ((inout JoinLibraryMutation.Variables) -> Void)? = nil) async throws -> OperationResult<JoinLibraryMutation.Data> {
-        return try await self.ref(name: name, optionalVars).execute()
+    @MainActor
+    public func execute(name: String, _ optionalVars: (@MainActor (inout JoinLibraryMutation.Variables) -> Void)? = nil) async throws -> OperationResult<JoinLibraryMutation.Data> {
+        var variables = JoinLibraryMutation.Variables(name: name)
+        if let optionalVars {
+            optionalVars(&variables)
+        }
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Adds a title to the catalogue; staff only. One copy when `copies` is not given.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation addBook.
-public final class AddBookMutation: Sendable {
+public class AddBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -160,7 +173,7 @@ public final class AddBookMutation: Sendable {
     public typealias Ref = MutationRef<AddBookMutation.Data, AddBookMutation.Variables>
 
     /// The variables of `addBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
         public var title: String
         @OptionalVariable
@@ -174,9 +187,12 @@ public final class AddBookMutation: Sendable {
         @OptionalVariable
         public var extra: AnyValue?
 
-        public init(isbn: String, title: String) {
+        public init(isbn: String, title: String, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.isbn = isbn
             self.title = title
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -247,23 +263,31 @@ public final class AddBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String, title: String, _ optionalVars: ((inout AddBookMutation.Variables) -> Void)? = nil) -> MutationRef<AddBookMutation.Data, AddBookMutation.Variables> {
-        var variables = AddBookMutation.Variables(isbn: isbn, title: title)
-        if let optionalVars {
-            optionalVars(&variables)
-        }
+        return ref(for: AddBookMutation.Variables(isbn: isbn, title: title, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: AddBookMutation.Variables) -> MutationRef<AddBookMutation.Data, AddBookMutation.Variables> {
         return dataConnect.mutation(name: AddBookMutation.OperationName, variables: variables, resultsDataType: AddBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
-    public func execute(isbn: String, title: String, _ optionalVars: ((inout AddBookMutation.Variables) -> Void)? = nil) async throws -> OperationResult<AddBookMutation.Data> {
-        return try await self.ref(isbn: isbn, title: title, optionalVars).execute()
+    @MainActor
+    public func execute(isbn: String, title: String, _ optionalVars: (@MainActor (inout AddBookMutation.Variables) -> Void)? = nil) async throws -> OperationResult<AddBookMutation.Data> {
+        var variables = AddBookMutation.Variables(isbn: isbn, title: title)
+        if let optionalVars {
+            optionalVars(&variables)
+        }
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Adds an author and credits them on a book, both or neither.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation addAuthorToBook.
-public final class AddAuthorToBookMutation: Sendable {
+public class AddAuthorToBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -277,7 +301,7 @@ public final class AddAuthorToBookMutation: Sendable {
     public typealias Ref = MutationRef<AddAuthorToBookMutation.Data, AddAuthorToBookMutation.Variables>
 
     /// The variables of `addAuthorToBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
         public var name: String
         @OptionalVariable
@@ -285,9 +309,12 @@ public final class AddAuthorToBookMutation: Sendable {
         @OptionalVariable
         public var position: Int?
 
-        public init(isbn: String, name: String) {
+        public init(isbn: String, name: String, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.isbn = isbn
             self.name = name
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -347,23 +374,31 @@ public final class AddAuthorToBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String, name: String, _ optionalVars: ((inout AddAuthorToBookMutation.Variables) -> Void)? = nil) -> MutationRef<AddAuthorToBookMutation.Data, AddAuthorToBookMutation.Variables> {
-        var variables = AddAuthorToBookMutation.Variables(isbn: isbn, name: name)
-        if let optionalVars {
-            optionalVars(&variables)
-        }
+        return ref(for: AddAuthorToBookMutation.Variables(isbn: isbn, name: name, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: AddAuthorToBookMutation.Variables) -> MutationRef<AddAuthorToBookMutation.Data, AddAuthorToBookMutation.Variables> {
         return dataConnect.mutation(name: AddAuthorToBookMutation.OperationName, variables: variables, resultsDataType: AddAuthorToBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
-    public func execute(isbn: String, name: String, _ optionalVars: ((inout AddAuthorToBookMutation.Variables) -> Void)? = nil) async throws -> OperationResult<AddAuthorToBookMutation.Data> {
-        return try await self.ref(isbn: isbn, name: name, optionalVars).execute()
+    @MainActor
+    public func execute(isbn: String, name: String, _ optionalVars: (@MainActor (inout AddAuthorToBookMutation.Variables) -> Void)? = nil) async throws -> OperationResult<AddAuthorToBookMutation.Data> {
+        var variables = AddAuthorToBookMutation.Variables(isbn: isbn, name: name)
+        if let optionalVars {
+            optionalVars(&variables)
+        }
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Adds tags to a book; a tag it already carries is not added twice.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation tagBook.
-public final class TagBookMutation: Sendable {
+public class TagBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -377,7 +412,7 @@ public final class TagBookMutation: Sendable {
     public typealias Ref = MutationRef<TagBookMutation.Data, TagBookMutation.Variables>
 
     /// The variables of `tagBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
         public var tags: [String]
 
@@ -429,20 +464,28 @@ public final class TagBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String, tags: [String]) -> MutationRef<TagBookMutation.Data, TagBookMutation.Variables> {
-        let variables = TagBookMutation.Variables(isbn: isbn, tags: tags)
+        return ref(for: TagBookMutation.Variables(isbn: isbn, tags: tags))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: TagBookMutation.Variables) -> MutationRef<TagBookMutation.Data, TagBookMutation.Variables> {
         return dataConnect.mutation(name: TagBookMutation.OperationName, variables: variables, resultsDataType: TagBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(isbn: String, tags: [String]) async throws -> OperationResult<TagBookMutation.Data> {
-        return try await self.ref(isbn: isbn, tags: tags).execute()
+        let variables = TagBookMutation.Variables(isbn: isbn, tags: tags)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lends a copy to the signed-in member; changes nothing when the book is unknown or no copy is left.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation borrowBook.
-public final class BorrowBookMutation: Sendable {
+public class BorrowBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -456,7 +499,7 @@ public final class BorrowBookMutation: Sendable {
     public typealias Ref = MutationRef<BorrowBookMutation.Data, BorrowBookMutation.Variables>
 
     /// The variables of `borrowBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
         public var dueOn: LocalDate
 
@@ -512,20 +555,28 @@ public final class BorrowBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String, dueOn: LocalDate) -> MutationRef<BorrowBookMutation.Data, BorrowBookMutation.Variables> {
-        let variables = BorrowBookMutation.Variables(isbn: isbn, dueOn: dueOn)
+        return ref(for: BorrowBookMutation.Variables(isbn: isbn, dueOn: dueOn))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: BorrowBookMutation.Variables) -> MutationRef<BorrowBookMutation.Data, BorrowBookMutation.Variables> {
         return dataConnect.mutation(name: BorrowBookMutation.OperationName, variables: variables, resultsDataType: BorrowBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(isbn: String, dueOn: LocalDate) async throws -> OperationResult<BorrowBookMutation.Data> {
-        return try await self.ref(isbn: isbn, dueOn: dueOn).execute()
+        let variables = BorrowBookMutation.Variables(isbn: isbn, dueOn: dueOn)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Takes a copy back from the signed-in member.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation returnBook.
-public final class ReturnBookMutation: Sendable {
+public class ReturnBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -539,7 +590,7 @@ public final class ReturnBookMutation: Sendable {
     public typealias Ref = MutationRef<ReturnBookMutation.Data, ReturnBookMutation.Variables>
 
     /// The variables of `returnBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var loanId: UUID
         public var isbn: String
 
@@ -595,20 +646,28 @@ public final class ReturnBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(loanId: UUID, isbn: String) -> MutationRef<ReturnBookMutation.Data, ReturnBookMutation.Variables> {
-        let variables = ReturnBookMutation.Variables(loanId: loanId, isbn: isbn)
+        return ref(for: ReturnBookMutation.Variables(loanId: loanId, isbn: isbn))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ReturnBookMutation.Variables) -> MutationRef<ReturnBookMutation.Data, ReturnBookMutation.Variables> {
         return dataConnect.mutation(name: ReturnBookMutation.OperationName, variables: variables, resultsDataType: ReturnBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(loanId: UUID, isbn: String) async throws -> OperationResult<ReturnBookMutation.Data> {
-        return try await self.ref(loanId: loanId, isbn: isbn).execute()
+        let variables = ReturnBookMutation.Variables(loanId: loanId, isbn: isbn)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Writes off every active loan due before a day; returns how many loans changed.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation markLost.
-public final class MarkLostMutation: Sendable {
+public class MarkLostMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -622,7 +681,7 @@ public final class MarkLostMutation: Sendable {
     public typealias Ref = MutationRef<MarkLostMutation.Data, MarkLostMutation.Variables>
 
     /// The variables of `markLost`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var dueBefore: LocalDate
 
         public init(dueBefore: LocalDate) {
@@ -669,20 +728,28 @@ public final class MarkLostMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(dueBefore: LocalDate) -> MutationRef<MarkLostMutation.Data, MarkLostMutation.Variables> {
-        let variables = MarkLostMutation.Variables(dueBefore: dueBefore)
+        return ref(for: MarkLostMutation.Variables(dueBefore: dueBefore))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: MarkLostMutation.Variables) -> MutationRef<MarkLostMutation.Data, MarkLostMutation.Variables> {
         return dataConnect.mutation(name: MarkLostMutation.OperationName, variables: variables, resultsDataType: MarkLostMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(dueBefore: LocalDate) async throws -> OperationResult<MarkLostMutation.Data> {
-        return try await self.ref(dueBefore: dueBefore).execute()
+        let variables = MarkLostMutation.Variables(dueBefore: dueBefore)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Removes a title; its loans and credits go with it.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation removeBook.
-public final class RemoveBookMutation: Sendable {
+public class RemoveBookMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -696,7 +763,7 @@ public final class RemoveBookMutation: Sendable {
     public typealias Ref = MutationRef<RemoveBookMutation.Data, RemoveBookMutation.Variables>
 
     /// The variables of `removeBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
 
         public init(isbn: String) {
@@ -743,20 +810,28 @@ public final class RemoveBookMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String) -> MutationRef<RemoveBookMutation.Data, RemoveBookMutation.Variables> {
-        let variables = RemoveBookMutation.Variables(isbn: isbn)
+        return ref(for: RemoveBookMutation.Variables(isbn: isbn))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: RemoveBookMutation.Variables) -> MutationRef<RemoveBookMutation.Data, RemoveBookMutation.Variables> {
         return dataConnect.mutation(name: RemoveBookMutation.OperationName, variables: variables, resultsDataType: RemoveBookMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute(isbn: String) async throws -> OperationResult<RemoveBookMutation.Data> {
-        return try await self.ref(isbn: isbn).execute()
+        let variables = RemoveBookMutation.Variables(isbn: isbn)
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Deletes the history of returned loans; only for accounts with the `librarian` custom claim.
 ///
 /// - Remark: Generated from lending/mutations.gql, mutation purgeReturnedLoans.
-public final class PurgeReturnedLoansMutation: Sendable {
+public class PurgeReturnedLoansMutation: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -770,7 +845,7 @@ public final class PurgeReturnedLoansMutation: Sendable {
     public typealias Ref = MutationRef<PurgeReturnedLoansMutation.Data, PurgeReturnedLoansMutation.Variables>
 
     /// The variables of `purgeReturnedLoans`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -793,20 +868,28 @@ public final class PurgeReturnedLoansMutation: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> MutationRef<PurgeReturnedLoansMutation.Data, PurgeReturnedLoansMutation.Variables> {
-        let variables = PurgeReturnedLoansMutation.Variables()
+        return ref(for: PurgeReturnedLoansMutation.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: PurgeReturnedLoansMutation.Variables) -> MutationRef<PurgeReturnedLoansMutation.Data, PurgeReturnedLoansMutation.Variables> {
         return dataConnect.mutation(name: PurgeReturnedLoansMutation.OperationName, variables: variables, resultsDataType: PurgeReturnedLoansMutation.Data.self)
     }
 
     /// Runs the mutation once and returns its result.
+    @MainActor
     public func execute() async throws -> OperationResult<PurgeReturnedLoansMutation.Data> {
-        return try await self.ref().execute()
+        let variables = PurgeReturnedLoansMutation.Variables()
+        return try await ref(for: variables).execute()
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Lists the catalogue by title, optionally only the books carrying a tag or published after a day.
 ///
 /// - Remark: Generated from lending/queries.gql, query listBooks.
-public final class ListBooksQuery: Sendable {
+public class ListBooksQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -820,7 +903,7 @@ public final class ListBooksQuery: Sendable {
     public typealias Ref = QueryRefObservation<ListBooksQuery.Data, ListBooksQuery.Variables>
 
     /// The variables of `listBooks`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var tag: String?
         @OptionalVariable
@@ -828,7 +911,10 @@ public final class ListBooksQuery: Sendable {
         @OptionalVariable
         public var limit: Int?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -952,23 +1038,31 @@ public final class ListBooksQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout ListBooksQuery.Variables) -> Void)? = nil) -> QueryRefObservation<ListBooksQuery.Data, ListBooksQuery.Variables> {
+        return ref(for: ListBooksQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: ListBooksQuery.Variables) -> QueryRefObservation<ListBooksQuery.Data, ListBooksQuery.Variables> {
+        return dataConnect.query(name: ListBooksQuery.OperationName, variables: variables, resultsDataType: ListBooksQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout ListBooksQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListBooksQuery.Data> {
         var variables = ListBooksQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: ListBooksQuery.OperationName, variables: variables, resultsDataType: ListBooksQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout ListBooksQuery.Variables) -> Void)? = nil) async throws -> OperationResult<ListBooksQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Fetches one book by its ISBN with its byline, how often it was lent and who has it now.
 ///
 /// - Remark: Generated from lending/queries.gql, query getBook.
-public final class GetBookQuery: Sendable {
+public class GetBookQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -982,7 +1076,7 @@ public final class GetBookQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetBookQuery.Data, GetBookQuery.Variables>
 
     /// The variables of `getBook`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var isbn: String
 
         public init(isbn: String) {
@@ -1219,20 +1313,28 @@ public final class GetBookQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(isbn: String) -> QueryRefObservation<GetBookQuery.Data, GetBookQuery.Variables> {
-        let variables = GetBookQuery.Variables(isbn: isbn)
-        return dataConnect.query(name: GetBookQuery.OperationName, variables: variables, resultsDataType: GetBookQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetBookQuery.Variables(isbn: isbn))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetBookQuery.Variables) -> QueryRefObservation<GetBookQuery.Data, GetBookQuery.Variables> {
+        return dataConnect.query(name: GetBookQuery.OperationName, variables: variables, resultsDataType: GetBookQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, isbn: String) async throws -> OperationResult<GetBookQuery.Data> {
-        return try await self.ref(isbn: isbn).execute(fetchPolicy: fetchPolicy)
+        let variables = GetBookQuery.Variables(isbn: isbn)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Finds books whose title contains a text, or that carry it as a tag, with at least some pages.
 ///
 /// - Remark: Generated from lending/queries.gql, query searchBooks.
-public final class SearchBooksQuery: Sendable {
+public class SearchBooksQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1246,13 +1348,16 @@ public final class SearchBooksQuery: Sendable {
     public typealias Ref = QueryRefObservation<SearchBooksQuery.Data, SearchBooksQuery.Variables>
 
     /// The variables of `searchBooks`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var text: String
         @OptionalVariable
         public var minPages: Int?
 
-        public init(text: String) {
+        public init(text: String, _ optionalVars: ((inout Variables) -> Void)? = nil) {
             self.text = text
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -1339,23 +1444,31 @@ public final class SearchBooksQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(text: String, _ optionalVars: ((inout SearchBooksQuery.Variables) -> Void)? = nil) -> QueryRefObservation<SearchBooksQuery.Data, SearchBooksQuery.Variables> {
+        return ref(for: SearchBooksQuery.Variables(text: text, optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: SearchBooksQuery.Variables) -> QueryRefObservation<SearchBooksQuery.Data, SearchBooksQuery.Variables> {
+        return dataConnect.query(name: SearchBooksQuery.OperationName, variables: variables, resultsDataType: SearchBooksQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, text: String, _ optionalVars: (@MainActor (inout SearchBooksQuery.Variables) -> Void)? = nil) async throws -> OperationResult<SearchBooksQuery.Data> {
         var variables = SearchBooksQuery.Variables(text: text)
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: SearchBooksQuery.OperationName, variables: variables, resultsDataType: SearchBooksQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, text: String, _ optionalVars: ((inout SearchBooksQuery.Variables) -> Void)? = nil) async throws -> OperationResult<SearchBooksQuery.Data> {
-        return try await self.ref(text: text, optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Totals over the catalogue, and the loans counted per status.
 ///
 /// - Remark: Generated from lending/queries.gql, query catalogueStats.
-public final class CatalogueStatsQuery: Sendable {
+public class CatalogueStatsQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1369,7 +1482,7 @@ public final class CatalogueStatsQuery: Sendable {
     public typealias Ref = QueryRefObservation<CatalogueStatsQuery.Data, CatalogueStatsQuery.Variables>
 
     /// The variables of `catalogueStats`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -1452,20 +1565,28 @@ public final class CatalogueStatsQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<CatalogueStatsQuery.Data, CatalogueStatsQuery.Variables> {
-        let variables = CatalogueStatsQuery.Variables()
-        return dataConnect.query(name: CatalogueStatsQuery.OperationName, variables: variables, resultsDataType: CatalogueStatsQuery.Data.self, publisher: .observableMacro)
+        return ref(for: CatalogueStatsQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: CatalogueStatsQuery.Variables) -> QueryRefObservation<CatalogueStatsQuery.Data, CatalogueStatsQuery.Variables> {
+        return dataConnect.query(name: CatalogueStatsQuery.OperationName, variables: variables, resultsDataType: CatalogueStatsQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<CatalogueStatsQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = CatalogueStatsQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Fetches an author with every book they are credited on.
 ///
 /// - Remark: Generated from lending/queries.gql, query getAuthor.
-public final class GetAuthorQuery: Sendable {
+public class GetAuthorQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1479,7 +1600,7 @@ public final class GetAuthorQuery: Sendable {
     public typealias Ref = QueryRefObservation<GetAuthorQuery.Data, GetAuthorQuery.Variables>
 
     /// The variables of `getAuthor`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         public var id: UUID
 
         public init(id: UUID) {
@@ -1604,20 +1725,28 @@ public final class GetAuthorQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(id: UUID) -> QueryRefObservation<GetAuthorQuery.Data, GetAuthorQuery.Variables> {
-        let variables = GetAuthorQuery.Variables(id: id)
-        return dataConnect.query(name: GetAuthorQuery.OperationName, variables: variables, resultsDataType: GetAuthorQuery.Data.self, publisher: .observableMacro)
+        return ref(for: GetAuthorQuery.Variables(id: id))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: GetAuthorQuery.Variables) -> QueryRefObservation<GetAuthorQuery.Data, GetAuthorQuery.Variables> {
+        return dataConnect.query(name: GetAuthorQuery.OperationName, variables: variables, resultsDataType: GetAuthorQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, id: UUID) async throws -> OperationResult<GetAuthorQuery.Data> {
-        return try await self.ref(id: id).execute(fetchPolicy: fetchPolicy)
+        let variables = GetAuthorQuery.Variables(id: id)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// The signed-in member's card with every loan, the most recent first.
 ///
 /// - Remark: Generated from lending/queries.gql, query myCard.
-public final class MyCardQuery: Sendable {
+public class MyCardQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1631,7 +1760,7 @@ public final class MyCardQuery: Sendable {
     public typealias Ref = QueryRefObservation<MyCardQuery.Data, MyCardQuery.Variables>
 
     /// The variables of `myCard`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -1787,20 +1916,28 @@ public final class MyCardQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<MyCardQuery.Data, MyCardQuery.Variables> {
-        let variables = MyCardQuery.Variables()
-        return dataConnect.query(name: MyCardQuery.OperationName, variables: variables, resultsDataType: MyCardQuery.Data.self, publisher: .observableMacro)
+        return ref(for: MyCardQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: MyCardQuery.Variables) -> QueryRefObservation<MyCardQuery.Data, MyCardQuery.Variables> {
+        return dataConnect.query(name: MyCardQuery.OperationName, variables: variables, resultsDataType: MyCardQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<MyCardQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = MyCardQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// The signed-in member's loans in one status (active by default), the soonest due first.
 ///
 /// - Remark: Generated from lending/queries.gql, query myLoans.
-public final class MyLoansQuery: Sendable {
+public class MyLoansQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1814,11 +1951,14 @@ public final class MyLoansQuery: Sendable {
     public typealias Ref = QueryRefObservation<MyLoansQuery.Data, MyLoansQuery.Variables>
 
     /// The variables of `myLoans`.
-    public struct Variables: Encodable, Hashable, Sendable {
+    public struct Variables: OperationVariable {
         @OptionalVariable
         public var status: LoanStatus?
 
-        public init() {
+        public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+            if let optionalVars {
+                optionalVars(&self)
+            }
         }
 
         public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -1941,23 +2081,31 @@ public final class MyLoansQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref(_ optionalVars: ((inout MyLoansQuery.Variables) -> Void)? = nil) -> QueryRefObservation<MyLoansQuery.Data, MyLoansQuery.Variables> {
+        return ref(for: MyLoansQuery.Variables(optionalVars))
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: MyLoansQuery.Variables) -> QueryRefObservation<MyLoansQuery.Data, MyLoansQuery.Variables> {
+        return dataConnect.query(name: MyLoansQuery.OperationName, variables: variables, resultsDataType: MyLoansQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: (@MainActor (inout MyLoansQuery.Variables) -> Void)? = nil) async throws -> OperationResult<MyLoansQuery.Data> {
         var variables = MyLoansQuery.Variables()
         if let optionalVars {
             optionalVars(&variables)
         }
-        return dataConnect.query(name: MyLoansQuery.OperationName, variables: variables, resultsDataType: MyLoansQuery.Data.self, publisher: .observableMacro)
-    }
-
-    /// Runs the query once and returns its result.
-    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, _ optionalVars: ((inout MyLoansQuery.Variables) -> Void)? = nil) async throws -> OperationResult<MyLoansQuery.Data> {
-        return try await self.ref(optionalVars).execute(fetchPolicy: fetchPolicy)
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
 
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
 /// Active loans past their due day, for staff (verified accounts).
 ///
 /// - Remark: Generated from lending/queries.gql, query overdueLoans.
-public final class OverdueLoansQuery: Sendable {
+public class OverdueLoansQuery: @unchecked Sendable {
     let dataConnect: DataConnect
 
     init(dataConnect: DataConnect) {
@@ -1971,7 +2119,7 @@ public final class OverdueLoansQuery: Sendable {
     public typealias Ref = QueryRefObservation<OverdueLoansQuery.Data, OverdueLoansQuery.Variables>
 
     /// The variables of `overdueLoans`.
-    public struct Variables: Encodable, Hashable, Sendable {}
+    public struct Variables: OperationVariable {}
 
     /// The decoded `data` of a response.
     public struct Data: Decodable, Sendable {
@@ -2090,12 +2238,18 @@ public final class OverdueLoansQuery: Sendable {
 
     /// The ref for these variables; refs with equal variables are shared.
     public func ref() -> QueryRefObservation<OverdueLoansQuery.Data, OverdueLoansQuery.Variables> {
-        let variables = OverdueLoansQuery.Variables()
-        return dataConnect.query(name: OverdueLoansQuery.OperationName, variables: variables, resultsDataType: OverdueLoansQuery.Data.self, publisher: .observableMacro)
+        return ref(for: OverdueLoansQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: OverdueLoansQuery.Variables) -> QueryRefObservation<OverdueLoansQuery.Data, OverdueLoansQuery.Variables> {
+        return dataConnect.query(name: OverdueLoansQuery.OperationName, variables: variables, resultsDataType: OverdueLoansQuery.Data.self)
     }
 
     /// Runs the query once and returns its result.
+    @MainActor
     public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<OverdueLoansQuery.Data> {
-        return try await self.ref().execute(fetchPolicy: fetchPolicy)
+        let variables = OverdueLoansQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }

@@ -75,7 +75,8 @@ private func day(_ text: String) throws -> LocalDate { try LocalDate(localDateSt
 
     /// Adds a book through `addBook` (as a verified user) and returns its ISBN.
     private func addBook(
-        _ title: String = "A Book", copies: Int? = nil, _ more: ((inout AddBookMutation.Variables) -> Void)? = nil
+        _ title: String = "A Book", copies: Int? = nil,
+        _ more: (@MainActor (inout AddBookMutation.Variables) -> Void)? = nil
     ) async throws -> String {
         let isbn = unique("isbn")
         _ = try await lending.addBookMutation.execute(isbn: isbn, title: title) {

@@ -283,7 +283,8 @@ private func unique(_ prefix: String) -> String { "\(prefix) \(UUID().uuidString
         let alpha = try await createMovie("Alpha \(word)", year: 2001, genre: genre, rating: 5)
         let beta = try await createMovie("Beta", year: 2005, genre: genre, rating: 3)
         let gamma = try await createMovie("Gamma", year: 2010, genre: genre, rating: 4)
-        func search(_ filters: @escaping (inout SearchMoviesQuery.Variables) -> Void) async throws -> [UUID] {
+        func search(_ filters: @escaping @MainActor (inout SearchMoviesQuery.Variables) -> Void) async throws -> [UUID]
+        {
             try await movies.searchMoviesQuery.execute(filters).data.movies.map(\.id)
         }
 

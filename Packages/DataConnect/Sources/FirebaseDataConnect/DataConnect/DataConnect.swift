@@ -173,17 +173,17 @@ public final class DataConnect: Sendable {
     ///
     /// Call it before creating refs. Unlike upstream, the cache settings are kept.
     ///
-    /// Called with no arguments, it honours `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set, so an app
-    /// written with a bare `useEmulator()` follows a test harness or `firebase emulators:exec` to another
-    /// port; an explicit host or port always wins.
+    /// Called with the default address (no arguments, or ``EmulatorDefaults``' host and port), it honours
+    /// `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set, so an app written with a bare `useEmulator()`
+    /// follows a test harness or `firebase emulators:exec` to another port; any other address always wins.
     ///
     /// - Parameters:
     ///   - host: The emulator host; `127.0.0.1` by default.
     ///   - port: The emulator port; 9399 by default.
-    public func useEmulator(host: String? = nil, port: Int? = nil) {
-        var configuration = EmulatorConfiguration(
-            host: host ?? EmulatorDefaults.host, port: port ?? EmulatorDefaults.port)
-        if host == nil, port == nil, let value = environment[EmulatorConfiguration.environmentVariable],
+    public func useEmulator(host: String = EmulatorDefaults.host, port: Int = EmulatorDefaults.port) {
+        var configuration = EmulatorConfiguration(host: host, port: port)
+        if host == EmulatorDefaults.host, port == EmulatorDefaults.port,
+            let value = environment[EmulatorConfiguration.environmentVariable],
             let fromEnvironment = EmulatorConfiguration(hostAndPort: value)
         {
             configuration = fromEnvironment
@@ -273,16 +273,16 @@ public final class DataConnect: Sendable {
     /// Returns the observable ref for the query `name` with `variables`, creating it on first use.
     ///
     /// One ref exists per operation name and variables (compared as canonical JSON) while someone holds it.
+    /// Without a `publisher` argument the ref is typed **[ext]**; upstream's form, which generated code calls,
+    /// is ``query(name:variables:resultsDataType:publisher:)``.
     ///
     /// - Parameters:
     ///   - name: The operation name in the connector.
     ///   - variables: The variables; unset ``OptionalVariable`` properties are left out of the request.
     ///   - resultsDataType: The decoded shape of `data`.
-    ///   - publisher: Kept for source compatibility; every kind is a ``QueryRefObservation`` on Linux.
     /// - Returns: The shared ref.
-    public func query<ResultData: Decodable & Sendable, Variables: Encodable & Sendable>(
-        name: String, variables: Variables, resultsDataType: ResultData.Type,
-        publisher: ResultsPublisherType = .observableMacro
+    public func query<ResultData: Decodable & Sendable, Variables: OperationVariable>(
+        name: String, variables: Variables, resultsDataType: ResultData.Type
     ) -> QueryRefObservation<ResultData, Variables> {
         let candidate = QueryRefObservation<ResultData, Variables>(
             dataConnect: self, operationName: name, variables: variables)
@@ -304,7 +304,7 @@ public final class DataConnect: Sendable {
     ///   - variables: The variables; unset ``OptionalVariable`` properties are left out of the request.
     ///   - resultsDataType: The decoded shape of `data`.
     /// - Returns: A ref; each `execute()` runs the mutation once.
-    public func mutation<ResultData: Decodable & Sendable, Variables: Encodable & Sendable>(
+    public func mutation<ResultData: Decodable & Sendable, Variables: OperationVariable>(
         name: String, variables: Variables, resultsDataType: ResultData.Type
     ) -> MutationRef<ResultData, Variables> {
         MutationRef(dataConnect: self, operationName: name, variables: variables)

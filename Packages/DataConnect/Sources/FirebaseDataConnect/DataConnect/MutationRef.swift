@@ -7,7 +7,7 @@ import DataConnectWire
 ///     name: "createMovie", variables: CreateMovieVariables(title: "Alien"), resultsDataType: CreateMovieData.self)
 /// let id = try await ref.execute().data?.movie_insert.id
 /// ```
-public final class MutationRef<ResultData: Decodable & Sendable, Variable: Encodable & Sendable>: OperationRef,
+public final class MutationRef<ResultData: Decodable & Sendable, Variable: OperationVariable>: OperationRef,
     Sendable
 {
     /// The operation name.
@@ -38,9 +38,17 @@ public final class MutationRef<ResultData: Decodable & Sendable, Variable: Encod
     ///   `error.response?.data(asType:)`. ``DataConnectServerError`` when the request failed,
     ///   ``DataConnectCodecError`` when the variables do not encode or the data does not decode.
     public func execute() async throws -> OperationResult<ResultData> {
-        let (response, uid) = try await dataConnect.send(
-            .mutation, operationName: operationName, variables: encodedVariables)
-        let data = try OperationCodec.decode(response, as: ResultData.self)
+        let response: GraphQLResponse
+        let uid: String?
+        let data: ResultData?
+        do {
+            (response, uid) = try await dataConnect.send(
+                .mutation, operationName: operationName, variables: encodedVariables)
+            data = try OperationCodec.decode(response, as: ResultData.self)
+        } catch {
+            DataConnectLogger.shared.log(.warning, "\(operationName) failed: \(error)")
+            throw error
+        }
         if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid),
             case .object(let object)? = response.data,
             let update = try? engine.applyMutation(response: object, properties: response.extensions.dataConnect)

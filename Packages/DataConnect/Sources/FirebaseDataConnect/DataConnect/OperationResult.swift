@@ -66,15 +66,22 @@ public enum QueryFetchPolicy: Hashable, Sendable {
     case staleIfOffline
 }
 
-/// Which kind of observable query ref to create.
+/// Which kind of observable query ref `DataConnect.query(name:variables:resultsDataType:publisher:)` creates.
 ///
-/// Linux has no Combine, so every case creates a ``QueryRefObservation``; the enum exists so that code written
-/// for Apple platforms compiles unchanged.
+/// Upstream, `.observableObject` makes a Combine `ObservableObject` and `.auto` / `.observableMacro` an
+/// `@Observable` class where the OS has Observation. Linux has no Combine, so here:
+/// - `.observableObject` makes a ``QueryRefObservableObject``: the upstream name and members, observable with
+///   the Observation framework;
+/// - `.auto` and `.observableMacro` make a ``QueryRefObservation``.
+///
+/// Both kinds share one underlying ref per operation name and variables, so they see the same data and share
+/// one realtime subscription. A call that passes no publisher returns a ``QueryRefObservation``: see
+/// `docs/sdk.md` for why that, not upstream's `.observableObject`, is the default on Linux.
 public enum ResultsPublisherType: Hashable, Sendable {
-    /// The best kind available.
+    /// The best kind available: a ``QueryRefObservation``.
     case auto
-    /// `ObservableObject` on Apple platforms.
+    /// A ``QueryRefObservableObject`` (upstream: a Combine `ObservableObject`).
     case observableObject
-    /// The `@Observable` macro.
+    /// A ``QueryRefObservation`` (upstream: the `@Observable` macro).
     case observableMacro
 }

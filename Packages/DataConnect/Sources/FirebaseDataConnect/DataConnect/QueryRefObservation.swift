@@ -9,7 +9,11 @@ import Synchronization
 /// ``DataConnect`` hands out one ref per operation name and variables, so every screen showing the same query
 /// shares ``data``. A successful execution sets ``data`` and ``source``, clears ``lastError`` and publishes the
 /// result to every ``results`` consumer; a failed one sets ``lastError`` and keeps ``data``. Unlike upstream, the
-/// ref is `Sendable` and may be executed from any actor.
+/// ref is `Sendable` and may be executed from any actor (upstream's `execute` and `subscribe()` are
+/// `@MainActor`; calling them from the main actor works the same here).
+///
+/// It is also the shared core of ``QueryRefObservableObject``, which `publisher: .observableObject` returns:
+/// both kinds of ref for one operation name and variables read and publish the same state.
 ///
 /// ```swift
 /// let ref = dataConnect.query(
@@ -18,7 +22,7 @@ import Synchronization
 /// _ = try await ref.execute()
 /// ```
 @Observable
-public final class QueryRefObservation<ResultData: Decodable & Sendable, Variable: Encodable & Sendable>:
+public final class QueryRefObservation<ResultData: Decodable & Sendable, Variable: OperationVariable>:
     ObservableQueryRef, Sendable
 {
     private struct State {
@@ -43,6 +47,8 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
     @ObservationIgnored private let state = Mutex(State())
     /// The realtime subscription shared by every ``subscribe()`` consumer of this ref.
     @ObservationIgnored let realtime = Mutex(RealtimeState<ResultData>())
+    /// The ``QueryRefObservableObject`` over this ref, while someone holds it.
+    @ObservationIgnored private let observableObjectFlavour = Mutex(WeakObject())
 
     init(dataConnect: DataConnect, operationName: String, variables: Variable) {
         self.dataConnect = dataConnect
@@ -51,6 +57,16 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         encodedVariables = OperationCodec.encode(variables)
         key = OperationCodec.key(operationName, encodedVariables)
         cacheKey = QueryKey(operationName, encodedVariables)
+    }
+
+    /// The ``QueryRefObservableObject`` over this ref: the one alive, or a new one.
+    func observableObject() -> QueryRefObservableObject<ResultData, Variable> {
+        observableObjectFlavour.withLock { slot in
+            if let existing = slot.object as? QueryRefObservableObject<ResultData, Variable> { return existing }
+            let created = QueryRefObservableObject(observation: self)
+            slot.object = created
+            return created
+        }
     }
 
     /// Registers the ref as observed: the cache keeps its result through eviction while the ref lives.
@@ -135,6 +151,7 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
             return result
         case .preferCache, .staleIfOffline:
             if let engine, let result = cachedResult(in: engine, allowStale: false) {
+                logger.log(.debug, "\(operationName): answered by the cache")
                 publish(result)
                 return result
             }
@@ -145,12 +162,15 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
             return try await executeOnServer()
         } catch let error as DataConnectServerError where fetchPolicy == .staleIfOffline && error.isUnreachable {
             if let engine, let result = cachedResult(in: engine, allowStale: true) {
+                logger.log(.notice, "\(operationName): the server is unreachable, answering from the cache (\(error))")
                 publish(result)
                 return result
             }
+            logger.log(.warning, "\(operationName) failed, and nothing is cached: \(error)")
             record(error)
             throw error
         } catch {
+            logger.log(.warning, "\(operationName) failed: \(error)")
             record(error)
             throw error
         }
@@ -169,9 +189,12 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
             dataConnect.propagate(update, in: engine, from: key)
         }
         let result = OperationResult(data: data, source: .server)
+        logger.log(.debug, "\(operationName): answered by the server")
         publish(result)
         return result
     }
+
+    private var logger: DataConnectLogger { .shared }
 
     /// The cached result decoded, or `nil` on a miss, a stale result when `allowStale` is false, or data that no
     /// longer decodes.
@@ -239,6 +262,12 @@ extension QueryRefObservation: CacheObservingRef {
             record(error)
         }
     }
+}
+
+/// A weak reference, kept under a lock.
+struct WeakObject {
+    /// The object, while someone else holds it.
+    weak var object: AnyObject?
 }
 
 /// A live query ref the cache can republish or refetch, whatever its data type.

@@ -26,11 +26,11 @@ enum DataConnectFixtures {
     }
 }
 
-struct GenreVariables: Encodable, Sendable {
+struct GenreVariables: OperationVariable {
     var genre: String
 }
 
-struct NoVariables: Encodable, Sendable {}
+struct NoVariables: OperationVariable {}
 
 struct MovieList: Decodable, Sendable, Equatable {
     struct Movie: Decodable, Sendable, Equatable {
@@ -41,7 +41,7 @@ struct MovieList: Decodable, Sendable, Equatable {
     var movies: [Movie]
 }
 
-struct SearchVariables: Encodable, Sendable {
+struct SearchVariables: OperationVariable {
     @OptionalVariable var title: String?
     @OptionalVariable var genre: String?
     @OptionalVariable var minRating: Int?

@@ -32,8 +32,9 @@ struct ClientRenderer {
             }
         }
         writer.line()
+        for line in OperationsRenderer.uncheckedSendableReason { writer.line(line) }
         writer.doc(["The operations of the `\(connector.connectorId)` connector."])
-        writer.block("public final class \(name): Sendable") { writer in
+        writer.block("public class \(name): @unchecked Sendable") { writer in
             writer.line("let dataConnect: DataConnect")
             writer.line()
             writer.doc(["The service, location and connector this class talks to."])
@@ -54,9 +55,14 @@ struct ClientRenderer {
             writer.line()
             writer.doc([
                 "Sends this connector's requests to the local emulator: `127.0.0.1:9399` unless given, or",
-                "`FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set and neither argument is.",
+                "`FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set and the default address is.",
             ])
-            writer.block("public func useEmulator(host: String? = nil, port: Int? = nil)") {
+            writer.line("public func useEmulator(")
+            writer.indented { writer in
+                writer.line(
+                    "host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port")
+            }
+            writer.block(")") {
                 $0.line("dataConnect.useEmulator(host: host, port: port)")
             }
             writer.line()

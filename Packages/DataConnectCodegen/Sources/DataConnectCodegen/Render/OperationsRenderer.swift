@@ -143,16 +143,19 @@ struct OperationsRenderer {
         let className = operation.className
         let dataType = "\(className).Data"
         let variablesType = "\(className).Variables"
-        let isQuery = operation.kind == .query
-        let refType =
-            isQuery
-            ? "QueryRefObservation<\(dataType), \(variablesType)>" : "MutationRef<\(dataType), \(variablesType)>"
+        let refType: String
+        switch (operation.kind, connector.options.observablePublisher) {
+        case (.query, .observableObject): refType = "QueryRefObservableObject<\(dataType), \(variablesType)>"
+        case (.query, .observableMacro): refType = "QueryRefObservation<\(dataType), \(variablesType)>"
+        case (.mutation, _): refType = "MutationRef<\(dataType), \(variablesType)>"
+        }
         var documentation = operation.documentation
         if !documentation.isEmpty { documentation.append("") }
         documentation.append(
             "- Remark: Generated from \(operation.sourcePath), \(operation.kind.rawValue) \(operation.name).")
+        for line in Self.uncheckedSendableReason { writer.line(line) }
         writer.doc(documentation)
-        writer.block("public final class \(className): Sendable") { writer in
+        writer.block("public class \(className): @unchecked Sendable") { writer in
             writer.line("let dataConnect: DataConnect")
             writer.line()
             writer.block("init(dataConnect: DataConnect)") { $0.line("self.dataConnect = dataConnect") }
@@ -174,14 +177,22 @@ struct OperationsRenderer {
         }
     }
 
+    /// Why the generated classes are `@unchecked Sendable`, written above each of them.
+    ///
+    /// Upstream's classes are plain `public class`; Swift 6 cannot check `Sendable` on a class that is not
+    /// `final`, so the conformance is asserted, and holds: see `docs/codegen.md`.
+    static let uncheckedSendableReason = [
+        "// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property",
+        "// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.",
+    ]
+
     private func renderVariables(_ operation: SwiftOperation, into writer: inout SwiftWriter) {
         writer.doc(["The variables of `\(operation.name)`."])
-        let header = "public struct Variables: Encodable, Hashable, Sendable"
+        let header = "public struct Variables: OperationVariable"
         guard !operation.variables.isEmpty else {
             writer.line(header + " {}")
             return
         }
-        let required = operation.variables.filter(\.isRequired)
         writer.block(header) { writer in
             for variable in operation.variables {
                 let name = SwiftNaming.identifier(variable.name)
@@ -193,7 +204,7 @@ struct OperationsRenderer {
                 }
             }
             writer.line()
-            CodableRenderer.memberwiseInit(required.map { (name: $0.name, type: $0.type) }, into: &writer)
+            renderVariablesInit(operation, into: &writer)
             writer.line()
             let comparisons = operation.variables.map { variable in
                 variable.isRequired
@@ -223,6 +234,22 @@ struct OperationsRenderer {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The initializer: the required variables, then (when some are nullable) upstream's builder closure.
+    private func renderVariablesInit(_ operation: SwiftOperation, into writer: inout SwiftWriter) {
+        var parameters = operation.variables.filter(\.isRequired).map { "\($0.name): \($0.type)" }
+        let hasOptional = operation.variables.contains { !$0.isRequired }
+        if hasOptional { parameters.append("_ optionalVars: ((inout Variables) -> Void)? = nil") }
+        writer.block("public init(\(parameters.joined(separator: ", ")))") { writer in
+            for variable in operation.variables where variable.isRequired {
+                let name = SwiftNaming.identifier(variable.name)
+                writer.line("self.\(name) = \(name)")
+            }
+            if hasOptional {
+                writer.block("if let optionalVars") { $0.line("optionalVars(&self)") }
             }
         }
     }
@@ -272,58 +299,69 @@ struct OperationsRenderer {
     // MARK: ref and execute
 
     /// The labelled parameters for the required variables, then the builder closure when some are nullable.
-    private func parameters(_ operation: SwiftOperation) -> [String] {
+    ///
+    /// - Parameter closureAttributes: Written before the closure type, e.g. `@MainActor ` for `execute`.
+    private func parameters(_ operation: SwiftOperation, closureAttributes: String = "") -> [String] {
         var parameters = operation.variables.filter(\.isRequired).map { "\($0.name): \($0.type)" }
         if operation.variables.contains(where: { !$0.isRequired }) {
-            parameters.append("_ optionalVars: ((inout \(operation.className).Variables) -> Void)? = nil")
+            parameters.append(
+                "_ optionalVars: (\(closureAttributes)(inout \(operation.className).Variables) -> Void)? = nil")
         }
         return parameters
     }
 
-    private func forwardedArguments(_ operation: SwiftOperation) -> [String] {
-        var arguments = operation.variables.filter(\.isRequired).map { "\($0.name): \($0.name)" }
-        if operation.variables.contains(where: { !$0.isRequired }) { arguments.append("optionalVars") }
-        return arguments
+    /// `Variables(a: a, b: b` without the closing parenthesis; the caller adds the closure or `)`.
+    private func variablesInitCall(_ operation: SwiftOperation) -> String {
+        let arguments = operation.variables.filter(\.isRequired).map { "\($0.name): \($0.name)" }
+        return "\(operation.className).Variables(\(arguments.joined(separator: ", "))"
     }
 
     private func renderRef(_ operation: SwiftOperation, refType: String, into writer: inout SwiftWriter) {
         let className = operation.className
         let hasOptional = operation.variables.contains { !$0.isRequired }
-        let initArguments = operation.variables.filter(\.isRequired).map { "\($0.name): \($0.name)" }
+        let hasRequired = operation.variables.contains { $0.isRequired }
         writer.doc(["The ref for these variables; refs with equal variables are shared."])
         writer.block("public func ref(\(parameters(operation).joined(separator: ", "))) -> \(refType)") { writer in
-            let declaration = hasOptional ? "var" : "let"
-            writer.line(
-                "\(declaration) variables = \(className).Variables(\(initArguments.joined(separator: ", ")))")
-            if hasOptional {
-                writer.block("if let optionalVars") { $0.line("optionalVars(&variables)") }
-            }
+            let closure = hasOptional ? (hasRequired ? ", optionalVars)" : "optionalVars)") : ")"
+            writer.line("return ref(for: \(variablesInitCall(operation))\(closure))")
+        }
+        writer.line()
+        writer.doc(["The ref for `variables`, shared by `ref(...)` and `execute(...)`."])
+        writer.block("func ref(for variables: \(className).Variables) -> \(refType)") { writer in
             let name = "\(className).OperationName"
-            if operation.kind == .query {
-                let publisher = connector.options.observablePublisher.rawValue
-                writer.line(
-                    "return dataConnect.query(name: \(name), variables: variables, "
-                        + "resultsDataType: \(className).Data.self, publisher: .\(publisher))")
-            } else {
-                writer.line(
-                    "return dataConnect.mutation(name: \(name), variables: variables, "
-                        + "resultsDataType: \(className).Data.self)")
+            let arguments = "name: \(name), variables: variables, resultsDataType: \(className).Data.self"
+            switch (operation.kind, connector.options.observablePublisher) {
+            case (.query, .observableMacro):
+                writer.line("return dataConnect.query(\(arguments))")
+            case (.query, .observableObject):
+                writer.line("let ref = dataConnect.query(\(arguments), publisher: .observableObject)")
+                writer.line("return ref as! \(refType)")
+            case (.mutation, _):
+                writer.line("return dataConnect.mutation(\(arguments))")
             }
         }
     }
 
+    /// `execute(...)`: `@MainActor` as upstream, with a `@MainActor` builder closure; queries take a fetch policy.
     private func renderExecute(_ operation: SwiftOperation, into writer: inout SwiftWriter) {
-        var parameters = parameters(operation)
+        var parameters = parameters(operation, closureAttributes: "@MainActor ")
         if operation.kind == .query { parameters.insert("fetchPolicy: QueryFetchPolicy = .preferCache", at: 0) }
+        let hasOptional = operation.variables.contains { !$0.isRequired }
         let result = "OperationResult<\(operation.className).Data>"
         writer.doc(["Runs the \(operation.kind.rawValue) once and returns its result."])
+        writer.line("@MainActor")
         writer.block("public func execute(\(parameters.joined(separator: ", "))) async throws -> \(result)") {
             writer in
-            let call = "self.ref(\(forwardedArguments(operation).joined(separator: ", ")))"
-            if operation.kind == .query {
-                writer.line("return try await \(call).execute(fetchPolicy: fetchPolicy)")
+            if hasOptional {
+                writer.line("var variables = \(variablesInitCall(operation)))")
+                writer.block("if let optionalVars") { $0.line("optionalVars(&variables)") }
             } else {
-                writer.line("return try await \(call).execute()")
+                writer.line("let variables = \(variablesInitCall(operation)))")
+            }
+            if operation.kind == .query {
+                writer.line("return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)")
+            } else {
+                writer.line("return try await ref(for: variables).execute()")
             }
         }
     }

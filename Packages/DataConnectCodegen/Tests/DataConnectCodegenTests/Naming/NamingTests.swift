@@ -9,8 +9,8 @@ import Testing
         let client = try fixture.file("Sources/KitchenAppClient.swift")
         // then
         #expect(
-            declaration("public final class", in: client, headerOnly: true)
-                == "public final class KitchenAppConnector: Sendable {")
+            declaration("public class", in: client, headerOnly: true)
+                == "public class KitchenAppConnector: @unchecked Sendable {")
         #expect(
             declaration("static let", in: client, headerOnly: true)
                 == "static let kitchenAppConnector: KitchenAppConnector = {")
@@ -19,6 +19,20 @@ import Testing
                 "Package.swift", "README.md", "Sources/KitchenAppClient.swift", "Sources/KitchenAppKeys.swift",
                 "Sources/KitchenAppOperations.swift",
             ])
+    }
+
+    @Test func connectorUseEmulatorTakesTheEmulatorDefaults() throws {
+        let client = try generate(operations: "query listChefs { chefs { name } }").file(
+            "Sources/KitchenAppClient.swift")
+        #expect(
+            client.contains(
+                """
+                    public func useEmulator(
+                        host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port
+                    ) {
+                        dataConnect.useEmulator(host: host, port: port)
+                    }
+                """))
     }
 
     @Test func defaultConnectorIsDefault() throws {
@@ -37,8 +51,8 @@ import Testing
         let client = try fixture.file("Sources/KitchenAppClient.swift")
         let operations = try fixture.operations
         // then
-        #expect(operations.contains("public final class SearchRecipesQuery: Sendable {"))
-        #expect(operations.contains("public final class DeleteChefsMutation: Sendable {"))
+        #expect(operations.contains("public class SearchRecipesQuery: @unchecked Sendable {"))
+        #expect(operations.contains("public class DeleteChefsMutation: @unchecked Sendable {"))
         #expect(client.contains("public let searchRecipesQuery: SearchRecipesQuery"))
         #expect(client.contains("public let deleteChefsMutation: DeleteChefsMutation"))
         #expect(operations.contains("public static let OperationName = \"DeleteChefs\""))

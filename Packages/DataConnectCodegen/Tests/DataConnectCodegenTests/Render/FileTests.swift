@@ -29,11 +29,13 @@ import Testing
         #expect(
             operations.contains(
                 """
+                // Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+                // is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
                 /// Lists every chef,
                 /// newest first.
                 ///
                 /// - Remark: Generated from connector/operations.gql, query listChefs.
-                public final class ListChefsQuery: Sendable {
+                public class ListChefsQuery: @unchecked Sendable {
 
                 """))
     }

@@ -19,14 +19,60 @@ import Testing
                 + " -> QueryRefObservation<SearchRecipesQuery.Data, SearchRecipesQuery.Variables> {")
     }
 
-    @Test func executeTakesFetchPolicyFirst() throws {
+    @Test func refBuildsTheVariablesWithTheBuilderAndSharesTheRefWithExecute() throws {
         let operations = try generate(operations: Self.operation).operations
         #expect(
-            declaration("public func execute(", in: operations) == """
-                public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, minMinutes: Int, \
-                _ optionalVars: ((inout SearchRecipesQuery.Variables) -> Void)? = nil) \
+            declaration("public func ref(", in: operations) == """
+                public func ref(minMinutes: Int, _ optionalVars: ((inout SearchRecipesQuery.Variables) -> Void)? = nil) \
+                -> QueryRefObservation<SearchRecipesQuery.Data, SearchRecipesQuery.Variables> {
+                    return ref(for: SearchRecipesQuery.Variables(minMinutes: minMinutes, optionalVars))
+                }
+                """)
+        #expect(
+            declaration("func ref(for", in: operations) == """
+                func ref(for variables: SearchRecipesQuery.Variables) \
+                -> QueryRefObservation<SearchRecipesQuery.Data, SearchRecipesQuery.Variables> {
+                    return dataConnect.query(name: SearchRecipesQuery.OperationName, variables: variables, \
+                resultsDataType: SearchRecipesQuery.Data.self)
+                }
+                """)
+    }
+
+    @Test func executeIsMainActorWithAMainActorBuilderAndTakesFetchPolicyFirst() throws {
+        let operations = try generate(operations: Self.operation).operations
+        #expect(
+            operations.contains(
+                """
+                    /// Runs the query once and returns its result.
+                    @MainActor
+                    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache, minMinutes: Int, \
+                _ optionalVars: (@MainActor (inout SearchRecipesQuery.Variables) -> Void)? = nil) \
                 async throws -> OperationResult<SearchRecipesQuery.Data> {
-                    return try await self.ref(minMinutes: minMinutes, optionalVars).execute(fetchPolicy: fetchPolicy)
+                        var variables = SearchRecipesQuery.Variables(minMinutes: minMinutes)
+                        if let optionalVars {
+                            optionalVars(&variables)
+                        }
+                        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
+                    }
+
+                """))
+    }
+
+    @Test func observableObjectPublisherReturnsQueryRefObservableObject() throws {
+        let sdk = """
+            outputDir: ../gen
+                package: KitchenSDK
+                observablePublisher: observableObject
+            """
+        let operations = try generate(operations: Self.operation, swiftSdk: sdk).operations
+        let refType = "QueryRefObservableObject<SearchRecipesQuery.Data, SearchRecipesQuery.Variables>"
+        #expect(operations.contains("    public typealias Ref = \(refType)\n"))
+        #expect(
+            declaration("func ref(for", in: operations) == """
+                func ref(for variables: SearchRecipesQuery.Variables) -> \(refType) {
+                    let ref = dataConnect.query(name: SearchRecipesQuery.OperationName, variables: variables, \
+                resultsDataType: SearchRecipesQuery.Data.self, publisher: .observableObject)
+                    return ref as! \(refType)
                 }
                 """)
     }
@@ -35,7 +81,7 @@ import Testing
         let operations = try generate(operations: Self.operation).operations
         #expect(
             declaration("public struct Variables", in: operations) == """
-                public struct Variables: Encodable, Hashable, Sendable {
+                public struct Variables: OperationVariable {
                     public var minMinutes: Int
                     @OptionalVariable
                     public var title: String?
@@ -44,8 +90,11 @@ import Testing
                     @OptionalVariable
                     public var chef: ChefKey?
 
-                    public init(minMinutes: Int) {
+                    public init(minMinutes: Int, _ optionalVars: ((inout Variables) -> Void)? = nil) {
                         self.minMinutes = minMinutes
+                        if let optionalVars {
+                            optionalVars(&self)
+                        }
                     }
 
                     public static func == (lhs: Variables, rhs: Variables) -> Bool {
@@ -85,16 +134,33 @@ import Testing
                 """)
     }
 
+    @Test func onlyNullableVariablesMeansAnInitWithTheBuilderAlone() throws {
+        let operations = try generate(
+            operations: "query findChefs($name: String) { chefs(where: {name: {eq: $name}}) { name } }"
+        ).operations
+        #expect(
+            declaration("public init(_", in: operations) == """
+                public init(_ optionalVars: ((inout Variables) -> Void)? = nil) {
+                    if let optionalVars {
+                        optionalVars(&self)
+                    }
+                }
+                """)
+        #expect(
+            declaration("public func ref(", in: operations, headerOnly: true)
+                == "public func ref(_ optionalVars: ((inout FindChefsQuery.Variables) -> Void)? = nil)"
+                + " -> QueryRefObservation<FindChefsQuery.Data, FindChefsQuery.Variables> {")
+        #expect(operations.contains("        return ref(for: FindChefsQuery.Variables(optionalVars))\n"))
+    }
+
     @Test func noVariablesMeansEmptyStructAndNoArguments() throws {
         let operations = try generate(operations: "query listChefs { chefs { name } }").operations
-        #expect(operations.contains("    public struct Variables: Encodable, Hashable, Sendable {}\n"))
+        #expect(operations.contains("    public struct Variables: OperationVariable {}\n"))
         #expect(
             declaration("public func ref(", in: operations)
                 == """
                 public func ref() -> QueryRefObservation<ListChefsQuery.Data, ListChefsQuery.Variables> {
-                    let variables = ListChefsQuery.Variables()
-                    return dataConnect.query(name: ListChefsQuery.OperationName, variables: variables, \
-                resultsDataType: ListChefsQuery.Data.self, publisher: .observableMacro)
+                    return ref(for: ListChefsQuery.Variables())
                 }
                 """)
         #expect(
@@ -113,19 +179,29 @@ import Testing
             declaration("public func ref(", in: operations) == """
                 public func ref(name: String, _ optionalVars: ((inout AddChefMutation.Variables) -> Void)? = nil) \
                 -> MutationRef<AddChefMutation.Data, AddChefMutation.Variables> {
-                    var variables = AddChefMutation.Variables(name: name)
-                    if let optionalVars {
-                        optionalVars(&variables)
-                    }
+                    return ref(for: AddChefMutation.Variables(name: name, optionalVars))
+                }
+                """)
+        #expect(
+            declaration("func ref(for", in: operations) == """
+                func ref(for variables: AddChefMutation.Variables) \
+                -> MutationRef<AddChefMutation.Data, AddChefMutation.Variables> {
                     return dataConnect.mutation(name: AddChefMutation.OperationName, variables: variables, \
                 resultsDataType: AddChefMutation.Data.self)
                 }
                 """)
         #expect(
-            declaration("public func execute(", in: operations, headerOnly: true)
-                == "public func execute(name: String, "
-                + "_ optionalVars: ((inout AddChefMutation.Variables) -> Void)? = nil)"
-                + " async throws -> OperationResult<AddChefMutation.Data> {")
+            declaration("public func execute(", in: operations) == """
+                public func execute(name: String, \
+                _ optionalVars: (@MainActor (inout AddChefMutation.Variables) -> Void)? = nil) \
+                async throws -> OperationResult<AddChefMutation.Data> {
+                    var variables = AddChefMutation.Variables(name: name)
+                    if let optionalVars {
+                        optionalVars(&variables)
+                    }
+                    return try await ref(for: variables).execute()
+                }
+                """)
     }
 
     @Test func scalarTableForVariables() throws {

@@ -42,26 +42,26 @@ struct MovieTitle: Decodable, Sendable {
     var movie: Movie?
 }
 
-struct KeyVariables: Encodable, Sendable {
-    struct Key: Encodable, Sendable { var id: String }
+struct KeyVariables: OperationVariable {
+    struct Key: Encodable, Hashable, Sendable { var id: String }
     var key: Key
 }
 
-struct RenameVariables: Encodable, Sendable {
+struct RenameVariables: OperationVariable {
     var id: String
     var title: String
 }
 
-struct IDVariables: Encodable, Sendable { var id: String }
+struct IDVariables: OperationVariable { var id: String }
 
-struct NewMovieVariables: Encodable, Sendable {
+struct NewMovieVariables: OperationVariable {
     var title: String
     var releaseYear: Int
     var genre: String
     var rating: Int
 }
 
-struct NameVariables: Encodable, Sendable { var name: String }
+struct NameVariables: OperationVariable { var name: String }
 
 struct MutationKeys: Decodable, Sendable {}
 
@@ -84,7 +84,7 @@ struct MutationKeys: Decodable, Sendable {}
             transport: transport)
     }
 
-    func mutate<Variables: Encodable & Sendable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
+    func mutate<Variables: OperationVariable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
         let ref = dataConnect.mutation(name: name, variables: variables, resultsDataType: AnyValueData.self)
         return try await ref.execute().data?.value
     }

@@ -6,14 +6,14 @@ import Testing
 
 /// ``DataConnect`` and its refs against the emulator serving `Backend/movies`, reached in-process.
 @Suite struct DataConnectEmulatorTests {
-    struct CreateMovieVariables: Encodable, Sendable {
+    struct CreateMovieVariables: OperationVariable {
         var title: String
         var releaseYear: Int
         var genre: String
         var rating: Int
     }
 
-    struct MovieKey: Codable, Sendable, Equatable {
+    struct MovieKey: Codable, Hashable, Sendable {
         var id: String
     }
 
@@ -21,7 +21,7 @@ import Testing
         var movie_insert: MovieKey
     }
 
-    struct GetMovieByKeyVariables: Encodable, Sendable {
+    struct GetMovieByKeyVariables: OperationVariable {
         var key: MovieKey
     }
 

@@ -10,7 +10,7 @@ import Testing
 /// The mutation has no `@transaction`, so its first root field is written and kept while the second
 /// (a duplicate key) becomes `null` with an error.
 @Suite struct PartialErrorEmulatorTests {
-    struct AddTwoVariables: Encodable, Sendable {
+    struct AddTwoVariables: OperationVariable {
         var first: String
         var second: String
     }

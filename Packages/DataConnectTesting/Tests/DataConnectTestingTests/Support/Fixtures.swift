@@ -14,11 +14,11 @@ enum DataConnectFixtures {
     }
 }
 
-struct GenreVariables: Encodable, Sendable {
+struct GenreVariables: OperationVariable {
     var genre: String
 }
 
-struct NoVariables: Encodable, Sendable {}
+struct NoVariables: OperationVariable {}
 
 struct MovieList: Decodable, Sendable, Equatable {
     struct Movie: Decodable, Sendable, Equatable {
