@@ -14,7 +14,9 @@ let package = Package(
         .library(name: "ShelfSDK", targets: ["ShelfSDK"])
     ],
     dependencies: [
-        .package(path: "../../Packages/DataConnect")
+        .package(path: "../../Packages/DataConnect"),
+        // The emulator the integration suite starts on an explicit port and configures over HTTP.
+        .package(path: "../../Packages/DataConnectEmulator"),
     ],
     targets: [
         .target(
@@ -30,6 +32,17 @@ let package = Package(
                 "ShelfSDK",
                 .product(name: "FirebaseCore", package: "DataConnect"),
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+            ]
+        ),
+        // The integration suite: ShelfSDK used as apps and the iOS SDK's integration tests use a generated
+        // connector, against a live emulator configured through POST /emulator/configure.
+        .testTarget(
+            name: "ShelfIntegrationTests",
+            dependencies: [
+                "ShelfSDK",
+                .product(name: "FirebaseCore", package: "DataConnect"),
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
             ]
         ),
     ]
