@@ -129,7 +129,8 @@ final class StreamSession: WebSocketHandler {
         case .resume:
             let subscriber = state.withLock { $0.subscriptions[requestId]?.subscriber }
             guard let subscriber, hub.resume(subscriber, dataEtag: request.dataEtag) else {
-                return sendError(connection, requestId, .notFound, "no live subscription has request id \"\(requestId)\"")
+                return sendError(
+                    connection, requestId, .notFound, "no live subscription has request id \"\(requestId)\"")
             }
         case .cancel:
             let removed = state.withLock { $0.subscriptions.removeValue(forKey: requestId) }
@@ -199,7 +200,8 @@ final class StreamSession: WebSocketHandler {
         }
     }
 
-    private func execute(_ requestId: String, _ operation: StreamRequest.Operation, on connection: WebSocketConnection) {
+    private func execute(_ requestId: String, _ operation: StreamRequest.Operation, on connection: WebSocketConnection)
+    {
         let (connector, auth): (String, AuthContext?)
         switch caller() {
         case .success(let found): (connector, auth) = found
@@ -285,7 +287,8 @@ final class StreamSession: WebSocketHandler {
         guard service == served, route.service.map({ $0 == service }) ?? true else {
             return .failure(
                 RequestError(
-                    status: .notFound, message: "No schema found for service \"\(service)\"; this emulator serves \"\(served)\""))
+                    status: .notFound,
+                    message: "No schema found for service \"\(service)\"; this emulator serves \"\(served)\""))
         }
         return .success(String(segments[7]))
     }

@@ -16,7 +16,9 @@ enum SHA1 {
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
         let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
 
         var words = [UInt32](repeating: 0, count: 80)
         for block in stride(from: 0, to: padded.count, by: 64) {
@@ -46,8 +48,10 @@ enum SHA1 {
         var digest: [UInt8] = []
         digest.reserveCapacity(20)
         for word in [state.0, state.1, state.2, state.3, state.4] {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-                UInt8(truncatingIfNeeded: word)]
+            digest += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
         }
         return digest
     }

@@ -31,7 +31,9 @@ public enum WebSocketFrame {
             frame += [126, UInt8(count >> 8), UInt8(truncatingIfNeeded: count)]
         } else {
             frame.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8(truncatingIfNeeded: count >> shift)) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                frame.append(UInt8(truncatingIfNeeded: count >> shift))
+            }
         }
         frame += payload
         return frame

@@ -4,7 +4,8 @@ import Foundation
 
 /// The realtime fixture's emulator, spoken to over the WebSocket stream.
 extension RealtimeFixture {
-    static let streamPath = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/shop"
+    static let streamPath =
+        "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/shop"
     static let connectorName: JSONValue = "projects/p/locations/l/services/shop/connectors/shop"
 
     /// Opens a WebSocket on the stream endpoint (101 expected).

@@ -78,11 +78,15 @@ import Testing
     }
 
     static let badFrames: [BadFrame] = [
-        BadFrame(name: "unmasked", bytes: WebSocketClient.frame(opcode: 1, payload: [0x7B, 0x7D], masked: false), code: 1002),
-        BadFrame(name: "reserved bit", bytes: WebSocketClient.frame(opcode: 1, payload: [0x7B, 0x7D], reserved: 4), code: 1002),
+        BadFrame(
+            name: "unmasked", bytes: WebSocketClient.frame(opcode: 1, payload: [0x7B, 0x7D], masked: false), code: 1002),
+        BadFrame(
+            name: "reserved bit", bytes: WebSocketClient.frame(opcode: 1, payload: [0x7B, 0x7D], reserved: 4),
+            code: 1002),
         BadFrame(name: "opcode 3", bytes: WebSocketClient.frame(opcode: 3, payload: []), code: 1002),
         BadFrame(name: "opcode 11", bytes: WebSocketClient.frame(opcode: 11, payload: []), code: 1002),
-        BadFrame(name: "fragmented ping", bytes: WebSocketClient.frame(opcode: 9, payload: [1], fin: false), code: 1002),
+        BadFrame(
+            name: "fragmented ping", bytes: WebSocketClient.frame(opcode: 9, payload: [1], fin: false), code: 1002),
         BadFrame(
             name: "126-byte ping", bytes: WebSocketClient.frame(opcode: 9, payload: [UInt8](repeating: 0, count: 126)),
             code: 1002),
@@ -93,7 +97,9 @@ import Testing
                 + WebSocketClient.frame(opcode: 1, payload: [0x7D]), code: 1002),
         BadFrame(name: "one-byte close", bytes: WebSocketClient.frame(opcode: 8, payload: [0x03]), code: 1002),
         BadFrame(name: "close code 1005", bytes: WebSocketClient.frame(opcode: 8, payload: [0x03, 0xED]), code: 1002),
-        BadFrame(name: "invalid UTF-8", bytes: WebSocketClient.frame(opcode: 1, payload: [0x22, 0xC3, 0x28, 0x22]), code: 1007),
+        BadFrame(
+            name: "invalid UTF-8", bytes: WebSocketClient.frame(opcode: 1, payload: [0x22, 0xC3, 0x28, 0x22]),
+            code: 1007),
         BadFrame(
             name: "invalid UTF-8 across fragments",
             bytes: WebSocketClient.frame(opcode: 1, payload: [0x22, 0xE2, 0x82], fin: false)

@@ -102,7 +102,8 @@ import Testing
         let headers = WebSocketClient.standardHeaders().map { $0.0 == "Host" ? ("Host", "attacker.example") : $0 }
 
         // when
-        let client = try WebSocketClient(port: fixture.emulator.port, path: RealtimeFixture.streamPath, headers: headers)
+        let client = try WebSocketClient(
+            port: fixture.emulator.port, path: RealtimeFixture.streamPath, headers: headers)
 
         // then
         #expect(client.status == 403)

@@ -50,7 +50,8 @@ import Testing
         let client = try fixture.openStream()
         for year in 0..<20 {
             client.send(
-                RealtimeFixture.subscribe(String(year), "BooksBefore", ["year": .number(JSONNumber(2000 + year))],
+                RealtimeFixture.subscribe(
+                    String(year), "BooksBefore", ["year": .number(JSONNumber(2000 + year))],
                     first: year == 0))
         }
         var firsts: [String: [String]] = [:]

@@ -93,7 +93,9 @@ final class WebSocketClient {
     func sendRaw(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return }
             offset += sent
         }
@@ -113,7 +115,9 @@ final class WebSocketClient {
             frame += [maskBit | 126, UInt8(length >> 8), UInt8(length & 0xFF)]
         } else {
             frame.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8(truncatingIfNeeded: length >> shift)) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                frame.append(UInt8(truncatingIfNeeded: length >> shift))
+            }
         }
         guard masked else { return frame + payload }
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]

@@ -41,7 +41,8 @@ import Testing
     @Test func fragmentsAreJoinedAndControlFramesPassBetweenThem() {
         var parser = WebSocketFrameParser(maximumMessageSize: 1 << 20)
         let bytes =
-            Self.frame(1, Array("ab".utf8), fin: false) + Self.frame(9, [7]) + Self.frame(0, Array("cd".utf8), fin: false)
+            Self.frame(1, Array("ab".utf8), fin: false) + Self.frame(9, [7])
+            + Self.frame(0, Array("cd".utf8), fin: false)
             + Self.frame(10, []) + Self.frame(0, Array("e".utf8))
         #expect(parser.consume(bytes) == [.ping([7]), .pong, .message(.text("abcde"))])
     }
@@ -69,7 +70,11 @@ import Testing
         ("surrogate in UTF-8", frame(1, [0xED, 0xA0, 0x80]), .invalidPayload),
         ("close reason not UTF-8", frame(8, [0x03, 0xE8, 0xFE]), .invalidPayload),
         ("too big", frame(2, [UInt8](repeating: 0, count: 101)), .messageTooBig),
-        ("too big in fragments", frame(2, [UInt8](repeating: 0, count: 60), fin: false) + frame(0, [UInt8](repeating: 0, count: 41)), .messageTooBig),
+        (
+            "too big in fragments",
+            frame(2, [UInt8](repeating: 0, count: 60), fin: false) + frame(0, [UInt8](repeating: 0, count: 41)),
+            .messageTooBig
+        ),
     ])
     func violationsFailWithTheirCode(_ name: String, _ bytes: [UInt8], _ code: WebSocketCloseCode) {
         var parser = WebSocketFrameParser(maximumMessageSize: 100)
@@ -96,7 +101,10 @@ import Testing
 
     @Test func serverFramesAreUnmaskedAndCloseReasonsStayUTF8() {
         #expect(WebSocketFrame.encode(.text, payload: Array("hi".utf8)) == [0x81, 2, 0x68, 0x69])
-        #expect(Array(WebSocketFrame.encode(.binary, payload: [UInt8](repeating: 0, count: 300)).prefix(4)) == [0x82, 126, 1, 44])
+        #expect(
+            Array(WebSocketFrame.encode(.binary, payload: [UInt8](repeating: 0, count: 300)).prefix(4)) == [
+                0x82, 126, 1, 44,
+            ])
         let close = WebSocketFrame.close(code: .goingAway, reason: String(repeating: "é", count: 100))
         #expect(close.count <= 127)
         #expect(String(validating: close[4...], as: UTF8.self) != nil)

@@ -27,7 +27,9 @@ import Testing
                 == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
-    @Test(arguments: [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE=")])
+    @Test(arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="),
+    ])
     func base64RoundTripsTheRFC4648Vectors(_ plain: String, _ encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
         #expect(Base64.decode(encoded) == Array(plain.utf8))

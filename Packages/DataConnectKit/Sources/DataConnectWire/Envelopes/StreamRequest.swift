@@ -132,7 +132,10 @@ public struct StreamRequest: Hashable, Sendable {
         var object = JSONObject()
         if let requestId { object["requestId"] = .string(requestId) }
         if let name { object["name"] = .string(name) }
-        if let headers { object["headers"] = .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
+        if let headers {
+            object["headers"] = .object(
+                JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        }
         switch kind {
         case .subscribe(let operation)?: object["subscribe"] = operation.toJSON()
         case .execute(let operation)?: object["execute"] = operation.toJSON()
