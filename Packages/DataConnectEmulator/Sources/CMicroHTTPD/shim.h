@@ -10,6 +10,8 @@
 #include <arpa/inet.h>
 #include <sys/epoll.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/eventfd.h>
 #include <microhttpd.h>
 
 /*
@@ -155,6 +157,90 @@ cmhd_hangup_set_wait(int set, uint64_t *tokens, int capacity, int timeout_ms)
     int count = epoll_wait(set, events, capacity, timeout_ms);
     for (int i = 0; i < count; i++) tokens[i] = events[i].data.u64;
     return count > 0 ? count : 0;
+}
+
+/* MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE): hands an upgraded socket back to libmicrohttpd, which closes it. */
+static inline enum MHD_Result
+cmhd_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
+{
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+/* Puts a socket in non-blocking mode; 0 on success. */
+static inline int
+cmhd_set_nonblocking(int fd)
+{
+    int flags = fcntl(fd, F_GETFL, 0);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+/* An epoll set for upgraded (WebSocket) sockets, level-triggered (close-on-exec); -1 on failure. */
+static inline int
+cmhd_reactor_create(void)
+{
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/* Adds (add != 0) or changes a socket's interest: always readable and hang-ups, writable when asked; 0 on success. */
+static inline int
+cmhd_reactor_watch(int set, int fd, uint64_t token, int writable, int add)
+{
+    struct epoll_event event;
+    event.events = EPOLLIN | EPOLLRDHUP | (writable ? EPOLLOUT : 0);
+    event.data.u64 = token;
+    return epoll_ctl(set, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+}
+
+/* Removes a socket from the set; 0 on success. */
+static inline int
+cmhd_reactor_remove(int set, int fd)
+{
+    struct epoll_event event = { 0 };
+    return epoll_ctl(set, EPOLL_CTL_DEL, fd, &event);
+}
+
+/* Waits up to timeout_ms; writes each ready socket's token and readiness (bit 0: readable or hung up, bit 1:
+   writable) and returns how many (0 on timeout or error). */
+static inline int
+cmhd_reactor_wait(int set, uint64_t *tokens, uint32_t *readiness, int capacity, int timeout_ms)
+{
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(set, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        uint32_t ready = 0;
+        if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ready |= 1;
+        if (events[i].events & EPOLLOUT) ready |= 2;
+        tokens[i] = events[i].data.u64;
+        readiness[i] = ready;
+    }
+    return count > 0 ? count : 0;
+}
+
+/* An eventfd that wakes a reactor's epoll_wait (non-blocking, close-on-exec); -1 on failure. */
+static inline int
+cmhd_wake_create(void)
+{
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+/* Makes a wake descriptor readable. */
+static inline void
+cmhd_wake_signal(int fd)
+{
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void) written;
+}
+
+/* Makes a wake descriptor unreadable again. */
+static inline void
+cmhd_wake_drain(int fd)
+{
+    uint64_t value;
+    ssize_t got = read(fd, &value, sizeof value);
+    (void) got;
 }
 
 #endif

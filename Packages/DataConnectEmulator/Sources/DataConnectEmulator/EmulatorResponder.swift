@@ -9,6 +9,8 @@ import Synchronization
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}/connectors/{c}:executeQuery` and `:executeMutation`
 ///   (also under `v1beta`), `:impersonateQuery` and `:impersonateMutation`;
 /// - `POST …/connectors/{c}:subscribe`: a realtime subscription as server-sent events (``SubscriptionHub``);
+/// - `GET /ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/{p}/locations/{l}/services/{s}` (and the
+///   older `…ConnectorStreamService/Connect/locations/{l}`): the realtime stream over a WebSocket (`StreamSession`);
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}:executeGraphql` and `:executeGraphqlRead`;
 /// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`, `POST /emulator/configure`.
 ///
@@ -113,6 +115,7 @@ public final class EmulatorResponder: HTTPResponder {
         "/google.firebase.dataconnect.v1.ConnectorService/",
         "/google.firebase.dataconnect.v1.ConnectorStreamService/",
         "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/",
+        "/ws/google.firebase.dataconnect.v1.ConnectorStreamService/Connect/",
     ]
 
     /// Answers a request the origin policy let through.
@@ -154,6 +157,13 @@ public final class EmulatorResponder: HTTPResponder {
             }
         case .refused(let error):
             return Self.error(error)
+        case .stream(let stream):
+            let served = engine.service.project.config.serviceId
+            if let service = stream.service, service != served {
+                return Self.error(
+                    .notFound, "No schema found for service \"\(service)\"; this emulator serves \"\(served)\"")
+            }
+            return .webSocket(for: request, handler: StreamSession(responder: self, route: stream, request: request))
         case .api(let route):
             return serve(route, request)
         }

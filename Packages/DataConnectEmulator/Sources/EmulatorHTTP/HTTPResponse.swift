@@ -81,6 +81,9 @@ public struct HTTPResponse: Sendable {
         case bytes([UInt8])
         /// A body produced incrementally; see ``HTTPBodyStream``.
         case stream(HTTPBodyStream)
+        /// No body: the connection switches to the WebSocket protocol, served by the handler; see
+        /// ``HTTPResponse/webSocket(for:handler:)``.
+        case webSocket(any WebSocketHandler)
     }
 
     /// The status code.
@@ -137,6 +140,32 @@ public struct HTTPResponse: Sendable {
     {
         HTTPResponse(
             status: status, headers: withContentType("text/plain; charset=utf-8", headers), body: Array(body.utf8))
+    }
+
+    /// Accepts a WebSocket: a 101 response that hands the connection to `handler`, or, when `request` is not a valid
+    /// opening handshake, the refusal to send instead (see ``WebSocketHandshake/check(_:)``: 400 or 426).
+    ///
+    /// ```swift
+    /// func respond(to request: HTTPRequest) -> HTTPResponse {
+    ///     request.path == "/echo" ? .webSocket(for: request, handler: Echo()) : .text("not found", status: .notFound)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The upgrade request.
+    ///   - handler: Serves the connection once the handshake is done.
+    public static func webSocket(for request: HTTPRequest, handler: any WebSocketHandler) -> HTTPResponse {
+        switch WebSocketHandshake.check(request) {
+        case .refuse(let refusal):
+            return refusal
+        case .accept(let accept):
+            var response = HTTPResponse(status: 101)
+            response.headers = [
+                "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": accept,
+            ]
+            response.body = .webSocket(handler)
+            return response
+        }
     }
 
     /// The complete body bytes, or `nil` for a streamed body.

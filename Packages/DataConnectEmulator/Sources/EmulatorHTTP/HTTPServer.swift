@@ -70,6 +70,11 @@ public final class HTTPServer: Sendable {
         public var connectionMemoryLimit: Int
         /// Receives libmicrohttpd's error messages and the server's own warnings; `nil` drops them.
         public var logHandler: (@Sendable (String) -> Void)?
+        /// The largest WebSocket message accepted, in bytes, fragments included (default 1 MiB); a larger one closes
+        /// the connection with 1009.
+        public var maximumWebSocketMessageSize: Int = 1 << 20
+        /// How long ``HTTPServer/stop()`` waits for open WebSockets to finish their close handshake (default 1 s).
+        public var webSocketCloseGracePeriod: Duration = .seconds(1)
         /// How long ``HTTPServer/stop()`` waits for requests in progress to be answered before it closes their
         /// connections (default 5 s).
         public var stopGracePeriod: Duration = .seconds(5)
@@ -141,7 +146,8 @@ public final class HTTPServer: Sendable {
             responder: responder,
             limits: ServerCore.Limits(
                 body: max(0, configuration.maximumBodySize), uri: max(0, configuration.maximumURILength),
-                header: max(0, configuration.maximumHeaderSize)),
+                header: max(0, configuration.maximumHeaderSize),
+                webSocketMessage: max(0, configuration.maximumWebSocketMessageSize)),
             logHandler: configuration.logHandler)
     }
 
@@ -182,7 +188,7 @@ public final class HTTPServer: Sendable {
             core.acceptStreams()
             _ = core.takeLastLogMessage()
 
-            var flags = MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            var flags = MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_ALLOW_UPGRADE.rawValue
             flags |=
                 configuration.usesEpoll
                 ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_POLL_INTERNAL_THREAD.rawValue
@@ -288,6 +294,7 @@ public final class HTTPServer: Sendable {
             daemon = nil
             running.store(false, ordering: .releasing)
             core.cancelStreams()
+            core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
             while core.inProgressCount > 0 && ContinuousClock.now < deadline {
                 usleep(2_000)

@@ -18,6 +18,8 @@ final class ServerCore: Sendable {
         var uri: Int
         /// The request line and header fields (431).
         var header: Int
+        /// A WebSocket message, fragments included (close 1009).
+        var webSocketMessage: Int
     }
 
     let responder: any HTTPResponder
@@ -30,6 +32,8 @@ final class ServerCore: Sendable {
     private let requestsInProgress = Atomic<Int>(0)
     /// Notices clients that close parked streams; one per run of the server.
     private let disconnectWatcher = Mutex<DisconnectWatcher?>(nil)
+    /// Serves upgraded (WebSocket) connections; one per run of the server.
+    private let webSocketReactor = Mutex<WebSocketReactor?>(nil)
 
     private struct StreamRegistry {
         var accepting = true
@@ -310,6 +314,9 @@ final class ServerCore: Sendable {
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         var status = response.status.code
+        if case .webSocket(let handler) = response.body, status == 101 {
+            return queueUpgrade(response, handler: handler, on: connection)
+        }
         if status < 200 || status > 999 {
             log("responder returned status \(status); sending 500 instead")
             status = 500
@@ -336,6 +343,10 @@ final class ServerCore: Sendable {
             if created != nil {
                 disconnectWatcher.withLock { $0?.watch(stream, descriptor: cmhd_connection_fd(connection)) }
             }
+        case .webSocket:
+            log("a WebSocket response must have status 101; sending 500 instead")
+            let message = "WebSocket response without status 101"
+            return queue(Self.errorResponse(.internalServerError, message, "INTERNAL"), on: connection)
         }
         guard let created else {
             log("libmicrohttpd could not create a response")
@@ -352,6 +363,54 @@ final class ServerCore: Sendable {
         let result = MHD_queue_response(connection, UInt32(status), created)
         MHD_destroy_response(created)
         return result
+    }
+
+    /// Queues a 101 response whose connection libmicrohttpd hands over to the WebSocket reactor once it is sent.
+    private func queueUpgrade(
+        _ response: HTTPResponse, handler: any WebSocketHandler, on connection: OpaquePointer
+    ) -> MHD_Result {
+        guard webSocketReactor.withLock({ $0 != nil }) else {
+            let message = "server is stopping"
+            return queue(Self.errorResponse(.serviceUnavailable, message, "UNAVAILABLE"), on: connection)
+        }
+        // libmicrohttpd has no release callback for upgrade responses: the binding is released by the upgrade
+        // handler, and leaks (a few hundred bytes) only when the client vanishes before the 101 is sent.
+        let binding = Unmanaged.passRetained(UpgradeBinding(core: self, handler: handler))
+        let created = MHD_create_response_for_upgrade(
+            { cls, _, _, extraIn, extraInSize, socket, upgrade in
+                guard let cls else { return }
+                let binding = Unmanaged<UpgradeBinding>.fromOpaque(cls).takeRetainedValue()
+                guard let upgrade else { return }
+                let extra = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraInSize)) } ?? []
+                binding.core.adopt(socket: socket, upgrade: upgrade, extra: extra, handler: binding.handler)
+            }, binding.toOpaque())
+        guard let created else {
+            binding.release()
+            log("libmicrohttpd could not create an upgrade response")
+            return .NO
+        }
+        for field in response.headers {
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(created, name, value) }
+            }
+            if added != .YES {
+                log("response header '\(field.name)' rejected by libmicrohttpd; not sent")
+            }
+        }
+        let result = MHD_queue_response(connection, 101, created)
+        MHD_destroy_response(created)
+        return result
+    }
+
+    /// Hands an upgraded socket to the reactor, or back to libmicrohttpd when the server is stopping.
+    private func adopt(socket: Int32, upgrade: OpaquePointer, extra: [UInt8], handler: any WebSocketHandler) {
+        guard let reactor = webSocketReactor.withLock({ $0 }) else {
+            _ = cmhd_upgrade_close(upgrade)
+            return
+        }
+        reactor.adopt(
+            descriptor: socket, upgrade: upgrade, extra: extra, handler: handler,
+            maximumMessageSize: limits.webSocketMessage)
     }
 
     private func makeStreamResponse(_ stream: HTTPBodyStream) -> OpaquePointer? {
@@ -398,6 +457,19 @@ final class ServerCore: Sendable {
         disconnectWatcher.withLock { watcher in
             if watcher == nil { watcher = DisconnectWatcher(log: { [weak self] in self?.log($0) }) }
         }
+        webSocketReactor.withLock { reactor in
+            if reactor == nil { reactor = WebSocketReactor(log: { [weak self] in self?.log($0) }) }
+        }
+    }
+
+    /// Closes every WebSocket with 1001 (going away), waits up to `grace` for the close handshakes, then hands every
+    /// upgraded socket back to libmicrohttpd, which must not stop while one is open. New upgrades are refused.
+    func closeWebSockets(grace: Duration) {
+        let reactor = webSocketReactor.withLock { reactor in
+            defer { reactor = nil }
+            return reactor
+        }
+        reactor?.stop(grace: grace)
     }
 
     /// Refuses new streams and wakes every parked one so libmicrohttpd can close it.
@@ -462,6 +534,17 @@ final class RequestContext {
     func takeBody() -> [UInt8] {
         defer { body = [] }
         return body
+    }
+}
+
+/// What the upgrade handler of a WebSocket response needs: the core that adopts the socket, and the handler.
+private final class UpgradeBinding: Sendable {
+    let core: ServerCore
+    let handler: any WebSocketHandler
+
+    init(core: ServerCore, handler: any WebSocketHandler) {
+        self.core = core
+        self.handler = handler
     }
 }
 

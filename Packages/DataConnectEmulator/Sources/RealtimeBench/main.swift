@@ -1,12 +1,16 @@
 // realtime-bench: realtime fan-out latency of the emulator.
 //
-// Starts an emulator in-process on Backend/movies with its seed data, opens 1,000 server-sent-event
-// subscribers on `listMovies` and 100 on each of 10 other queries (all held by one thread with poll(2) on
-// non-blocking sockets), then runs `bumpMovieRating` on a movie every query shows, several rounds, and
-// reports the latency from sending the mutation to each subscriber's event, the process's thread count
-// and resident memory while holding the connections, as a markdown table.
+// Starts an emulator in-process on Backend/movies with its seed data, opens 1,000 subscribers on `listMovies`
+// and 100 on each of 10 other queries (all held by one thread with poll(2) on non-blocking sockets), then runs
+// `bumpMovieRating` on a movie every query shows, several rounds, and reports the latency from sending the
+// mutation to each subscriber's event, the process's thread count and resident memory while holding the
+// connections, as a markdown table.
 //
-//     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5]
+// `--transport sse` (the default) opens one server-sent-events stream per subscriber; `--transport websocket`
+// opens WebSockets on the stream endpoint with `--per-connection N` subscriptions each (default 1: one
+// connection per subscriber).
+//
+//     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--transport sse|websocket] [--per-connection 1]
 
 import DataConnectEmulator
 import DataConnectWire
@@ -20,13 +24,19 @@ import Glibc
 
 var backend = "Backend/movies"
 var rounds = 5
+var transport = "sse"
+var perConnection = 1
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--backend": backend = arguments.next() ?? backend
     case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
+    case "--transport": transport = arguments.next() ?? transport
+    case "--per-connection": perConnection = max(1, Int(arguments.next() ?? "") ?? perConnection)
     default:
-        print("usage: realtime-bench [--backend Backend/movies] [--rounds 5]")
+        print(
+            "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--transport sse|websocket] [--per-connection 1]"
+        )
         exit(2)
     }
 }
@@ -113,19 +123,80 @@ func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
     }
 }
 
-/// One subscriber connection: how many `data:` events arrived, and when the last one did.
+/// The opening handshake of a stream WebSocket.
+let upgrade = Array(
+    ("GET /ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/movies HTTP/1.1\r\n"
+        + "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+
+/// A masked text frame, as a client sends it.
+func textFrame(_ text: [UInt8]) -> [UInt8] {
+    var frame: [UInt8] = [0x81]
+    if text.count < 126 {
+        frame.append(0x80 | UInt8(text.count))
+    } else {
+        frame += [0x80 | 126, UInt8(text.count >> 8), UInt8(text.count & 0xFF)]
+    }
+    let mask: [UInt8] = [0x11, 0x22, 0x33, 0x44]
+    frame += mask
+    for (index, byte) in text.enumerated() { frame.append(byte ^ mask[index % 4]) }
+    return frame
+}
+
+/// A `subscribe` request on the stream.
+func streamSubscribe(_ requestId: Int, _ operation: String, _ variables: JSONObject) -> [UInt8] {
+    textFrame(
+        JSONValue.object([
+            "requestId": .string(String(requestId)),
+            "name": "projects/p/locations/l/services/movies/connectors/movies",
+            "subscribe": ["operationName": .string(operation), "variables": .object(variables)],
+        ]).serialized())
+}
+
+/// One subscriber connection: how many events arrived, and when the last one did.
 struct Connection {
     let fd: Int32
     let group: Int
+    /// Subscriptions it carries (more than one only on a WebSocket with `--per-connection`).
+    var subscriptions = 1
     var tail: [UInt8] = []
     var events = 0
     var lastEvent = ContinuousClock.now
 }
 
+func residentKilobytes() -> Int {
+    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
+    }
+    return 0
+}
+
+let useWebSocket = transport == "websocket"
+guard useWebSocket || transport == "sse" else {
+    print("error: --transport is sse or websocket")
+    exit(2)
+}
+let rssBefore = residentKilobytes()
 var pollSet: [pollfd] = []
 var connections: [Int32: Connection] = [:]
 let openStart = ContinuousClock.now
 for (group, query) in queries.enumerated() {
+    if useWebSocket {
+        var remaining = query.count
+        while remaining > 0 {
+            let count = min(perConnection, remaining)
+            remaining -= count
+            let fd = connectSocket()
+            var bytes = upgrade
+            for requestId in 1...count { bytes += streamSubscribe(requestId, query.name, query.variables) }
+            sendAll(fd, bytes)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+            connections[fd] = Connection(fd: fd, group: group, subscriptions: count)
+        }
+        continue
+    }
     let bytes = request("subscribe", query.name, query.variables)
     for _ in 0..<query.count {
         let fd = connectSocket()
@@ -136,7 +207,7 @@ for (group, query) in queries.enumerated() {
     }
 }
 
-let marker = Array("data: {".utf8)
+let marker = Array((useWebSocket ? #"{"result":{"# : "data: {").utf8)
 var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
 /// Reads what arrived until `done()` holds or the timeout passes.
@@ -171,9 +242,9 @@ var readBuffer = [UInt8](repeating: 0, count: 65_536)
 }
 
 let total = connections.count
-pump(until: .now + .seconds(60)) { connections.values.allSatisfy { $0.events >= 1 } }
+pump(until: .now + .seconds(60)) { connections.values.allSatisfy { $0.events >= $0.subscriptions } }
 let openTime = ContinuousClock.now - openStart
-let initialMissing = connections.values.filter { $0.events < 1 }.count
+let initialMissing = connections.values.filter { $0.events < $0.subscriptions }.count
 
 // MARK: Process figures while holding the connections
 
@@ -186,6 +257,7 @@ func procStatus(_ key: String) -> String {
 }
 let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
 let rss = procStatus("VmRSS")
+let rssDelta = residentKilobytes() - rssBefore
 let liveSubscribers = emulator.responder.hub.subscriberCount
 let liveGroups = emulator.responder.hub.groupCount
 
@@ -196,7 +268,7 @@ var mutationTimes: [Double] = []
 var missing = 0
 let executionsBefore = emulator.responder.hub.executionCount
 for round in 1...rounds {
-    let expected = connections.mapValues { $0.events + 1 }
+    let expected = connections.mapValues { $0.events + $0.subscriptions }
     let mutationSocket = connectSocket()
     let sentAt = ContinuousClock.now
     sendAll(mutationSocket, request("executeMutation", "bumpMovieRating", ["id": .string(starWars)]))
@@ -207,9 +279,9 @@ for round in 1...rounds {
     pump(until: .now + .seconds(10)) { connections.allSatisfy { $0.value.events >= expected[$0.key]! } }
     for (fd, connection) in connections {
         if connection.events >= expected[fd]! {
-            latencies.append((connection.lastEvent - sentAt).milliseconds)
+            for _ in 0..<connection.subscriptions { latencies.append((connection.lastEvent - sentAt).milliseconds) }
         } else {
-            missing += 1
+            missing += connection.subscriptions
         }
     }
     _ = round
@@ -235,6 +307,10 @@ print("")
 print("| measure | value |")
 print("|---|---|")
 print(
+    "| transport | \(useWebSocket ? "WebSocket, \(perConnection) subscription(s) per connection" : "server-sent events") |"
+)
+print("| connections | \(total) |")
+print(
     "| subscribers (groups) | \(liveSubscribers) (\(liveGroups)); \(total) opened, \(initialMissing) without a first event |"
 )
 print("| open + first event for all | \(format(openTime.milliseconds)) |")
@@ -246,6 +322,9 @@ print("| latency max | \(format(latencies.max() ?? .nan)) |")
 print("| mutation response p50 | \(format(percentile(mutationTimes, 0.50))) |")
 print("| threads (/proc/self/task) | \(threads) |")
 print("| VmRSS while holding | \(rss) |")
+print(
+    "| RSS delta / subscriber (both sides) | \(String(format: "%.1f", Double(rssDelta) / Double(max(1, liveSubscribers)))) kB (\(rssDelta) kB in all) |"
+)
 print("")
 print(
     "Latency: from sending the mutation request to each subscriber's event; one process holds the emulator and the client."

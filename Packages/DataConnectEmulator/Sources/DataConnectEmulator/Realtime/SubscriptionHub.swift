@@ -5,7 +5,11 @@ import EmulatorHTTP
 import Foundation
 import Synchronization
 
-/// Realtime query subscriptions served as server-sent events.
+/// Realtime query subscriptions, served as server-sent events (``subscribe(connector:operationName:variables:auth:requestId:dataEtag:clientKey:)``)
+/// and on the WebSocket stream (``addSubscriber(connector:operationName:variables:auth:requestId:dataEtag:clientKey:sink:)``).
+///
+/// Each subscriber has a ``SubscriptionSink`` that frames its responses for its transport; groups, etags and
+/// fan-out are the same for both.
 ///
 /// Subscribers of the same connector, query, canonical variables and caller identity share one *group*,
 /// whose query runs once per change however many subscribers it has. What triggers a re-run:
@@ -16,8 +20,10 @@ import Synchronization
 ///   and ``Configuration-swift.struct/maximumRefreshInterval``).
 ///
 /// Re-runs happen on the hub's own queue, never on the thread of the mutation's request. The result's
-/// bytes are hashed into an etag; subscribers get an event only when the etag changed. Every subscriber
-/// also gets a comment line `: ping` every ``Configuration-swift.struct/heartbeatInterval``.
+/// bytes are hashed into an etag; subscribers get an event only when the etag changed, except that a
+/// `@refresh(every:)` run that finds nothing changed still sends each subscriber a response with the unchanged
+/// `dataEtag` and no `data`. Every server-sent-events subscriber also gets a comment line `: ping` every
+/// ``Configuration-swift.struct/heartbeatInterval``, and every registered heartbeat (a WebSocket's ping) runs then.
 ///
 /// Heartbeats and `@refresh(every:)` are timers on the hub's ``EmulatorClock``: the wall clock by default, a
 /// ``ManualClock`` in tests, which then advance time instead of waiting. ``waitUntilIdle()`` returns once every
@@ -66,12 +72,25 @@ public final class SubscriptionHub: Sendable {
     private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
 
     private struct Subscriber {
-        let stream: HTTPBodyStream
+        let sink: any SubscriptionSink
         let requestID: String
         let clientKey: String
-        /// The etag the client already has (sent with the request); the first event is skipped when equal.
-        var knownEtag: String?
-        var needsInitial = true
+        /// What the subscriber waits for besides changes: its first result, or a resumed one.
+        var pending: Pending?
+    }
+
+    /// A result a subscriber asked for, with the etag it already holds.
+    private enum Pending: Equatable {
+        /// The first result: skipped when the client's etag is current.
+        case initial(knownEtag: String?)
+        /// A resume: answered without `data` when the client's etag is current.
+        case resume(knownEtag: String?)
+    }
+
+    /// A subscriber of the hub, for ``removeSubscriber(_:)``, ``resume(_:dataEtag:)`` and ``cancel(_:reason:)``.
+    public struct SubscriberID: Hashable, Sendable {
+        let id: UInt64
+        let key: String
     }
 
     private struct Group {
@@ -100,6 +119,9 @@ public final class SubscriptionHub: Sendable {
         var pendingTables: Set<String> = []
         var pendingMutations: [MutationEffect] = []
         var pendingGroups: Set<String> = []
+        /// Groups whose `@refresh(every:)` is due: they answer even when nothing changed.
+        var pendingRefreshes: Set<String> = []
+        var heartbeats: [UInt64: @Sendable () -> Void] = [:]
         var draining = false
         var closed = false
         var subscribers = 0
@@ -218,27 +240,71 @@ public final class SubscriptionHub: Sendable {
         connector: String, operationName: String, variables: JSONObject, auth: AuthContext?, requestId: String,
         dataEtag: String?, clientKey: String
     ) -> HTTPResponse {
+        let stream = HTTPBodyStream()
+        switch addSubscriber(
+            connector: connector, operationName: operationName, variables: variables, auth: auth,
+            requestId: requestId, dataEtag: dataEtag, clientKey: clientKey, sink: ServerSentEventsSink(stream: stream))
+        {
+        case .failure(let refusal):
+            var writer = JSONWriter(capacity: 256)
+            refusal.write(to: &writer)
+            return .json(writer.bytes, status: HTTPStatus(code: refusal.httpStatus))
+        case .success(let subscriber):
+            stream.onTermination { [weak self] in self?.removeSubscriber(subscriber) }
+            return HTTPResponse(
+                status: .ok,
+                headers: [
+                    "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
+                ],
+                stream: stream)
+        }
+    }
+
+    /// Checks a subscription and, when allowed, adds a subscriber whose responses go to `sink`.
+    ///
+    /// The checks are those of `:executeQuery` (operation, kind, `@auth`, variables), then the per-client limit
+    /// (RESOURCE_EXHAUSTED) and whether the hub is stopping (UNAVAILABLE). The first result is on its way when
+    /// this returns, unless the client's `dataEtag` is current.
+    ///
+    /// - Parameters:
+    ///   - connector: The connector id.
+    ///   - operationName: The query's name.
+    ///   - variables: The variables as sent.
+    ///   - auth: The caller; re-runs use it too.
+    ///   - requestId: Echoed in every response.
+    ///   - dataEtag: The etag of the result the client holds; the first result is skipped when it matches.
+    ///   - clientKey: Whom the per-client limit counts against (auth uid, else the remote address).
+    ///   - sink: Where the responses go.
+    /// - Returns: The subscriber, or why it was refused.
+    public func addSubscriber(
+        connector: String, operationName: String, variables: JSONObject, auth: AuthContext?, requestId: String,
+        dataEtag: String?, clientKey: String, sink: any SubscriptionSink
+    ) -> Result<SubscriberID, RequestError> {
         let engine = state.withLock { $0.engine }
         let target: SubscriptionTarget
         switch engine.prepareSubscription(
             connector: connector, operationName: operationName, variables: variables, auth: auth)
         {
         case .refused(let response):
-            return .json(response.body, status: HTTPStatus(code: response.status.httpStatus))
+            let body = (try? JSONValue(parsing: response.body)) ?? .null
+            return .failure(
+                (try? RequestError(json: body, httpStatus: response.status.httpStatus))
+                    ?? RequestError(status: response.status, message: "the subscription was refused"))
         case .ready(let ready):
             target = ready
         }
         let key = Self.groupKey(target, auth: auth)
-        let stream = HTTPBodyStream()
         let limit = configuration.maximumSubscriptionsPerClient
-        let refusal = update { state -> HTTPResponse? in
-            if state.closed { return Self.error(.unavailable, "the emulator is stopping") }
+        let added = update { state -> Result<SubscriberID, RequestError> in
+            if state.closed { return .failure(RequestError(status: .unavailable, message: "the emulator is stopping")) }
             let count = state.clients[clientKey, default: 0]
             if count >= limit {
-                return Self.error(
-                    .resourceExhausted,
-                    "too many live subscriptions for this client: the limit is \(limit) (maximumSubscriptionsPerClient)"
-                )
+                return .failure(
+                    RequestError(
+                        status: .resourceExhausted,
+                        message:
+                            "too many live subscriptions for this client: the limit is \(limit) (maximumSubscriptionsPerClient)"
+                    ))
             }
             state.clients[clientKey] = count + 1
             state.subscribers += 1
@@ -254,18 +320,75 @@ public final class SubscriptionHub: Sendable {
                 }
             }
             group.subscribers[id] = Subscriber(
-                stream: stream, requestID: requestId, clientKey: clientKey, knownEtag: dataEtag)
+                sink: sink, requestID: requestId, clientKey: clientKey, pending: .initial(knownEtag: dataEtag))
             state.groups[key] = group
             state.pendingGroups.insert(key)
-            stream.onTermination { [weak self] in self?.remove(id, from: key) }
-            return nil
+            return .success(SubscriberID(id: id, key: key))
         }
-        if let refusal { return refusal }
-        scheduleDrain()
-        return HTTPResponse(
-            status: .ok,
-            headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"],
-            stream: stream)
+        if case .success = added { scheduleDrain() }
+        return added
+    }
+
+    /// Removes a subscriber without sending it anything (the client cancelled or went away). Does nothing for a
+    /// subscriber that has already gone.
+    public func removeSubscriber(_ subscriber: SubscriberID) {
+        remove(subscriber.id, from: subscriber.key)
+    }
+
+    /// Ends a subscriber with a last response carrying `cancelled: true` and a CANCELLED error saying `reason`.
+    ///
+    /// - Returns: Whether the subscriber was live.
+    @discardableResult
+    public func cancel(_ subscriber: SubscriberID, reason: String) -> Bool {
+        let removed = update { state -> Subscriber? in
+            guard var group = state.groups[subscriber.key],
+                let removed = group.subscribers.removeValue(forKey: subscriber.id)
+            else { return nil }
+            Self.release(removed.clientKey, in: &state)
+            if group.subscribers.isEmpty {
+                Self.removeGroup(subscriber.key, in: &state)
+            } else {
+                state.groups[subscriber.key] = group
+            }
+            return removed
+        }
+        guard let removed else { return false }
+        Self.cancel(removed, reason: reason)
+        return true
+    }
+
+    /// Sends a subscriber the current result again: re-runs its group's query and answers with the result, or,
+    /// when `dataEtag` is current, with a response carrying that etag and no `data`.
+    ///
+    /// - Returns: Whether the subscriber was live.
+    @discardableResult
+    public func resume(_ subscriber: SubscriberID, dataEtag: String?) -> Bool {
+        let live = update { state -> Bool in
+            guard state.groups[subscriber.key]?.subscribers[subscriber.id] != nil else { return false }
+            state.groups[subscriber.key]?.subscribers[subscriber.id]?.pending = .resume(knownEtag: dataEtag)
+            state.pendingGroups.insert(subscriber.key)
+            return true
+        }
+        if live { scheduleDrain() }
+        return live
+    }
+
+    /// Runs `action` once per heartbeat interval, until ``removeHeartbeat(_:)``; for transports whose sign of life
+    /// is per connection (a WebSocket's ping) rather than per subscriber.
+    ///
+    /// - Returns: The registration, for ``removeHeartbeat(_:)``.
+    public func addHeartbeat(_ action: @escaping @Sendable () -> Void) -> UInt64 {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.heartbeats[id] = action
+            return id
+        }
+    }
+
+    /// Stops a heartbeat registered with ``addHeartbeat(_:)``.
+    public func removeHeartbeat(_ registration: UInt64) {
+        _ = state.withLock { $0.heartbeats.removeValue(forKey: registration) }
     }
 
     private func clampedRefresh(_ every: Duration) -> Duration {
@@ -374,12 +497,13 @@ public final class SubscriptionHub: Sendable {
             state.groups = [:]
             state.clients = [:]
             state.subscribers = 0
+            state.heartbeats = [:]
             return all
         }
         let ended = DispatchGroup()
         for subscriber in subscribers {
             ended.enter()
-            subscriber.stream.onTermination { ended.leave() }
+            subscriber.sink.whenEnded { ended.leave() }
             Self.cancel(subscriber, reason: "the emulator is stopping")
         }
         // Let the server send those last events and end the responses before it closes the connections.
@@ -401,8 +525,7 @@ public final class SubscriptionHub: Sendable {
         writer.key("cancelled")
         writer.write(.bool(true))
         writer.endObject()
-        subscriber.stream.write(Array("data: ".utf8) + writer.bytes + Array("\n\n".utf8))
-        subscriber.stream.finish()
+        subscriber.sink.finish(with: writer.bytes)
     }
 
     // MARK: Fan-out
@@ -411,6 +534,8 @@ public final class SubscriptionHub: Sendable {
         let key: String
         let request: EngineRequest
         let engine: Engine
+        /// Whether a `@refresh(every:)` asked for it: subscribers hear from it even when nothing changed.
+        let isRefresh: Bool
     }
 
     private func scheduleDrain() {
@@ -445,9 +570,11 @@ public final class SubscriptionHub: Sendable {
                         break
                     }
                 }
+                let refreshes = state.pendingRefreshes
                 state.pendingTables = []
                 state.pendingMutations = []
                 state.pendingGroups = []
+                state.pendingRefreshes = []
                 return keys.compactMap { key in
                     guard let group = state.groups[key] else { return nil }
                     let target = group.target
@@ -457,22 +584,24 @@ public final class SubscriptionHub: Sendable {
                             kind: .connector(
                                 connector: target.connector, operationName: target.operationName, mutation: false),
                             variables: target.variables, auth: group.auth),
-                        engine: state.engine)
+                        engine: state.engine, isRefresh: refreshes.contains(key))
                 }
             }
             guard let runs else { return }
             if runs.count == 1 {
-                deliver(runs[0].key, runs[0].engine.execute(runs[0].request))
+                deliver(runs[0], runs[0].engine.execute(runs[0].request))
             } else if !runs.isEmpty {
                 DispatchQueue.concurrentPerform(iterations: runs.count) { index in
-                    deliver(runs[index].key, runs[index].engine.execute(runs[index].request))
+                    deliver(runs[index], runs[index].engine.execute(runs[index].request))
                 }
             }
         }
     }
 
-    /// Sends a group's new result to the subscribers that need it.
-    private func deliver(_ key: String, _ response: EngineResponse) {
+    /// Sends a group's new result to the subscribers that need it, and the unchanged etag to those of a refresh run
+    /// or a resume that found nothing new.
+    private func deliver(_ run: Run, _ response: EngineResponse) {
+        let key = run.key
         executions.add(1, ordering: .relaxed)
         guard response.status == .ok, response.body.count >= 2 else {
             // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it.
@@ -488,34 +617,52 @@ public final class SubscriptionHub: Sendable {
             return
         }
         let etag = Self.etag(response.body)
-        let targets = state.withLock { state -> [Subscriber] in
-            guard var group = state.groups[key] else { return [] }
+        let (full, unchanged) = state.withLock { state -> ([Subscriber], [Subscriber]) in
+            guard var group = state.groups[key] else { return ([], []) }
             let changed = group.lastEtag != etag
             group.lastEtag = etag
-            var targets: [Subscriber] = []
+            var full: [Subscriber] = []
+            var unchanged: [Subscriber] = []
             for (id, subscriber) in group.subscribers {
-                if subscriber.needsInitial {
-                    group.subscribers[id]?.needsInitial = false
-                    if subscriber.knownEtag != etag { targets.append(subscriber) }
-                } else if changed {
-                    targets.append(subscriber)
+                switch subscriber.pending {
+                case .initial(let known)?:
+                    if known != etag { full.append(subscriber) }
+                case .resume(let known)?:
+                    if known != etag { full.append(subscriber) } else { unchanged.append(subscriber) }
+                case nil:
+                    if changed {
+                        full.append(subscriber)
+                    } else if run.isRefresh {
+                        unchanged.append(subscriber)
+                    }
                 }
+                if subscriber.pending != nil { group.subscribers[id]?.pending = nil }
             }
             state.groups[key] = group
-            return targets
+            return (full, unchanged)
         }
-        guard !targets.isEmpty else { return }
-        // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
-        var tail = Array(response.body[1..<(response.body.count - 1)])
-        tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
-        tail += [0x0A, 0x0A]
-        for subscriber in targets {
-            var event = Array(#"data: {"requestId":"#.utf8)
-            event += JSONValue.string(subscriber.requestID).serialized()
-            event.append(UInt8(ascii: ","))
-            event += tail
-            subscriber.stream.write(event)
+        if !full.isEmpty {
+            // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
+            var tail = Array(response.body[1..<(response.body.count - 1)])
+            tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
+            for subscriber in full {
+                subscriber.sink.send(Self.responsePrefix(subscriber.requestID) + tail)
+            }
         }
+        if !unchanged.isEmpty {
+            let tail = Array(#""dataEtag":"\#(etag)","cancelled":false}"#.utf8)
+            for subscriber in unchanged {
+                subscriber.sink.send(Self.responsePrefix(subscriber.requestID) + tail)
+            }
+        }
+    }
+
+    /// `{"requestId":"<id>",`
+    private static func responsePrefix(_ requestID: String) -> [UInt8] {
+        var prefix = Array(#"{"requestId":"#.utf8)
+        prefix += JSONValue.string(requestID).serialized()
+        prefix.append(UInt8(ascii: ","))
+        return prefix
     }
 
     /// A fast 64-bit FNV-1a hash of the result bytes, as 16 hex digits.
@@ -536,16 +683,21 @@ public final class SubscriptionHub: Sendable {
         clock.schedule(after: configuration.heartbeatInterval) { [weak self] in self?.heartbeat() }
     }
 
-    /// Sends `: ping` to every stream and schedules the next heartbeat.
+    /// Sends every subscriber's heartbeat (`: ping` on server-sent events), runs the registered heartbeats (pings on
+    /// WebSockets) and schedules the next round.
     private func heartbeat() {
-        let streams = state.withLock { state -> [HTTPBodyStream] in
-            guard !state.closed else { return [] }
+        let (sinks, actions) = state.withLock { state -> ([any SubscriptionSink], [@Sendable () -> Void]) in
+            guard !state.closed else { return ([], []) }
             state.heartbeat = scheduleHeartbeat()
-            return state.groups.values.flatMap { $0.subscribers.values.map(\.stream) }
+            return (
+                state.groups.values.flatMap { $0.subscribers.values.map(\.sink) }, Array(state.heartbeats.values)
+            )
         }
-        let ping = Array(": ping\n\n".utf8)
-        for stream in streams {
-            stream.write(ping)
+        for sink in sinks {
+            sink.heartbeat()
+        }
+        for action in actions {
+            action()
         }
     }
 
@@ -562,6 +714,7 @@ public final class SubscriptionHub: Sendable {
             else { return false }
             state.groups[key]?.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
             state.pendingGroups.insert(key)
+            state.pendingRefreshes.insert(key)
             return true
         }
         if due { scheduleDrain() }
@@ -579,11 +732,5 @@ public final class SubscriptionHub: Sendable {
             identity = (auth.uid ?? "") + "|" + JSONValue.object(claims).jsonString(canonical: true)
         }
         return [target.connector, target.operationName, target.canonicalVariables, identity].joined(separator: "\u{0}")
-    }
-
-    static func error(_ status: StatusCode, _ message: String) -> HTTPResponse {
-        var writer = JSONWriter(capacity: 256)
-        RequestError(status: status, message: message).write(to: &writer)
-        return .json(writer.bytes, status: HTTPStatus(code: status.httpStatus))
     }
 }

@@ -18,6 +18,8 @@ enum Route: Equatable {
     case configure
     /// A method of the service API, under `/v1`, `/v1beta` or `/v1alpha`.
     case api(APIRoute)
+    /// The realtime stream over a WebSocket (`ConnectorStreamService.Connect`), any method: the handshake checks it.
+    case stream(StreamRoute)
     /// A request the routing itself answers: an unknown path, or a method other than `POST`.
     case refused(RequestError)
 
@@ -38,6 +40,18 @@ enum Route: Equatable {
                 method == .post
                 ? .configure : .refused(RequestError(status: .invalidArgument, message: "use POST \(path)"))
         default:
+            if path.hasPrefix(StreamRoute.prefix) {
+                guard let stream = StreamRoute(path: path) else {
+                    self = .refused(
+                        RequestError(
+                            status: .notFound,
+                            message: "no such stream endpoint: \(path); the stream is served at "
+                                + "\(StreamRoute.prefix).Connect/{project}/locations/{location}/services/{service}"))
+                    return
+                }
+                self = .stream(stream)
+                return
+            }
             guard let api = APIRoute(path: path) else {
                 self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
                 return
@@ -132,6 +146,53 @@ struct APIRoute: Equatable {
         case ("executeGraphqlRead", nil): return .executeGraphql(readOnly: true)
         case ("executeGraphql", _?), ("executeGraphqlRead", _?): return .serviceMethodOnConnector
         default: return .unknown
+        }
+    }
+}
+
+/// A path of the realtime stream's WebSocket, in each form a released SDK connects to:
+///
+/// - `/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/{project}/locations/{location}/services/{service}`
+///   (the JS SDK, and the Flutter SDK since it moved to this form);
+/// - `/ws/google.firebase.dataconnect.v1.ConnectorStreamService/Connect/locations/{location}` (the Flutter SDK's first
+///   WebSocket transport and the JS SDK's first builds, which name neither project nor service in the path).
+///
+/// The connector (and, in the short form, the service) comes with the first request's `name`.
+struct StreamRoute: Equatable {
+    /// What every stream path starts with.
+    static let prefix = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService"
+
+    /// The project in the path, when the form names it.
+    var project: String?
+    /// The location in the path.
+    var location: String
+    /// The service in the path, when the form names it.
+    var service: String?
+
+    /// Parses a path; `nil` when it is none of the forms.
+    init?(path: String) {
+        guard path.hasPrefix(Self.prefix) else { return nil }
+        let rest = path.dropFirst(Self.prefix.count)
+        var segments = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.last == "" && segments.count > 1 { segments.removeLast() }
+        switch segments.first {
+        case ".Connect":
+            // .Connect/{project}/locations/{location}/services/{service}
+            guard segments.count == 6, segments[2] == "locations", segments[4] == "services",
+                !segments[1].isEmpty, !segments[3].isEmpty, !segments[5].isEmpty
+            else { return nil }
+            project = segments[1]
+            location = segments[3]
+            service = segments[5]
+        case "":
+            // /Connect/locations/{location}
+            guard segments.count == 4, segments[1] == "Connect", segments[2] == "locations", !segments[3].isEmpty
+            else { return nil }
+            project = nil
+            location = segments[3]
+            service = nil
+        default:
+            return nil
         }
     }
 }

@@ -40,7 +40,7 @@ import Testing
         #expect(authors.next() == .comment("ping"))
     }
 
-    @Test func refreshEveryRunsOnScheduleAndPushesOnlyChanges() async throws {
+    @Test func refreshEveryRunsOnScheduleAndConfirmsAnUnchangedResult() async throws {
         // given: the query refreshes every second, with the minimum lowered to let it
         let fixture = try RealtimeFixture(realtime: .init(minimumRefreshInterval: .seconds(1)))
         let client = try fixture.subscribe("PolledBooks")
@@ -57,9 +57,11 @@ import Testing
         // when: the interval passes while nothing changed
         fixture.clock.advance(by: .milliseconds(1))
         await fixture.hub.waitUntilIdle()
-        // then: a re-run, the same bytes, no event
+        // then: a re-run, the same bytes: a response with the unchanged etag and no data
         #expect(fixture.hub.executionCount == 2)
-        #expect(await fixture.nextIsHeartbeat(client))
+        let unchanged = try #require(client.nextData())
+        #expect(unchanged["data"] == nil)
+        #expect(unchanged["dataEtag"] != nil)
 
         // when: a change the hub is not told about, then the next scheduled run
         await fixture.hub.waitUntilIdle()

@@ -1,0 +1,167 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The I/O thread of every upgraded (WebSocket) connection of a server: one `epoll` set, one thread.
+///
+/// libmicrohttpd hands an upgraded socket over to the application and stops reading it. The reactor reads each
+/// socket when it is readable, feeds the bytes to its connection's frame parser, writes buffered frames when a
+/// socket becomes writable again, and ends connections whose close handshake finished, whose peer hung up, or whose
+/// close handshake took too long. Handlers never run on this thread (each connection has its own queue), so a slow
+/// handler does not hold up the other connections.
+///
+/// Stopping closes every connection with 1001, waits up to a grace period for the close handshakes, then ends what
+/// is left: libmicrohttpd must not be stopped while an upgraded connection is still open.
+final class WebSocketReactor: Sendable {
+    private let epoll: Int32
+    private let wakeDescriptor: Int32
+    private let running = Atomic<Bool>(true)
+    private let connections = Mutex<Registry>(Registry())
+    private let exited = DispatchSemaphore(value: 0)
+    private let log: @Sendable (String) -> Void
+
+    private struct Registry {
+        var next: UInt64 = 1
+        var byToken: [UInt64: WebSocketConnection] = [:]
+    }
+
+    /// Creates the `epoll` set and starts the thread; `nil` when the system refuses either.
+    init?(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+        epoll = cmhd_reactor_create()
+        wakeDescriptor = cmhd_wake_create()
+        guard epoll >= 0, wakeDescriptor >= 0, cmhd_reactor_watch(epoll, wakeDescriptor, 0, 0, 1) == 0 else {
+            log("WebSocket reactor: cannot create its epoll set (errno \(errno)); WebSockets are refused")
+            if epoll >= 0 { close(epoll) }
+            if wakeDescriptor >= 0 { close(wakeDescriptor) }
+            return nil
+        }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                let reactor = Unmanaged<WebSocketReactor>.fromOpaque(context).takeRetainedValue()
+                reactor.run()
+                return nil
+            }, context)
+        guard created == 0 else {
+            Unmanaged<WebSocketReactor>.fromOpaque(context).release()
+            close(epoll)
+            close(wakeDescriptor)
+            log("WebSocket reactor: cannot start a thread; WebSockets are refused")
+            return nil
+        }
+        pthread_detach(thread)
+    }
+
+    /// The number of open connections.
+    var count: Int { connections.withLock { $0.byToken.count } }
+
+    /// Takes over an upgraded socket: creates its connection, processes the bytes read after the handshake and starts
+    /// watching the socket. Hands the socket back to libmicrohttpd at once when the reactor is stopping.
+    func adopt(
+        descriptor: Int32, upgrade: OpaquePointer, extra: [UInt8], handler: any WebSocketHandler,
+        maximumMessageSize: Int
+    ) {
+        guard running.load(ordering: .acquiring), cmhd_set_nonblocking(descriptor) == 0 else {
+            _ = cmhd_upgrade_close(upgrade)
+            return
+        }
+        let connection = connections.withLock { registry -> WebSocketConnection in
+            let token = registry.next
+            registry.next += 1
+            let connection = WebSocketConnection(
+                descriptor: descriptor, upgrade: upgrade, token: token, handler: handler, reactor: self,
+                maximumMessageSize: maximumMessageSize)
+            registry.byToken[token] = connection
+            return connection
+        }
+        guard cmhd_reactor_watch(epoll, descriptor, connection.token, 0, 1) == 0 else {
+            log("WebSocket reactor: cannot watch a socket (errno \(errno)); closing it")
+            end(connection)
+            return
+        }
+        if connection.open(extra: extra) == .finish {
+            end(connection)
+        }
+    }
+
+    /// Asks for (or stops asking for) writability of a connection's socket.
+    func watch(_ connection: WebSocketConnection, writable: Bool) {
+        _ = cmhd_reactor_watch(epoll, connection.descriptor, connection.token, writable ? 1 : 0, 0)
+    }
+
+    /// Makes the thread look at closing connections now rather than at its next timeout.
+    func wake() {
+        cmhd_wake_signal(wakeDescriptor)
+    }
+
+    /// Closes every connection with 1001, waits up to `grace` for the close handshakes, ends the rest and stops
+    /// the thread. Returns once every upgraded socket is back with libmicrohttpd.
+    func stop(grace: Duration) {
+        let open = connections.withLock { Array($0.byToken.values) }
+        for connection in open { connection.closeForStop() }
+        let deadline = ContinuousClock.now + grace
+        while count > 0 && ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+        running.store(false, ordering: .releasing)
+        wake()
+        exited.wait()
+    }
+
+    private func end(_ connection: WebSocketConnection) {
+        let removed = connections.withLock { $0.byToken.removeValue(forKey: connection.token) } != nil
+        guard removed else { return }
+        _ = cmhd_reactor_remove(epoll, connection.descriptor)
+        connection.finish()
+    }
+
+    private func run() {
+        var tokens = [UInt64](repeating: 0, count: 64)
+        var readiness = [UInt32](repeating: 0, count: 64)
+        while running.load(ordering: .acquiring) {
+            let count = Int(
+                tokens.withUnsafeMutableBufferPointer { tokenBuffer in
+                    readiness.withUnsafeMutableBufferPointer { readyBuffer in
+                        cmhd_reactor_wait(epoll, tokenBuffer.baseAddress, readyBuffer.baseAddress, 64, 250)
+                    }
+                })
+            var sweep = count == 0
+            for index in 0..<count {
+                let token = tokens[index]
+                if token == 0 {
+                    cmhd_wake_drain(wakeDescriptor)
+                    sweep = true
+                    continue
+                }
+                guard let connection = connections.withLock({ $0.byToken[token] }) else { continue }
+                var outcome = WebSocketConnection.Outcome.keep
+                if readiness[index] & 2 != 0 { outcome = connection.writable() }
+                if outcome == .keep, readiness[index] & 1 != 0 { outcome = connection.readable() }
+                if outcome == .finish { end(connection) }
+            }
+            if sweep { sweepClosing() }
+        }
+        let remaining = connections.withLock { Array($0.byToken.values) }
+        for connection in remaining { end(connection) }
+        close(epoll)
+        close(wakeDescriptor)
+        exited.signal()
+    }
+
+    /// Ends connections whose socket broke, whose close handshake is complete, or whose close handshake took too long.
+    private func sweepClosing() {
+        let now = ContinuousClock.now
+        let all = connections.withLock { Array($0.byToken.values) }
+        for connection in all where connection.writable() == .finish || connection.closingExpired(at: now) {
+            end(connection)
+        }
+    }
+}
