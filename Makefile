@@ -87,8 +87,9 @@ test-root:
 test-consumer: ## Compile the generated packages and run every operation against a live emulator
 	$(SWIFT) test --package-path $(CONSUMER)
 
-test-upstream-shaped: ## Compile code shaped like Google's generated Swift (Tests/UpstreamShaped), warnings as errors
-	$(SWIFT) build --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors
+test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warnings as errors) and run it against a live emulator
+	$(SWIFT) build --build-tests --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors
+	$(SWIFT) test --skip-build --package-path Tests/UpstreamShaped
 
 generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
 	$(SWIFT) build --product dataconnect
@@ -161,8 +162,10 @@ bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) a
 bench-cache: ## Benchmark the cache engine: reads, writes, a 10,000-query workload under a size cap (release)
 	$(SWIFT) run -c release --package-path $(CACHE) cache-bench
 
-bench-realtime: ## Fan-out: 2,000 subscribers in 11 groups, mutation-to-event latency, threads and memory (release)
-	$(SWIFT) run -c release --package-path $(EMU) realtime-bench
+bench-realtime: ## Fan-out over the WebSocket stream: 2,000 subscribers, one per connection and 50 per connection (release)
+	$(SWIFT) build -c release --package-path $(EMU) --product realtime-bench
+	$(EMU)/.build/release/realtime-bench --transport websocket --per-connection 1
+	$(EMU)/.build/release/realtime-bench --transport websocket --per-connection 50
 
 bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
 	$(SWIFT) run -c release --package-path $(TESTING) sdk-bench
@@ -174,4 +177,4 @@ fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
