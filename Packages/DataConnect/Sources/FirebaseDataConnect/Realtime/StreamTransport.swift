@@ -200,7 +200,9 @@ public final class StreamTransport: SubscriptionTransport, Transport {
         address(for: connector, endpoint: endpoint, apiKey: apiKey).url
     }
 
-    static func address(for connector: ConnectorResourceName, endpoint: ServiceEndpoint, apiKey: String?)
+    static func address(
+        for connector: ConnectorResourceName, endpoint: ServiceEndpoint, apiKey: String?
+    )
         -> WebSocketAddress
     {
         var target = StreamFrame.path(for: connector)
@@ -246,26 +248,62 @@ public final class StreamTransport: SubscriptionTransport, Transport {
     ///   - dataEtag: The etag of the result the caller holds; the server may then answer "unchanged" (the same
     ///     etag and no data) instead of resending it.
     /// - Returns: Every response of the subscription; it throws a ``TransportError`` when the connection dies.
-    public func subscribe(_ request: OperationRequest, dataEtag: String?) -> AsyncThrowingStream<StreamMessage, any Error>
-    {
+    public func subscribe(
+        _ request: OperationRequest, dataEtag: String?
+    ) -> AsyncThrowingStream<StreamMessage, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StreamMessage.self, throwing: (any Error).self)
+        // Installed first: a consumer may stop before the request is registered (while a token is fetched).
+        let handle = SubscriptionHandle()
+        continuation.onTermination = { [weak self] _ in
+            guard let (connectionID, requestID) = handle.terminate() else { return }
+            self?.endSubscription(connectionID: connectionID, requestID: requestID)
+        }
         if request.metadata.authToken == nil, let provider = configuration.authTokenProvider {
             Task {
                 do {
                     let token = try await provider.token(forcingRefresh: false)
-                    self.start(request, token: token, dataEtag: dataEtag, continuation: continuation)
+                    self.start(request, token: token, dataEtag: dataEtag, continuation: continuation, handle: handle)
                 } catch {
                     continuation.finish(throwing: TransportError.authentication(String(describing: error)))
                 }
             }
         } else {
-            start(request, token: request.metadata.authToken, dataEtag: dataEtag, continuation: continuation)
+            start(
+                request, token: request.metadata.authToken, dataEtag: dataEtag, continuation: continuation,
+                handle: handle)
         }
         return stream
     }
 
+    /// Where a subscription was registered, for its termination handler, which may run before that.
+    private final class SubscriptionHandle: Sendable {
+        private struct State {
+            var registered: (connectionID: Int, requestID: String)?
+            var terminated = false
+        }
+
+        private let state = Mutex(State())
+
+        /// Records the registration; returns it when the consumer already stopped, to be ended at once.
+        func register(connectionID: Int, requestID: String) -> (Int, String)? {
+            state.withLock { state in
+                state.registered = (connectionID, requestID)
+                return state.terminated ? (connectionID, requestID) : nil
+            }
+        }
+
+        /// Records the end; returns the registration to end, if there is one.
+        func terminate() -> (Int, String)? {
+            state.withLock { state in
+                state.terminated = true
+                return state.registered
+            }
+        }
+    }
+
     private func start(
-        _ request: OperationRequest, token: String?, dataEtag: String?, continuation: MessageContinuation
+        _ request: OperationRequest, token: String?, dataEtag: String?, continuation: MessageContinuation,
+        handle: SubscriptionHandle
     ) {
         let effects = state.withLock { state -> (Effects, (connectionID: Int, requestID: String)) in
             var effects = Effects()
@@ -286,11 +324,12 @@ public final class StreamTransport: SubscriptionTransport, Transport {
             state.connection = connection
             return (effects, (connection.id, requestID))
         }
-        let (connectionID, requestID) = effects.1
-        continuation.onTermination = { [weak self] _ in
-            self?.endSubscription(connectionID: connectionID, requestID: requestID)
-        }
         effects.0.run()
+        if let (connectionID, requestID) = handle.register(
+            connectionID: effects.1.connectionID, requestID: effects.1.requestID)
+        {
+            endSubscription(connectionID: connectionID, requestID: requestID)
+        }
     }
 
     /// The consumer stopped: cancel the subscription on the server, and close an idle connection.
@@ -519,7 +558,8 @@ public final class StreamTransport: SubscriptionTransport, Transport {
                 effects.resumes.append((waiting.continuation, .fallBack))
             } else if unchanged {
                 // "Unchanged" carries no data: answer with the last data, or ask REST when there is none yet.
-                effects.resumes.append((waiting.continuation, subscription.lastResponse.map { .response($0) } ?? .fallBack))
+                effects.resumes.append(
+                    (waiting.continuation, subscription.lastResponse.map { .response($0) } ?? .fallBack))
             } else {
                 effects.resumes.append((waiting.continuation, .response(message.response)))
             }

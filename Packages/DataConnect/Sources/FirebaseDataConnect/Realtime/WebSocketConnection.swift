@@ -147,7 +147,8 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
         settings.callback = webSocketCallback
 
         guard let client = cws_client_create(&settings) else {
-            finish(.failed(.connection("could not create a WebSocket context", code: URLErrorCodes.cannotConnectToHost)))
+            finish(
+                .failed(.connection("could not create a WebSocket context", code: URLErrorCodes.cannotConnectToHost)))
             return
         }
         shared.withLock { $0.client = ClientHandle(pointer: client) }
@@ -162,7 +163,9 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
             if let close = shared.withLock({ $0.close }) {
                 finish(.closed(code: close.code, reason: String(decoding: close.reason, as: UTF8.self)))
             } else {
-                finish(.failed(.connection("the WebSocket service loop stopped", code: URLErrorCodes.networkConnectionLost)))
+                finish(
+                    .failed(
+                        .connection("the WebSocket service loop stopped", code: URLErrorCodes.networkConnectionLost)))
             }
         }
     }
@@ -281,7 +284,8 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
             return .server(RequestError(status: StatusCode(httpStatus: status), message: message), httpStatus: status)
         }
         let lowered = text.lowercased()
-        let code = lowered.contains("timed out") || lowered.contains("timeout")
+        let code =
+            lowered.contains("timed out") || lowered.contains("timeout")
             ? URLErrorCodes.timedOut : URLErrorCodes.cannotConnectToHost
         return .connection("WebSocket: \(text)", code: code)
     }

@@ -252,7 +252,9 @@ final class WebSocketPeer: @unchecked Sendable {
     private func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw Failure(description: "the client closed the connection") }
             offset += sent
         }
@@ -279,7 +281,8 @@ enum SHA1 {
             var w = [UInt32](repeating: 0, count: 80)
             for i in 0..<16 {
                 let b = chunk + i * 4
-                w[i] = UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16 | UInt32(padded[b + 2]) << 8
+                w[i] =
+                    UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16 | UInt32(padded[b + 2]) << 8
                     | UInt32(padded[b + 3])
             }
             for i in 16..<80 {

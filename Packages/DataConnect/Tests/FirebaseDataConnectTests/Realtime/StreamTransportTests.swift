@@ -1,5 +1,6 @@
 import DataConnectWire
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FirebaseDataConnect
@@ -25,7 +26,9 @@ import Testing
             metadata: RequestMetadata(appID: "1:demo:web:1", apiKey: apiKey, authToken: token))
     }
 
-    static func response(_ requestID: String, data: JSONValue?, etag: String? = nil, cancelled: Bool = false)
+    static func response(
+        _ requestID: String, data: JSONValue?, etag: String? = nil, cancelled: Bool = false
+    )
         -> JSONValue
     {
         var object: JSONObject = ["requestId": .string(requestID)]
@@ -39,7 +42,8 @@ import Testing
     static func make(fallback: RecordingTransport = RecordingTransport()) -> (StreamTransport, FakeWebSocketConnector) {
         let sockets = FakeWebSocketConnector()
         let transport = StreamTransport(
-            configuration: .init(endpoint: emulator, fallback: fallback,
+            configuration: .init(
+                endpoint: emulator, fallback: fallback,
                 versions: ClientVersions(sdk: "11.12.6", swift: "6.3", os: "6.1.0")),
             connector: sockets.connector)
         return (transport, sockets)
@@ -152,6 +156,30 @@ import Testing
         // then
         #expect(socket.frames.last == ["requestId": "2", "cancel": .object([:])])
         #expect(socket.closed?.code == 1000)
+        #expect(!transport.isConnected)
+    }
+
+    @Test func aConsumerThatStopsWhileTheTokenIsFetchedCancelsOnceRegistered() async throws {
+        // given: a subscription whose token is still being fetched
+        let provider = GatedTokenProvider()
+        let sockets = FakeWebSocketConnector()
+        let transport = StreamTransport(
+            configuration: .init(endpoint: Self.emulator, fallback: RecordingTransport(), authTokenProvider: provider),
+            connector: sockets.connector)
+        let movies = ThrowingRecorder(transport.subscribe(Self.request("ListMovies"), dataEtag: nil))
+        await HangGuard.wait { provider.waiting == 1 }
+
+        // when: the consumer stops, then the token arrives
+        movies.cancel()
+        _ = await movies.waitForEnd()
+        provider.open(token: Self.token("alice"))
+
+        // then: the subscription is sent with the token, cancelled, and the idle connection closed
+        await HangGuard.wait { sockets.last?.closed != nil }
+        let frames = sockets.last?.frames ?? []
+        #expect(frames.first?["headers"]?["X-Firebase-Auth-Token"] == .string(Self.token("alice")))
+        #expect(frames.last == ["requestId": "1", "cancel": .object([:])])
+        #expect(sockets.last?.closed?.code == 1000)
         #expect(!transport.isConnected)
     }
 
@@ -327,7 +355,8 @@ import Testing
 
         // then
         #expect(try await query.data == ["movie": "from REST"])
-        guard case .failure(let error) = await mutation.result, case .connection(let message, _)? = error as? TransportError
+        guard case .failure(let error) = await mutation.result,
+            case .connection(let message, _)? = error as? TransportError
         else {
             Issue.record("expected the mutation to fail")
             return
@@ -420,4 +449,38 @@ import Testing
                 == "ws://127.0.0.1:9399/ws/google.firebase.dataconnect.v1."
                 + "ConnectorStreamService.Connect/demo/locations/us-central1/services/movies")
     }
+}
+
+/// A token provider whose tokens wait until the test opens the gate.
+final class GatedTokenProvider: AuthTokenProvider {
+    private struct State {
+        var token: String??
+        var waiters: [CheckedContinuation<String?, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    func open(token: String?) {
+        let waiters = state.withLock { state in
+            state.token = .some(token)
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: token) }
+    }
+
+    func token(forcingRefresh: Bool) async throws -> String? {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> String?? in
+                if let token = state.token { return .some(token) }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    var userChanges: AsyncStream<AuthUser?> { AsyncStream { $0.finish() } }
 }

@@ -306,7 +306,8 @@ extension SubscribeTests {
         // given: a ref subscribed through the WebSocket stream
         let sockets = FakeWebSocketConnector()
         let stream = StreamTransport(
-            configuration: .init(endpoint: ServiceEndpoint(host: "127.0.0.1", port: 9399, sslEnabled: false),
+            configuration: .init(
+                endpoint: ServiceEndpoint(host: "127.0.0.1", port: 9399, sslEnabled: false),
                 fallback: RecordingTransport()),
             connector: sockets.connector)
         let dataConnect = DataConnect(

@@ -52,7 +52,8 @@ import Testing
                 seen.append("masked=\(frame.masked) opcode=\(frame.opcode) \(frame.text)")
                 try peer.sendText("echo: " + frame.text)
                 let close = try peer.readFrame()
-                seen.append("close \(close.closeCode ?? -1) \(String(decoding: close.payload.dropFirst(2), as: UTF8.self))")
+                seen.append(
+                    "close \(close.closeCode ?? -1) \(String(decoding: close.payload.dropFirst(2), as: UTF8.self))")
                 try peer.sendClose(code: close.closeCode ?? 1000, reason: "")
             }
         ])
@@ -123,9 +124,11 @@ import Testing
         _ = await log.waitForEnd()
 
         // then
-        #expect(events.prefix(4) == [
-            .opened, Self.text(#"{"result":{"requestId":"1","data":{"n":1}}}"#), Self.text(large), .binary([0, 1, 2, 255]),
-        ])
+        #expect(
+            events.prefix(4) == [
+                .opened, Self.text(#"{"result":{"requestId":"1","data":{"n":1}}}"#), Self.text(large),
+                .binary([0, 1, 2, 255]),
+            ])
     }
 
     @Test func answersTheServersPing() async throws {
