@@ -47,6 +47,9 @@ struct cws_options {
 struct cws_client {
     struct lws_context *context;
     struct lws *wsi;
+    /* Non-zero when the connection failed before lws_client_connect_via_info returned (e.g. the host name did not
+       resolve); lws may then report no callback at all. */
+    int connect_failed;
     struct lws_protocols protocols[2];
     lws_retry_bo_t idle_policy;
 };
@@ -102,7 +105,7 @@ cws_client_create(const struct cws_options *options)
     connect.local_protocol_name = client->protocols[0].name;
     connect.pwsi = &client->wsi;
     if (options->ping_after_seconds > 0) connect.retry_and_idle_policy = &client->idle_policy;
-    lws_client_connect_via_info(&connect);
+    client->connect_failed = lws_client_connect_via_info(&connect) == NULL;
     return client;
 }
 

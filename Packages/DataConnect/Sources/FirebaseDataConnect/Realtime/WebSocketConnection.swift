@@ -152,6 +152,13 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
             return
         }
         shared.withLock { $0.client = ClientHandle(pointer: client) }
+        if client.pointee.connect_failed != 0 {
+            finish(
+                .failed(
+                    .connection(
+                        "WebSocket: could not connect to \(self.address.hostHeader)",
+                        code: URLErrorCodes.cannotConnectToHost)))
+        }
         // A frame or close queued before the client existed found nothing to wake; look once now.
         wakeUp()
         while !finished && !abandon {

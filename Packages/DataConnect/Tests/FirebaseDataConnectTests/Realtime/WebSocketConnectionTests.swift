@@ -232,6 +232,23 @@ import Testing
         }
     }
 
+    @Test func aHostThatDoesNotResolveFails() async throws {
+        // given
+        let log = EventLog()
+
+        // when: `.invalid` never resolves (RFC 6761)
+        _ = WebSocketConnection.connect(
+            to: WebSocketAddress(host: "no-such-host.invalid", port: 443, secure: true, target: "/"),
+            handler: log.handler)
+        let events = await log.waitForEnd()
+
+        // then
+        guard case .failed(.connection)? = events.last, events.count == 1 else {
+            Issue.record("expected a connection failure, got \(events)")
+            return
+        }
+    }
+
     @Test func aPeerThatStopsAnsweringPingsIsDropped() async throws {
         // given: a server that reads the client's pings and never answers them
         let seen = LockedList<UInt8>()
