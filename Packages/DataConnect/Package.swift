@@ -20,11 +20,16 @@ let package = Package(
     targets: [
         // MARK: Libraries
 
+        // libwebsockets: WebSocket framing, TLS (OpenSSL) and keep-alive pings for the realtime stream. Debian's
+        // libcurl has no WebSocket support, so URLSessionWebSocketTask does not work on Linux
+        // (docs/decisions/0003-libwebsockets-for-the-realtime-client.md).
+        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .target(name: "FirebaseCore", dependencies: [.product(name: "DataConnectTime", package: "DataConnectKit")]),
         .target(
             name: "FirebaseDataConnect",
             dependencies: [
                 "FirebaseCore",
+                "CWebSockets",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "DataConnectCache", package: "DataConnectCache"),
             ]

@@ -40,7 +40,10 @@ public final class DataConnect: Sendable {
     private struct State {
         var emulator: EmulatorConfiguration?
         var authTokenProvider: (any AuthTokenProvider)?
-        var liveTransport: URLSessionTransport?
+        /// REST under the realtime stream, which also carries executes while a subscription is live.
+        var liveTransport: StreamTransport?
+        /// The realtime stream when operations go to an injected transport.
+        var subscriptionStream: StreamTransport?
         var queryRefs: [OperationKey: WeakRef] = [:]
         var userWatch: Task<Void, Never>?
     }
@@ -118,7 +121,7 @@ public final class DataConnect: Sendable {
     ///   - settings: Cache settings and the endpoint realtime subscriptions use.
     ///   - callerSDKType: Who calls.
     ///   - transport: Where queries and mutations go.
-    ///   - subscriptionTransport: The realtime transport; server-sent events to the endpoint when `nil`.
+    ///   - subscriptionTransport: The realtime transport; the WebSocket stream to the endpoint when `nil`.
     public convenience init(
         app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
         callerSDKType: CallerSDKType = .base, transport: any Transport,
@@ -139,7 +142,7 @@ public final class DataConnect: Sendable {
     ///   - transport: The transport to use instead of a `URLSessionTransport` built from the settings.
     ///   - environment: The process environment, read for `FIREBASE_DATA_CONNECT_EMULATOR_HOST`.
     ///   - cacheWarning: Where client cache warnings go; standard error by default.
-    ///   - subscriptionTransport: The realtime transport to use instead of server-sent events to the endpoint.
+    ///   - subscriptionTransport: The realtime transport to use instead of the WebSocket stream to the endpoint.
     ///   - reconnectPolicy: How realtime subscriptions reconnect.
     ///   - cacheClock: The current time for the client cache.
     init(
@@ -191,6 +194,7 @@ public final class DataConnect: Sendable {
         state.withLock { state in
             state.emulator = configuration
             state.liveTransport = nil
+            state.subscriptionStream = nil
         }
     }
 
@@ -207,6 +211,7 @@ public final class DataConnect: Sendable {
         state.withLock { state in
             state.authTokenProvider = provider
             state.liveTransport = nil
+            state.subscriptionStream = nil
             state.userWatch?.cancel()
             state.userWatch = nil
         }
@@ -239,9 +244,33 @@ public final class DataConnect: Sendable {
         }
     }
 
-    /// The subscription transport: the injected one, or server-sent events to the current endpoint.
+    /// The subscription transport: the injected one, or the WebSocket stream to the current endpoint.
     func resolveSubscriptionTransport() -> any SubscriptionTransport {
-        injectedSubscriptionTransport ?? ServerSentEventsTransport(endpoint: endpoint)
+        if let injectedSubscriptionTransport { return injectedSubscriptionTransport }
+        guard let injectedTransport else { return liveStreamTransport() }
+        let endpoint = endpoint
+        return state.withLock { state in
+            if let stream = state.subscriptionStream { return stream }
+            let stream = StreamTransport(
+                configuration: .init(
+                    endpoint: endpoint, fallback: injectedTransport, authTokenProvider: state.authTokenProvider))
+            state.subscriptionStream = stream
+            return stream
+        }
+    }
+
+    /// The live transport: the WebSocket stream, over REST to the current endpoint.
+    private func liveStreamTransport() -> StreamTransport {
+        let endpoint = endpoint
+        return state.withLock { state in
+            if let live = state.liveTransport { return live }
+            let rest = URLSessionTransport(
+                configuration: .init(endpoint: endpoint, authTokenProvider: state.authTokenProvider))
+            let live = StreamTransport(
+                configuration: .init(endpoint: endpoint, fallback: rest, authTokenProvider: state.authTokenProvider))
+            state.liveTransport = live
+            return live
+        }
     }
 
     /// The request of a subscription, with the current token; `nil` when the provider fails to give one.
@@ -411,14 +440,7 @@ public final class DataConnect: Sendable {
     /// The transport, and the token provider the caller must consult itself (only for an injected transport;
     /// the live transport asks the provider and retries a 401 when the token changed).
     private func resolveTransport() -> (any Transport, (any AuthTokenProvider)?) {
-        let endpoint = endpoint
-        return state.withLock { state in
-            if let injectedTransport { return (injectedTransport, state.authTokenProvider) }
-            if let live = state.liveTransport { return (live, nil) }
-            let live = URLSessionTransport(
-                configuration: .init(endpoint: endpoint, authTokenProvider: state.authTokenProvider))
-            state.liveTransport = live
-            return (live, nil)
-        }
+        if let injectedTransport { return (injectedTransport, currentProvider) }
+        return (liveStreamTransport(), nil)
     }
 }

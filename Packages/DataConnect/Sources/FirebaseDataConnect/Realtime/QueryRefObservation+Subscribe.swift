@@ -16,6 +16,8 @@ struct RealtimeState<ResultData: Decodable & Sendable>: Sendable {
     var restartRequested = false
     /// The etag of the last result received, sent on reconnect so an unchanged result is not sent again.
     var lastEtag: String?
+    /// The last response with data, delivered again when the server answers "unchanged" (the same etag, no data).
+    var lastResponse: GraphQLResponse?
 }
 
 /// How one connection of a subscription ended.
@@ -109,6 +111,7 @@ extension QueryRefObservation {
             guard state.loop != nil, let connection = state.connection else { return }
             state.restartRequested = true
             state.lastEtag = nil
+            state.lastResponse = nil
             connection.cancel()
         }
     }
@@ -219,12 +222,26 @@ extension QueryRefObservation {
         }
     }
 
+    /// Delivers one pushed result to the cache, the ref and the consumers.
+    ///
+    /// A response with the etag of the last result and no data means "unchanged": the last result is delivered
+    /// again, so every push (a `@refresh(every:)` tick included) reaches the consumers with data.
     private func deliver(_ message: StreamMessage, uid: String?) {
-        realtime.withLock { $0.lastEtag = message.dataEtag }
+        let (response, unchanged) = realtime.withLock { state -> (GraphQLResponse, Bool) in
+            let hasData = !(message.response.data?.isNull ?? true)
+            if !hasData, message.response.errors.isEmpty, let etag = message.dataEtag, etag == state.lastEtag,
+                let last = state.lastResponse
+            {
+                return (last, true)
+            }
+            state.lastEtag = message.dataEtag
+            if hasData { state.lastResponse = message.response }
+            return (message.response, false)
+        }
         let element: RealtimeState<ResultData>.Element
         do {
-            let data = try OperationCodec.decode(message.response, as: ResultData.self)
-            if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid),
+            let data = try OperationCodec.decode(response, as: ResultData.self)
+            if !unchanged, dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid),
                 case .object(let object)? = message.response.data,
                 let update = try? engine.write(
                     query: cacheKey, response: object, properties: message.response.extensions.dataConnect)

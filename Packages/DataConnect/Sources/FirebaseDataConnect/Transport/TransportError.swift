@@ -49,6 +49,7 @@ extension TransportError: CustomStringConvertible {
 enum URLErrorCodes {
     static let cancelled = -999
     static let timedOut = -1001
+    static let cannotConnectToHost = -1004
     static let networkConnectionLost = -1005
     static let badServerResponse = -1011
     static let zeroByteResource = -1014

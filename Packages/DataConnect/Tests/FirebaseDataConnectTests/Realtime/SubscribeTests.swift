@@ -280,3 +280,71 @@ extension SubscribeTests {
         #expect(await values.wait(for: 2).map(Self.titles) == [["Alien"], ["Alien", "Heat"]])
     }
 }
+
+extension SubscribeTests {
+    @Test func anUnchangedResponseDeliversTheLastDataAgain() async throws {
+        // given: a first result
+        let realtime = ScriptedSubscriptionTransport([
+            .init(messages: [ScriptedSubscriptionTransport.movies(["Alien"], etag: "e1")], ending: .open)
+        ])
+        let ref = Self.dataConnect(realtime).query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
+        let values = Recorder(try await ref.subscribe())
+        _ = await values.wait(for: 1)
+
+        // when: a refresh tick answered "unchanged" (the same etag, no data), then a change
+        realtime.push(StreamMessage(requestID: "1", response: GraphQLResponse(data: nil), dataEtag: "e1"))
+        realtime.push(ScriptedSubscriptionTransport.movies(["Alien", "Heat"], etag: "e2"))
+
+        // then: every push reached the consumer with data
+        let seen = await values.wait(for: 3)
+        #expect(seen.map(Self.titles) == [["Alien"], ["Alien"], ["Alien", "Heat"]])
+        #expect(seen.allSatisfy { (try? $0.get())?.source == .server })
+    }
+
+    @Test func aSubscriptionOverTheStreamReconnectsOnANewConnectionWithItsEtag() async throws {
+        // given: a ref subscribed through the WebSocket stream
+        let sockets = FakeWebSocketConnector()
+        let stream = StreamTransport(
+            configuration: .init(
+                endpoint: ServiceEndpoint(host: "127.0.0.1", port: 9399, sslEnabled: false),
+                fallback: RecordingTransport()),
+            connector: sockets.connector)
+        let dataConnect = DataConnect(
+            app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
+            settings: DataConnectSettings(cacheSettings: nil), transport: RecordingTransport(), environment: [:],
+            subscriptionTransport: stream, reconnectPolicy: Self.fast)
+        let ref = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "x"), resultsDataType: MovieList.self)
+        let values = Recorder(try await ref.subscribe())
+        await HangGuard.wait { sockets.last?.frames.isEmpty == false }
+        let first = try #require(sockets.last)
+        first.reply(
+            ScriptedSubscriptionTransport.movies(["Alien"], etag: "e1").response.toJSON().merging(
+                requestID: "1", etag: "e1"))
+        _ = await values.wait(for: 1)
+
+        // when: the connection dies
+        first.fail(.connection("the connection was lost", code: URLErrorCodes.networkConnectionLost))
+
+        // then: the ref subscribes again on a new connection, sending its etag; "unchanged" gives the last data
+        await HangGuard.wait { sockets.all.count == 2 && sockets.last?.frames.isEmpty == false }
+        let second = try #require(sockets.last)
+        #expect(sockets.all.count == 2)
+        #expect(second.frames.first?["dataEtag"] == "e1")
+        #expect(second.frames.first?["subscribe"]?["operationName"] == "listMoviesByGenre")
+        second.reply(["requestId": "1", "dataEtag": "e1"])
+        let seen = await values.wait(for: 2)
+        #expect(seen.map(Self.titles) == [["Alien"], ["Alien"]])
+    }
+}
+
+extension JSONValue {
+    /// This response object with a `requestId` and `dataEtag`, as a stream response.
+    fileprivate func merging(requestID: String, etag: String) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object["requestId"] = .string(requestID)
+        object["dataEtag"] = .string(etag)
+        return .object(object)
+    }
+}
