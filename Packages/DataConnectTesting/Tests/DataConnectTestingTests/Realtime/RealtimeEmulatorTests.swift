@@ -5,7 +5,7 @@ import Testing
 
 @testable import FirebaseDataConnect
 
-/// `subscribe()` over server-sent events against an emulator on a port (the stream needs a socket).
+/// `subscribe()` over the WebSocket stream against an emulator on a port (the stream needs a socket).
 @Suite struct RealtimeEmulatorTests {
     let emulator: TestEmulator
     let dataConnect: DataConnect
