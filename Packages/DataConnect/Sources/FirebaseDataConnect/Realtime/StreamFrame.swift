@@ -15,18 +15,12 @@ import DataConnectWire
 ///
 /// A response is a `StreamResponse`: wrapped as `{"result": {…}}` in a text frame (the emulator), or bare in a
 /// binary frame (production).
+///
+/// Both are the wire model's envelopes, `StreamRequest` and `StreamResponse` of `DataConnectWire`, which the
+/// emulator reads and writes too.
 enum StreamFrame {
     /// What a request asks for.
-    enum Kind: Hashable, Sendable {
-        /// Start pushing the results of a query.
-        case subscribe(operationName: String, variables: JSONObject)
-        /// Run a query or mutation once.
-        case execute(operationName: String, variables: JSONObject)
-        /// Send the current result of the subscription with this request id again.
-        case resume
-        /// Stop the subscription with this request id.
-        case cancel
-    }
+    typealias Kind = StreamRequest.Kind
 
     /// The headers the stream carries, as the REST transport sends them; the rest of the REST headers (content
     /// type, affinity) have no meaning on the stream.
@@ -47,23 +41,10 @@ enum StreamFrame {
         id requestID: String, kind: Kind, name: String? = nil, headers: [(name: String, value: String)] = [],
         dataEtag: String? = nil
     ) -> [UInt8] {
-        var object: JSONObject = ["requestId": .string(requestID)]
-        if let name { object["name"] = .string(name) }
-        if !headers.isEmpty {
-            object["headers"] = .object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) }))
-        }
-        switch kind {
-        case .subscribe(let operationName, let variables):
-            object["subscribe"] = ["operationName": .string(operationName), "variables": .object(variables)]
-        case .execute(let operationName, let variables):
-            object["execute"] = ["operationName": .string(operationName), "variables": .object(variables)]
-        case .resume:
-            object["resume"] = .object([:])
-        case .cancel:
-            object["cancel"] = .object([:])
-        }
-        if let dataEtag { object["dataEtag"] = .string(dataEtag) }
-        return JSONValue.object(object).serialized()
+        let fields = Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        let request = StreamRequest(
+            requestId: requestID, kind: kind, name: name, headers: fields.isEmpty ? nil : fields, dataEtag: dataEtag)
+        return request.toJSON().serialized()
     }
 
     /// Reads a response: a text frame must hold `{"result": {…}}`; a binary frame holds the bare response.
@@ -77,11 +58,16 @@ enum StreamFrame {
         } catch {
             throw .malformedResponse("a stream frame is not JSON: \(error.message)")
         }
-        if binary { return try StreamMessage(json: json) }
-        guard case .object(let object) = json, let result = object["result"], case .object = result else {
-            throw .malformedResponse("a stream text frame without a result object")
+        if !binary {
+            guard case .object(let object) = json, case .object? = object["result"] else {
+                throw .malformedResponse("a stream text frame without a result object")
+            }
         }
-        return try StreamMessage(json: result)
+        do throws(WireFormatError) {
+            return StreamMessage(try StreamResponse(json: json))
+        } catch {
+            throw .malformedResponse("a stream response: \(error)")
+        }
     }
 
     /// The key of an operation and its variables: subscriptions and executes of the same key share a server

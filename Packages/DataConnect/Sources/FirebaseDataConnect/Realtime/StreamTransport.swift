@@ -315,7 +315,7 @@ public final class StreamTransport: SubscriptionTransport, Transport {
             let requestID = connection.nextID()
             let frame = Self.prepare(
                 &connection, request: request, token: token, versions: configuration.versions, id: requestID,
-                kind: .subscribe(operationName: request.operationName, variables: request.variables),
+                kind: .subscribe(.init(operationName: request.operationName, variables: request.variables)),
                 dataEtag: dataEtag)
             connection.subscriptions[requestID] = Subscription(
                 key: StreamFrame.key(operationName: request.operationName, variables: request.variables),
@@ -420,7 +420,7 @@ public final class StreamTransport: SubscriptionTransport, Transport {
                 let requestID = connection.nextID()
                 frame = Self.prepare(
                     &connection, request: request, token: token, versions: configuration.versions, id: requestID,
-                    kind: .execute(operationName: request.operationName, variables: request.variables))
+                    kind: .execute(.init(operationName: request.operationName, variables: request.variables)))
                 connection.executes[requestID] = pending
             }
             effects.frames.append((connection.channel, frame))

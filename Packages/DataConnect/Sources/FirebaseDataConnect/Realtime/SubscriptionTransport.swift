@@ -20,19 +20,12 @@ public struct StreamMessage: Hashable, Sendable {
         self.cancelled = cancelled
     }
 
-    /// Reads a `StreamResponse` JSON object.
-    ///
-    /// - Throws: ``TransportError/malformedResponse(_:)`` when it is not one.
-    init(json: JSONValue) throws(TransportError) {
-        guard case .object(let object) = json else { throw .malformedResponse("a stream event is not an object") }
-        do {
-            response = try GraphQLResponse(json: json)
-        } catch {
-            throw .malformedResponse("a stream event: \(error)")
-        }
-        requestID = object["requestId"]?.stringValue ?? ""
-        dataEtag = object["dataEtag"]?.stringValue
-        cancelled = object["cancelled"]?.boolValue ?? false
+    /// The message a stream response carries.
+    init(_ response: StreamResponse) {
+        self.init(
+            requestID: response.requestId,
+            response: GraphQLResponse(data: response.data, errors: response.errors, extensions: response.extensions),
+            dataEtag: response.dataEtag, cancelled: response.cancelled)
     }
 }
 
