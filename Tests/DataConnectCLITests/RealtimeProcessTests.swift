@@ -6,8 +6,8 @@ import WorkspaceTestSupport
 import FoundationNetworking
 #endif
 
-/// Realtime across processes: a `dataconnect emulator`, a `movies watch` subscriber, and mutations from this
-/// test process.
+/// Realtime across processes: a `dataconnect emulator`, a subscriber (a `movies watch` process, or this test process
+/// on the WebSocket stream), and mutations from this test process.
 @Suite struct RealtimeProcessTests {
     /// Starts the built `movies` with a private configuration folder and no colours.
     static func movies(_ arguments: [String], configuration: TemporaryDirectory) throws -> ChildProcess {
@@ -51,6 +51,39 @@ import FoundationNetworking
                 "hang guard: \(title) never shown; \(watch.standardOutput)")
         }
         #expect(await watch.stop(signal: SIGINT).exitStatus == 0)
+        await emulator.stop()
+    }
+
+    /// The stream itself, without the SDK: a WebSocket from this process sees the mutations another client sends
+    /// to the emulator process over REST.
+    @Test func aStreamSubscriberSeesMutationsSentToTheEmulatorProcess() async throws {
+        // given: an emulator process and a subscription on its stream, with its first (empty) result
+        let emulator = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--seed", RepositoryPaths.movies + "/seed_data.gql", "--no-watch",
+        ])
+        let port = try #require(UInt16(emulator.url.split(separator: ":").last ?? ""))
+        let stream = try StreamClient(port: port, service: "movies")
+        defer { stream.close() }
+        try stream.send([
+            "requestId": "1", "name": "projects/p/locations/l/services/movies/connectors/movies",
+            "subscribe": ["operationName": "listMoviesByGenre", "variables": ["genre": "Streamed"]],
+        ])
+        let first = try #require(stream.nextResult(), "hang guard: no first result")
+        #expect((first["data"] as? [String: Any])?["movies"] as? [Any] != nil)
+        #expect(((first["data"] as? [String: Any])?["movies"] as? [Any])?.isEmpty == true)
+
+        // when: a movie of that genre is inserted over REST
+        let status = try await Self.createMovie(emulator, title: "On The Wire", genre: "Streamed")
+
+        // then: it is pushed under the subscription's request id
+        #expect(status == 200)
+        let pushed = try #require(stream.nextResult(), "hang guard: no pushed result")
+        #expect(pushed["requestId"] as? String == "1")
+        #expect(pushed["cancelled"] as? Bool == false)
+        let titles = ((pushed["data"] as? [String: Any])?["movies"] as? [[String: Any]])?.compactMap {
+            $0["title"] as? String
+        }
+        #expect(titles == ["On The Wire"])
         await emulator.stop()
     }
 

@@ -8,18 +8,19 @@ import Synchronization
 ///
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}/connectors/{c}:executeQuery` and `:executeMutation`
 ///   (also under `v1beta`), `:impersonateQuery` and `:impersonateMutation`;
-/// - `POST …/connectors/{c}:subscribe`: a realtime subscription as server-sent events (``SubscriptionHub``);
 /// - `GET /ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/{p}/locations/{l}/services/{s}` (and the
-///   older `…ConnectorStreamService/Connect/locations/{l}`): the realtime stream over a WebSocket (`StreamSession`);
+///   older `…ConnectorStreamService/Connect/locations/{l}`): the realtime stream over a WebSocket (`StreamSession`),
+///   the one realtime protocol, fed by the ``SubscriptionHub``;
 /// - `POST /v1/projects/{p}/locations/{l}/services/{s}:executeGraphql` and `:executeGraphqlRead`;
 /// - `GET /emulator/info`, `POST /emulator/clear`, `POST /emulator/export`, `POST /emulator/configure`.
 ///
-/// Project and location segments are ignored, as upstream does.
+/// Project and location segments are ignored, as upstream does. Any other connector method, `:subscribe` included
+/// (realtime subscriptions are made on the stream), is answered 404 `unknown method`.
 ///
 /// Before routing, every request passes the ``originPolicy``: a `Host` that names none of the accepted hosts
 /// (DNS rebinding) and an `Origin` that may not call the endpoint (a web page) are refused with 403, CORS
 /// preflights are answered, and responses to accepted origins carry the CORS headers. The client API
-/// (`:executeQuery`, `:executeMutation`, `:subscribe` and the other connector methods that serve apps) is
+/// (`:executeQuery`, `:executeMutation`, the stream and the other connector methods that serve apps) is
 /// ``RequestOriginPolicy/Audience/client``; everything else (`/emulator/*`, `:executeGraphql*`, `:impersonate*`)
 /// is ``RequestOriginPolicy/Audience/admin``.
 public final class EmulatorResponder: HTTPResponder {
@@ -29,7 +30,7 @@ public final class EmulatorResponder: HTTPResponder {
     let maintenance: @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     /// The emulator's version string.
     let version: String
-    /// Realtime subscriptions (`:subscribe`), told about every mutation the responder runs.
+    /// Realtime subscriptions (the stream's `subscribe`), told about every mutation the responder runs.
     public let hub: SubscriptionHub
     /// Which hosts and web origins may call the emulator.
     public let originPolicy: RequestOriginPolicy
@@ -49,7 +50,7 @@ public final class EmulatorResponder: HTTPResponder {
     /// - Parameters:
     ///   - engine: The engine to serve.
     ///   - version: The emulator's version, for `/emulator/info`.
-    ///   - hub: The realtime hub for `:subscribe`; a hub with the default configuration when `nil`.
+    ///   - hub: The realtime hub for the stream's subscriptions; a hub with the default configuration when `nil`.
     ///   - originPolicy: Which hosts and web origins may call the emulator; loopback ones only by default.
     ///   - maintenance: Clears and exports data for `/emulator/clear` and `/emulator/export`.
     public init(
@@ -211,18 +212,6 @@ public final class EmulatorResponder: HTTPResponder {
                     variables: operation.variables, auth: operation.impersonation.map(Self.caller) ?? auth,
                     enforceAuth: operation.impersonation != nil)
             }
-        case .subscribe(let connector):
-            let subscription: SubscribeRequest
-            let auth: AuthContext?
-            switch decodeCaller(request, route, SubscribeRequest.init(json:)) {
-            case .success(let decoded): (subscription, auth) = decoded
-            case .failure(let error): return Self.error(error)
-            }
-            return hub.subscribe(
-                connector: connector, operationName: subscription.operation.operationName,
-                variables: subscription.operation.variables, auth: auth, requestId: subscription.requestId,
-                dataEtag: subscription.dataEtag,
-                clientKey: auth?.uid.map { "uid:" + $0 } ?? "address:" + (request.remoteAddress ?? "unknown"))
         case .needsConnector:
             return Self.error(.notFound, "\(route.method) needs a connector in the path")
         case .serviceMethodOnConnector:

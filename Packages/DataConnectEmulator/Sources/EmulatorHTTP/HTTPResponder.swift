@@ -8,8 +8,8 @@
 /// The call is synchronous on purpose: the emulator's engine is synchronous (SQLite calls), and answering
 /// on the server thread avoids a hop through the Swift concurrency pool for every request. A responder
 /// must therefore not block for long; a worker thread that waits serves no other connection meanwhile.
-/// Long-lived or event-driven replies (server-sent events) return a streamed body instead
-/// (``HTTPResponse/init(status:headers:stream:)``) and write to it from elsewhere.
+/// Long-lived, event-driven exchanges upgrade to a WebSocket instead (``HTTPResponse/webSocket(for:handler:)``),
+/// whose handler is called from the server's WebSocket reactor.
 ///
 /// ```swift
 /// struct Hello: HTTPResponder {

@@ -66,9 +66,9 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, ExpressibleByInt
 
 /// An HTTP response returned by an ``HTTPResponder``.
 ///
-/// The body is either complete bytes (sent with a `Content-Length` the server computes) or an
-/// ``HTTPBodyStream`` that the application fills over time (sent with chunked transfer encoding on
-/// HTTP/1.1). `Content-Length`, `Date` and the connection headers are managed by the server.
+/// The body is either complete bytes (sent with a `Content-Length` the server computes) or, with status 101, a
+/// switch to the WebSocket protocol (``webSocket(for:handler:)``). `Content-Length`, `Date` and the connection
+/// headers are managed by the server.
 ///
 /// ```swift
 /// HTTPResponse.json(#"{"data":{}}"#)
@@ -79,8 +79,6 @@ public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         /// The complete body.
         case bytes([UInt8])
-        /// A body produced incrementally; see ``HTTPBodyStream``.
-        case stream(HTTPBodyStream)
         /// No body: the connection switches to the WebSocket protocol, served by the handler; see
         /// ``HTTPResponse/webSocket(for:handler:)``.
         case webSocket(any WebSocketHandler)
@@ -98,15 +96,6 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = .bytes(body)
-    }
-
-    /// Creates a response whose body the application writes to `stream` over time.
-    ///
-    /// The status and headers are sent as soon as the responder returns; each write is then sent as a chunk.
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), stream: HTTPBodyStream) {
-        self.status = status
-        self.headers = headers
-        self.body = .stream(stream)
     }
 
     /// A response with a JSON body and `Content-Type: application/json`.
@@ -168,7 +157,7 @@ public struct HTTPResponse: Sendable {
         }
     }
 
-    /// The complete body bytes, or `nil` for a streamed body.
+    /// The complete body bytes, or `nil` for a WebSocket upgrade.
     public var bodyBytes: [UInt8]? {
         if case .bytes(let bytes) = body { return bytes }
         return nil

@@ -37,7 +37,7 @@ public final class HTTPServer: Sendable {
         public var usesEpoll: Bool
         /// Inactivity after which a connection is closed (default 60 s); zero disables the timeout.
         ///
-        /// Idle streamed responses (``HTTPBodyStream``) are parked and do not time out.
+        /// Upgraded (WebSocket) connections are no longer libmicrohttpd's and do not time out.
         public var connectionTimeout: Duration
         /// The most connections served at once (default 10,000, split across the workers).
         ///
@@ -65,8 +65,7 @@ public final class HTTPServer: Sendable {
         /// requests up to this size get the JSON answers above. Each connection reserves this much address
         /// space and commits what libmicrohttpd touches: about half of it once a response is under way (it
         /// clears the read buffer's unused half), all of it once a request has completed (it clears the pool
-        /// for the next one). An idle kept-alive connection holds this much memory, a streamed response about
-        /// half of it, or all of it on a reused connection.
+        /// for the next one). An idle kept-alive connection holds this much memory.
         public var connectionMemoryLimit: Int
         /// Receives libmicrohttpd's error messages and the server's own warnings; `nil` drops them.
         public var logHandler: (@Sendable (String) -> Void)?
@@ -185,7 +184,7 @@ public final class HTTPServer: Sendable {
             guard inet_pton(AF_INET, hostToParse, &address.sin_addr) == 1 else {
                 throw .invalidHost(host)
             }
-            core.acceptStreams()
+            core.acceptWebSockets()
             _ = core.takeLastLogMessage()
 
             var flags = MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_ALLOW_UPGRADE.rawValue
@@ -280,20 +279,18 @@ public final class HTTPServer: Sendable {
 
     /// Stops listening, closes every connection and joins the worker threads.
     ///
-    /// Streamed responses still open are ended (their termination handlers run on the worker threads
-    /// meanwhile). Requests in progress are given up to ``Configuration-swift.struct/stopGracePeriod`` to be
+    /// WebSockets still open are closed with 1001 (going away). Requests in progress are given up to ``Configuration-swift.struct/stopGracePeriod`` to be
     /// answered and sent, so a responder that returns promptly once asked to stop still gets its answer to the
     /// client; then every connection is closed. Returns once every worker thread has exited. Calling `stop()` on
     /// a stopped server does nothing; a stopped server can be started again.
     ///
-    /// Because it joins the worker threads, `stop()` must not be called from a responder or a stream's
-    /// termination handler (nor may the last reference to the server be released there).
+    /// Because it joins the worker threads, `stop()` must not be called from a responder or a WebSocket handler
+    /// (nor may the last reference to the server be released there).
     public func stop() {
         daemon.withLock { daemon in
             guard let stopping = daemon else { return }
             daemon = nil
             running.store(false, ordering: .releasing)
-            core.cancelStreams()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
             while core.inProgressCount > 0 && ContinuousClock.now < deadline {

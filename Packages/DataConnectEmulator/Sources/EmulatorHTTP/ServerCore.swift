@@ -7,7 +7,7 @@ import Glibc
 
 /// The state libmicrohttpd's callbacks reach through their `void *` argument.
 ///
-/// Immutable apart from the lock-guarded stream registry and last log message, because the callbacks
+/// Immutable apart from the lock-guarded WebSocket reactor and last log message, because the callbacks
 /// run concurrently on the daemon's worker threads.
 final class ServerCore: Sendable {
     /// The sizes over which the server answers a request itself, in bytes.
@@ -26,19 +26,11 @@ final class ServerCore: Sendable {
     let limits: Limits
     private let logHandler: (@Sendable (String) -> Void)?
     private let lastLogMessage = Mutex<String?>(nil)
-    private let registry = Mutex(StreamRegistry())
     /// Requests the access handler has seen and libmicrohttpd has not yet reported complete (answered, or their
     /// connection closed).
     private let requestsInProgress = Atomic<Int>(0)
-    /// Notices clients that close parked streams; one per run of the server.
-    private let disconnectWatcher = Mutex<DisconnectWatcher?>(nil)
     /// Serves upgraded (WebSocket) connections; one per run of the server.
     private let webSocketReactor = Mutex<WebSocketReactor?>(nil)
-
-    private struct StreamRegistry {
-        var accepting = true
-        var streams: [ObjectIdentifier: HTTPBodyStream] = [:]
-    }
 
     init(responder: any HTTPResponder, limits: Limits, logHandler: (@Sendable (String) -> Void)?) {
         self.responder = responder
@@ -328,21 +320,6 @@ final class ServerCore: Sendable {
                 MHD_create_response_from_buffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
-        case .stream(let stream):
-            guard stream.attach(to: connection) else {
-                log("an HTTPBodyStream was returned twice or after it ended; sending 500 instead")
-                let message = "response stream already used"
-                return queue(Self.errorResponse(.internalServerError, message, "INTERNAL"), on: connection)
-            }
-            guard register(stream) else {
-                stream.didEnd()
-                let message = "server is stopping"
-                return queue(Self.errorResponse(.serviceUnavailable, message, "UNAVAILABLE"), on: connection)
-            }
-            created = makeStreamResponse(stream)
-            if created != nil {
-                disconnectWatcher.withLock { $0?.watch(stream, descriptor: cmhd_connection_fd(connection)) }
-            }
         case .webSocket:
             log("a WebSocket response must have status 101; sending 500 instead")
             let message = "WebSocket response without status 101"
@@ -413,50 +390,10 @@ final class ServerCore: Sendable {
             maximumMessageSize: limits.webSocketMessage)
     }
 
-    private func makeStreamResponse(_ stream: HTTPBodyStream) -> OpaquePointer? {
-        let binding = Unmanaged.passRetained(StreamBinding(core: self, stream: stream))
-        let created = MHD_create_response_from_callback(
-            cmhd_size_unknown, 16_384,
-            { cls, _, buffer, capacity in
-                guard let cls, let buffer else { return -2 }
-                let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeUnretainedValue()
-                return binding.stream.read(into: buffer, capacity: capacity)
-            },
-            binding.toOpaque(),
-            { cls in
-                guard let cls else { return }
-                let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeRetainedValue()
-                binding.core.unregister(binding.stream)
-                binding.stream.didEnd()
-            })
-        if created == nil {
-            binding.release()
-            unregister(stream)
-            stream.didEnd()
-        }
-        return created
-    }
+    // MARK: Runs
 
-    // MARK: Streams
-
-    private func register(_ stream: HTTPBodyStream) -> Bool {
-        registry.withLock { registry in
-            guard registry.accepting else { return false }
-            registry.streams[ObjectIdentifier(stream)] = stream
-            return true
-        }
-    }
-
-    private func unregister(_ stream: HTTPBodyStream) {
-        _ = registry.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
-    }
-
-    /// Lets new streams be registered again (before a start).
-    func acceptStreams() {
-        registry.withLock { $0.accepting = true }
-        disconnectWatcher.withLock { watcher in
-            if watcher == nil { watcher = DisconnectWatcher(log: { [weak self] in self?.log($0) }) }
-        }
+    /// Gets ready to serve WebSockets (before a start).
+    func acceptWebSockets() {
         webSocketReactor.withLock { reactor in
             if reactor == nil { reactor = WebSocketReactor(log: { [weak self] in self?.log($0) }) }
         }
@@ -470,23 +407,6 @@ final class ServerCore: Sendable {
             return reactor
         }
         reactor?.stop(grace: grace)
-    }
-
-    /// Refuses new streams and wakes every parked one so libmicrohttpd can close it.
-    ///
-    /// libmicrohttpd must not be stopped while a connection is suspended.
-    func cancelStreams() {
-        let streams = registry.withLock { registry in
-            registry.accepting = false
-            return Array(registry.streams.values)
-        }
-        for stream in streams {
-            stream.cancel()
-        }
-        disconnectWatcher.withLock { watcher in
-            watcher?.stop()
-            watcher = nil
-        }
     }
 
     // MARK: Logging
@@ -545,16 +465,5 @@ private final class UpgradeBinding: Sendable {
     init(core: ServerCore, handler: any WebSocketHandler) {
         self.core = core
         self.handler = handler
-    }
-}
-
-/// What a streamed response's content reader needs: the stream and the core that registered it.
-private final class StreamBinding: Sendable {
-    let core: ServerCore
-    let stream: HTTPBodyStream
-
-    init(core: ServerCore, stream: HTTPBodyStream) {
-        self.core = core
-        self.stream = stream
     }
 }

@@ -6,11 +6,10 @@
 // mutation to each subscriber's event, the process's thread count and resident memory while holding the
 // connections, as a markdown table.
 //
-// `--transport sse` (the default) opens one server-sent-events stream per subscriber; `--transport websocket`
-// opens WebSockets on the stream endpoint with `--per-connection N` subscriptions each (default 1: one
-// connection per subscriber).
+// Subscribers are WebSockets on the stream endpoint with `--per-connection N` subscriptions each (default 1: one
+// connection per subscriber). `--transport websocket`, the only transport, is still accepted.
 //
-//     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--transport sse|websocket] [--per-connection 1]
+//     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]
 
 import DataConnectEmulator
 import DataConnectWire
@@ -24,18 +23,21 @@ import Glibc
 
 var backend = "Backend/movies"
 var rounds = 5
-var transport = "sse"
 var perConnection = 1
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--backend": backend = arguments.next() ?? backend
     case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
-    case "--transport": transport = arguments.next() ?? transport
+    case "--transport":
+        guard arguments.next() == "websocket" else {
+            print("error: the only transport is websocket (server-sent events were removed)")
+            exit(2)
+        }
     case "--per-connection": perConnection = max(1, Int(arguments.next() ?? "") ?? perConnection)
     default:
         print(
-            "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--transport sse|websocket] [--per-connection 1]"
+            "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]"
         )
         exit(2)
     }
@@ -85,6 +87,7 @@ let queries: [(name: String, variables: JSONObject, count: Int)] = [
     ("getCatalogueStats", [:], 100),
 ]
 
+/// A REST request to a connector method.
 func request(_ method: String, _ operation: String, _ variables: JSONObject) -> [UInt8] {
     let body = JSONValue.object([
         "name": "projects/p/locations/l/services/movies/connectors/movies", "operationName": .string(operation),
@@ -157,7 +160,7 @@ func streamSubscribe(_ requestId: Int, _ operation: String, _ variables: JSONObj
 struct Connection {
     let fd: Int32
     let group: Int
-    /// Subscriptions it carries (more than one only on a WebSocket with `--per-connection`).
+    /// Subscriptions it carries (more than one with `--per-connection`).
     var subscriptions = 1
     var tail: [UInt8] = []
     var events = 0
@@ -172,42 +175,26 @@ func residentKilobytes() -> Int {
     return 0
 }
 
-let useWebSocket = transport == "websocket"
-guard useWebSocket || transport == "sse" else {
-    print("error: --transport is sse or websocket")
-    exit(2)
-}
 let rssBefore = residentKilobytes()
 var pollSet: [pollfd] = []
 var connections: [Int32: Connection] = [:]
 let openStart = ContinuousClock.now
 for (group, query) in queries.enumerated() {
-    if useWebSocket {
-        var remaining = query.count
-        while remaining > 0 {
-            let count = min(perConnection, remaining)
-            remaining -= count
-            let fd = connectSocket()
-            var bytes = upgrade
-            for requestId in 1...count { bytes += streamSubscribe(requestId, query.name, query.variables) }
-            sendAll(fd, bytes)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
-            connections[fd] = Connection(fd: fd, group: group, subscriptions: count)
-        }
-        continue
-    }
-    let bytes = request("subscribe", query.name, query.variables)
-    for _ in 0..<query.count {
+    var remaining = query.count
+    while remaining > 0 {
+        let count = min(perConnection, remaining)
+        remaining -= count
         let fd = connectSocket()
+        var bytes = upgrade
+        for requestId in 1...count { bytes += streamSubscribe(requestId, query.name, query.variables) }
         sendAll(fd, bytes)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
-        connections[fd] = Connection(fd: fd, group: group)
+        connections[fd] = Connection(fd: fd, group: group, subscriptions: count)
     }
 }
 
-let marker = Array((useWebSocket ? #"{"result":{"# : "data: {").utf8)
+let marker = Array(#"{"result":{"#.utf8)
 var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
 /// Reads what arrived until `done()` holds or the timeout passes.
@@ -306,9 +293,7 @@ func format(_ value: Double) -> String { String(format: "%.1f ms", value) }
 print("")
 print("| measure | value |")
 print("|---|---|")
-print(
-    "| transport | \(useWebSocket ? "WebSocket, \(perConnection) subscription(s) per connection" : "server-sent events") |"
-)
+print("| transport | WebSocket, \(perConnection) subscription(s) per connection |")
 print("| connections | \(total) |")
 print(
     "| subscribers (groups) | \(liveSubscribers) (\(liveGroups)); \(total) opened, \(initialMissing) without a first event |"

@@ -299,30 +299,30 @@ import Testing
         #expect(result.errorMessage.contains("client API"))
     }
 
-    @Test func theStreamAnswersALoopbackPageWithCORSHeadersAndRefusesAForeignOne() throws {
+    @Test func theStreamAcceptsALoopbackPageAndRefusesAForeignOne() throws {
         // given
         let emulator = try Backend.movies.start()
-        let body: JSONValue = [
-            "name": "projects/p/locations/l/services/movies/connectors/movies", "operationName": "listMovies",
-            "variables": [:],
-        ]
+        let path = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/movies"
 
         // when
-        let accepted = try SSEClient(
-            port: emulator.emulator.port, path: Self.connectorPath + ":subscribe", body: body,
-            headers: ["Origin": "http://localhost:3000"])
+        let accepted = try WebSocketClient(
+            port: emulator.emulator.port, path: path,
+            headers: WebSocketClient.standardHeaders(extra: [("Origin", "http://localhost:3000")]))
         defer { accepted.close() }
-        let refused = try SSEClient(
-            port: emulator.emulator.port, path: Self.connectorPath + ":subscribe", body: body,
-            headers: ["Origin": "http://evil.example"])
+        let refused = try WebSocketClient(
+            port: emulator.emulator.port, path: path,
+            headers: WebSocketClient.standardHeaders(extra: [("Origin", "http://evil.example")]))
         defer { refused.close() }
+        accepted.send([
+            "requestId": "1", "name": "projects/p/locations/l/services/movies/connectors/movies",
+            "subscribe": ["operationName": "listMovies", "variables": [:]],
+        ])
 
         // then
-        #expect(accepted.status == 200)
-        #expect(accepted.headers["content-type"] == "text/event-stream")
-        #expect(accepted.headers["access-control-allow-origin"] == "http://localhost:3000")
+        #expect(accepted.status == 101)
+        #expect(accepted.nextResult()?["cancelled"] == .bool(false))
         #expect(refused.status == 403)
-        #expect(refused.errorBody["error"]?["status"] == "PERMISSION_DENIED")
+        #expect((try? JSONValue(parsing: refused.body))?["error"]?["status"] == "PERMISSION_DENIED")
     }
 
     // MARK: Preflights

@@ -194,43 +194,21 @@ import Testing
                 #"{"error":{"code":400,"message":"\"variables\" must be a JSON object","status":"INVALID_ARGUMENT","details":[]}}"#
         ),
 
-        // Subscriptions.
+        // Subscriptions are made on the WebSocket stream; `:subscribe` is a method like any other unknown one.
         Exchange(
-            name: "subscribe without operationName", path: connector + "subscribe",
-            body: "{\(name), \"variables\": {}}", status: 400,
+            name: "subscribe on a connector", path: connector + "subscribe",
+            body: "{\(name), \"operationName\": \"catalogueStats\", \"variables\": {}}", status: 404,
             answer:
-                #"{"error":{"code":400,"message":"\"operationName\" is required","status":"INVALID_ARGUMENT","details":[]}}"#
-        ),
+                #"{"error":{"code":404,"message":"unknown method \":subscribe\"","status":"NOT_FOUND","details":[]}}"#),
         Exchange(
-            name: "subscribe without name", path: connector + "subscribe",
-            body: #"{"operationName": "catalogueStats", "variables": {}}"#, status: 400,
+            name: "subscribe with a bad body", path: connector + "subscribe", body: "[", status: 404,
             answer:
-                #"{"error":{"code":400,"message":"\"name\" is required (projects/…/connectors/lending)","status":"INVALID_ARGUMENT","details":[]}}"#
-        ),
-        Exchange(
-            name: "subscribe without variables", path: connector + "subscribe",
-            body: "{\(name), \"operationName\": \"catalogueStats\"}", status: 400,
-            answer:
-                #"{"error":{"code":400,"message":"\"variables\" is required (send {} when there are none)","status":"INVALID_ARGUMENT","details":[]}}"#
-        ),
-        Exchange(
-            name: "subscribe with a numeric dataEtag", path: connector + "subscribe",
-            body: "{\(name), \"operationName\": \"catalogueStats\", \"variables\": {}, \"dataEtag\": 5}", status: 400,
-            answer:
-                #"{"error":{"code":400,"message":"\"dataEtag\" must be a string","status":"INVALID_ARGUMENT","details":[]}}"#
-        ),
-        Exchange(
-            name: "subscribe to an unknown operation", path: connector + "subscribe",
-            body: "{\(name), \"operationName\": \"nope\", \"variables\": {}, \"dataEtag\": null, \"requestId\": 7}",
-            status: 404,
-            answer:
-                #"{"error":{"code":404,"message":"operation \"nope\" not found","status":"NOT_FOUND","details":[]}}"#),
+                #"{"error":{"code":404,"message":"unknown method \":subscribe\"","status":"NOT_FOUND","details":[]}}"#),
         Exchange(
             name: "subscribe on the service", path: service + "subscribe",
             body: "{\(name), \"operationName\": \"catalogueStats\", \"variables\": {}}", status: 404,
             answer:
-                #"{"error":{"code":404,"message":"subscribe needs a connector in the path","status":"NOT_FOUND","details":[]}}"#
-        ),
+                #"{"error":{"code":404,"message":"unknown method \":subscribe\"","status":"NOT_FOUND","details":[]}}"#),
 
         // Admin GraphQL.
         Exchange(

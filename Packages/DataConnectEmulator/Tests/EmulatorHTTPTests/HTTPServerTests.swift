@@ -1,4 +1,3 @@
-import Dispatch
 import EmulatorHTTP
 import Synchronization
 import Testing
@@ -129,35 +128,24 @@ import Glibc
     }
 
     @Test(arguments: [(1, true), (1, false), (3, true), (2, false)])
-    func everyPollingModeServesStreamsAndBodies(threads: Int, epoll: Bool) async throws {
+    func everyPollingModeServesRequestsOnAKeptAliveConnection(threads: Int, epoll: Bool) async throws {
         // given
         let configuration = HTTPServer.Configuration(threadPoolSize: threads, usesEpoll: epoll)
         try await withServer(
             configuration: configuration,
-            respond: { request in
-                if request.path == "/stream" {
-                    let stream = HTTPBodyStream()
-                    DispatchQueue.global().async {
-                        stream.write("one,")
-                        stream.write("two")
-                        stream.finish()
-                    }
-                    return HTTPResponse(stream: stream)
-                }
-                return .json(request.body)
-            }
+            respond: { request in .json(request.body) }
         ) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
             try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
-            let echoed = try connection.readResponse()
-            try connection.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-            let streamed = try connection.readResponse()
+            let first = try connection.readResponse()
+            try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\n\r\n{\"b\":2}")
+            let second = try connection.readResponse()
 
             // then
-            #expect(echoed.text == #"{"a":1}"#)
-            #expect(streamed.text == "one,two")
+            #expect(first.text == #"{"a":1}"#)
+            #expect(second.text == #"{"b":2}"#)
         }
     }
 

@@ -8,7 +8,7 @@
 /// ```swift
 /// let clock = ManualClock()
 /// let hub = SubscriptionHub(engine: engine, clock: clock)
-/// clock.advance(by: .seconds(15))   // every stream gets its `: ping`
+/// clock.advance(by: .seconds(15))   // every stream gets its ping
 /// ```
 public protocol EmulatorClock: Sendable {
     /// Runs `action` once, `delay` from now.

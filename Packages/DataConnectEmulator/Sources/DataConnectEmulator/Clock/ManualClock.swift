@@ -12,7 +12,7 @@ import Synchronization
 /// var options = Emulator.Options(backend: "Backend/movies", port: 0, clock: clock)
 /// options.realtime.heartbeatInterval = .seconds(15)
 /// // …subscribe…
-/// clock.advance(by: .seconds(15))   // each stream has been sent `: ping` when this returns
+/// clock.advance(by: .seconds(15))   // each stream has been sent a ping when this returns
 /// ```
 public final class ManualClock: EmulatorClock {
     private struct Pending {

@@ -5,11 +5,11 @@ import EmulatorHTTP
 import Foundation
 import Synchronization
 
-/// Realtime query subscriptions, served as server-sent events (``subscribe(connector:operationName:variables:auth:requestId:dataEtag:clientKey:)``)
-/// and on the WebSocket stream (``addSubscriber(connector:operationName:variables:auth:requestId:dataEtag:clientKey:sink:)``).
+/// Realtime query subscriptions, served on the WebSocket stream
+/// (``addSubscriber(connector:operationName:variables:auth:requestId:dataEtag:clientKey:sink:)``).
 ///
-/// Each subscriber has a ``SubscriptionSink`` that frames its responses for its transport; groups, etags and
-/// fan-out are the same for both.
+/// Each subscriber has a ``SubscriptionSink`` that frames its responses for its transport (one request of a stream
+/// session); groups, etags and fan-out do not depend on it.
 ///
 /// Subscribers of the same connector, query, canonical variables and caller identity share one *group*,
 /// whose query runs once per change however many subscribers it has. What triggers a re-run:
@@ -22,8 +22,8 @@ import Synchronization
 /// Re-runs happen on the hub's own queue, never on the thread of the mutation's request. The result's
 /// bytes are hashed into an etag; subscribers get an event only when the etag changed, except that a
 /// `@refresh(every:)` run that finds nothing changed still sends each subscriber a response with the unchanged
-/// `dataEtag` and no `data`. Every server-sent-events subscriber also gets a comment line `: ping` every
-/// ``Configuration-swift.struct/heartbeatInterval``, and every registered heartbeat (a WebSocket's ping) runs then.
+/// `dataEtag` and no `data`. Every registered heartbeat (``addHeartbeat(_:)``: a WebSocket's ping) runs once per
+/// ``Configuration-swift.struct/heartbeatInterval``.
 ///
 /// Heartbeats and `@refresh(every:)` are timers on the hub's ``EmulatorClock``: the wall clock by default, a
 /// ``ManualClock`` in tests, which then advance time instead of waiting. ``waitUntilIdle()`` returns once every
@@ -31,16 +31,16 @@ import Synchronization
 ///
 /// ```swift
 /// let hub = SubscriptionHub(engine: engine)
-/// let response = hub.subscribe(
+/// let added = hub.addSubscriber(
 ///     connector: "movies", operationName: "ListMovies", variables: [:], auth: nil,
-///     requestId: "1", dataEtag: nil, clientKey: "127.0.0.1")
+///     requestId: "1", dataEtag: nil, clientKey: "address:127.0.0.1", sink: sink)
 /// // after a write outside the engine's responses:
 /// hub.tablesChanged(engine.allTables)
 /// ```
 public final class SubscriptionHub: Sendable {
     /// Limits and timings of a hub.
     public struct Configuration: Sendable {
-        /// How often each stream gets a `: ping` comment (default 15 s).
+        /// How often the registered heartbeats run, e.g. each WebSocket's ping (default 15 s).
         public var heartbeatInterval: Duration
         /// The most live subscriptions per client, keyed by auth uid or else remote address (default 1,000).
         public var maximumSubscriptionsPerClient: Int
@@ -182,7 +182,7 @@ public final class SubscriptionHub: Sendable {
     /// Returns once no re-run is asked for or running: every result the hub was asked to compute so far (initial
     /// results, re-runs after mutations, reloads and refreshes) has been written to its subscribers' streams.
     ///
-    /// A subscription's initial result is asked for before ``subscribe(connector:operationName:variables:auth:requestId:dataEtag:clientKey:)``
+    /// A subscription's initial result is asked for before ``addSubscriber(connector:operationName:variables:auth:requestId:dataEtag:clientKey:sink:)``
     /// returns, a mutation's re-runs before ``mutationExecuted(_:)`` returns, and a due refresh before the clock's
     /// action returns (``ManualClock/advance(by:)``), so awaiting this after any of them observes its events.
     public func waitUntilIdle() async {
@@ -221,44 +221,6 @@ public final class SubscriptionHub: Sendable {
     }
 
     // MARK: Subscribing
-
-    /// Checks a subscription and, when allowed, returns a 200 `text/event-stream` response fed by the hub.
-    ///
-    /// Refusals are ordinary JSON error responses, with the statuses `:executeQuery` uses; past the
-    /// per-client limit, 429 RESOURCE_EXHAUSTED.
-    ///
-    /// - Parameters:
-    ///   - connector: The connector id.
-    ///   - operationName: The query's name.
-    ///   - variables: The variables as sent.
-    ///   - auth: The caller; re-runs use it too.
-    ///   - requestId: Echoed in every event.
-    ///   - dataEtag: The etag of the result the client holds; the first event is skipped when it matches.
-    ///   - clientKey: Whom the per-client limit counts against (auth uid, else the remote address).
-    /// - Returns: The response to send.
-    public func subscribe(
-        connector: String, operationName: String, variables: JSONObject, auth: AuthContext?, requestId: String,
-        dataEtag: String?, clientKey: String
-    ) -> HTTPResponse {
-        let stream = HTTPBodyStream()
-        switch addSubscriber(
-            connector: connector, operationName: operationName, variables: variables, auth: auth,
-            requestId: requestId, dataEtag: dataEtag, clientKey: clientKey, sink: ServerSentEventsSink(stream: stream))
-        {
-        case .failure(let refusal):
-            var writer = JSONWriter(capacity: 256)
-            refusal.write(to: &writer)
-            return .json(writer.bytes, status: HTTPStatus(code: refusal.httpStatus))
-        case .success(let subscriber):
-            stream.onTermination { [weak self] in self?.removeSubscriber(subscriber) }
-            return HTTPResponse(
-                status: .ok,
-                headers: [
-                    "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
-                ],
-                stream: stream)
-        }
-    }
 
     /// Checks a subscription and, when allowed, adds a subscriber whose responses go to `sink`.
     ///
@@ -683,18 +645,12 @@ public final class SubscriptionHub: Sendable {
         clock.schedule(after: configuration.heartbeatInterval) { [weak self] in self?.heartbeat() }
     }
 
-    /// Sends every subscriber's heartbeat (`: ping` on server-sent events), runs the registered heartbeats (pings on
-    /// WebSockets) and schedules the next round.
+    /// Runs the registered heartbeats (pings on WebSockets) and schedules the next round.
     private func heartbeat() {
-        let (sinks, actions) = state.withLock { state -> ([any SubscriptionSink], [@Sendable () -> Void]) in
-            guard !state.closed else { return ([], []) }
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else { return [] }
             state.heartbeat = scheduleHeartbeat()
-            return (
-                state.groups.values.flatMap { $0.subscribers.values.map(\.sink) }, Array(state.heartbeats.values)
-            )
-        }
-        for sink in sinks {
-            sink.heartbeat()
+            return Array(state.heartbeats.values)
         }
         for action in actions {
             action()

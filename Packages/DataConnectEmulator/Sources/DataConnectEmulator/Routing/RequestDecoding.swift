@@ -56,8 +56,6 @@ enum RequestDecoding {
             return "\"variables\" must be a JSON object"
         case ("query", _):
             return "\"query\" is required"
-        case ("dataEtag", _):
-            return "\"dataEtag\" must be a string"
         default:
             return error.message
         }
@@ -65,7 +63,7 @@ enum RequestDecoding {
 
     private static func connector(of endpoint: APIRoute.Endpoint) -> String {
         switch endpoint {
-        case .execute(let connector, _), .impersonate(let connector, _), .subscribe(let connector): return connector
+        case .execute(let connector, _), .impersonate(let connector, _): return connector
         case .executeGraphql, .needsConnector, .serviceMethodOnConnector, .unknown: return "{connector}"
         }
     }

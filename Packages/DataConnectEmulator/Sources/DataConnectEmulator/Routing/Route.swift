@@ -16,7 +16,8 @@ enum Route: Equatable {
     case export
     /// `POST /emulator/configure`: load (or reload) a service from a folder while running.
     case configure
-    /// A method of the service API, under `/v1`, `/v1beta` or `/v1alpha`.
+    /// A method of the service API, under `/v1`, `/v1beta` or `/v1alpha`: REST requests (realtime subscriptions are
+    /// made on ``stream(_:)``; `:subscribe` is an unknown method).
     case api(APIRoute)
     /// The realtime stream over a WebSocket (`ConnectorStreamService.Connect`), any method: the handshake checks it.
     case stream(StreamRoute)
@@ -90,8 +91,6 @@ struct APIRoute: Equatable {
         case execute(connector: String, mutation: Bool)
         /// `…/connectors/{c}:impersonateQuery` and `:impersonateMutation`: as the admin SDK.
         case impersonate(connector: String, mutation: Bool)
-        /// `…/connectors/{c}:subscribe`: a realtime subscription as server-sent events.
-        case subscribe(connector: String)
         /// `…/services/{s}:executeGraphql` and `:executeGraphqlRead`: admin GraphQL.
         case executeGraphql(readOnly: Bool)
         /// A connector method on a service path.
@@ -138,9 +137,8 @@ struct APIRoute: Equatable {
         case ("executeMutation", let connector?): return .execute(connector: connector, mutation: true)
         case ("impersonateQuery", let connector?): return .impersonate(connector: connector, mutation: false)
         case ("impersonateMutation", let connector?): return .impersonate(connector: connector, mutation: true)
-        case ("subscribe", let connector?): return .subscribe(connector: connector)
         case ("executeQuery", nil), ("executeMutation", nil), ("impersonateQuery", nil),
-            ("impersonateMutation", nil), ("subscribe", nil):
+            ("impersonateMutation", nil):
             return .needsConnector
         case ("executeGraphql", nil): return .executeGraphql(readOnly: false)
         case ("executeGraphqlRead", nil): return .executeGraphql(readOnly: true)

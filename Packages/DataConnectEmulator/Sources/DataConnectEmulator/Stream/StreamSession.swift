@@ -80,7 +80,9 @@ final class StreamSession: WebSocketHandler {
             request = try StreamRequest(json: json)
         } catch {
             if let requestId = json["requestId"]?.stringValue {
-                return sendError(connection, requestId, .invalidArgument, error.message)
+                // A `subscribe` that cannot be read is refused, and a refused subscription ends.
+                return sendError(
+                    connection, requestId, .invalidArgument, error.message, cancelled: json["subscribe"] != nil)
             }
             return sendStreamError(connection, .invalidArgument, error.message)
         }

@@ -1,7 +1,7 @@
 import EmulatorHTTP
 
 /// A subscriber that is one request on a WebSocket stream: each response goes out as a text frame
-/// `{"result": <response>}`. The connection's ping is its heartbeat, so the sink has none of its own.
+/// `{"result": <response>}`. The connection's ping (``SubscriptionHub/addHeartbeat(_:)``) is its heartbeat.
 struct WebSocketSubscriptionSink: SubscriptionSink {
     let connection: WebSocketConnection
     /// Tells the stream that the hub ended the subscription (a `cancelled: true` response was sent).
@@ -19,8 +19,6 @@ struct WebSocketSubscriptionSink: SubscriptionSink {
         send(response)
         ended()
     }
-
-    func heartbeat() {}
 
     func whenEnded(_ handler: @escaping @Sendable () -> Void) {
         // The frame is queued on the connection in order; the server sends it before it closes the connection.

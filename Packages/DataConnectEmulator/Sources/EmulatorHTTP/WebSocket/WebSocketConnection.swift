@@ -9,7 +9,7 @@ import Glibc
 /// One open WebSocket: an upgraded libmicrohttpd connection whose socket the server's ``WebSocketReactor`` reads.
 ///
 /// Sending is safe from any thread and never blocks: a frame is written at once when the socket takes it, and
-/// otherwise buffered (without a bound, as ``HTTPBodyStream`` does) and written when the socket becomes writable.
+/// otherwise buffered (without a bound) and written when the socket becomes writable.
 /// Frames go out whole and in the order they were sent.
 ///
 /// The server answers pings with pongs, echoes the client's close frame, and fails the connection (a close frame

@@ -82,7 +82,7 @@ final class RealtimeFixture {
                 {title: "Cherries", year: 2010, authorId: "\(Self.bob)"}])
             }
             """)
-        guard seeded.status == .ok else { throw SSEError(String(decoding: seeded.body, as: UTF8.self)) }
+        guard seeded.status == .ok else { throw TestSetupError(String(decoding: seeded.body, as: UTF8.self)) }
     }
 
     deinit {
@@ -96,30 +96,35 @@ final class RealtimeFixture {
         "/v1/projects/p/locations/l/services/shop/connectors/shop:\(method)"
     }
 
-    /// Opens a subscription.
+    /// Opens a subscription on a WebSocket of its own.
+    ///
+    /// - Parameters:
+    ///   - operation: The query's name.
+    ///   - variables: Its variables.
+    ///   - token: The caller's `X-Firebase-Auth-Token`.
+    ///   - requestId: The subscription's request id.
+    ///   - dataEtag: The etag of the result the client already holds.
     func subscribe(
-        _ operation: String, _ variables: JSONObject = [:], token: String? = nil, extra: JSONObject = [:]
-    ) throws -> SSEClient {
-        var body: JSONObject = [
-            "name": "projects/p/locations/l/services/shop/connectors/shop", "operationName": .string(operation),
-            "variables": .object(variables),
-        ]
-        for (key, value) in extra { body[key] = value }
-        var headers: [String: String] = [:]
-        if let token { headers["X-Firebase-Auth-Token"] = token }
-        return try SSEClient(port: emulator.port, path: path("subscribe"), body: .object(body), headers: headers)
+        _ operation: String, _ variables: JSONObject = [:], token: String? = nil, requestId: String = "1",
+        dataEtag: String? = nil
+    ) throws -> StreamSubscriber {
+        try StreamSubscriber(
+            port: emulator.port, operation: operation, variables: variables, token: token, requestId: requestId,
+            dataEtag: dataEtag)
     }
 
-    /// Runs a connector mutation over HTTP and returns the parsed response.
+    /// Runs a connector mutation over REST (`:executeMutation`) and returns the parsed response.
     @discardableResult
     func mutate(_ operation: String, _ variables: JSONObject = [:]) throws -> JSONValue {
         let body: JSONValue = [
             "name": "projects/p/locations/l/services/shop/connectors/shop", "operationName": .string(operation),
             "variables": .object(variables),
         ]
-        let client = try SSEClient(port: emulator.port, path: path("executeMutation"), body: body)
-        defer { client.close() }
-        return client.errorBody
+        let payload = body.serialized()
+        let head =
+            "POST \(path("executeMutation")) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n"
+        return try rawExchange(port: emulator.port, Array(head.utf8) + payload).json
     }
 
     /// Changes data behind the hub's back (no notification), as another process would.
@@ -130,15 +135,17 @@ final class RealtimeFixture {
     /// Whether `client` was sent nothing since the event it read last.
     ///
     /// Waits until the hub has run every re-run asked of it (so any event it would send is on the stream), then
-    /// advances the clock by one heartbeat interval: the next event on the stream must be that `: ping`.
-    func nextIsHeartbeat(_ client: SSEClient) async -> Bool {
+    /// advances the clock by one heartbeat interval: the next event on the stream must be that heartbeat's ping.
+    ///
+    /// Every open stream is pinged; one that is not read before the next heartbeat is closed as unresponsive.
+    func nextIsHeartbeat(_ client: StreamSubscriber) async -> Bool {
         await hub.waitUntilIdle()
         clock.advance(by: hub.configuration.heartbeatInterval)
-        return client.next() == .comment("ping")
+        return client.next() == .ping
     }
 }
 
 extension JSONValue {
-    /// The book titles in a stream event's `data.books`.
+    /// The book titles in a stream response's `data.books`.
     var titles: [String] { self["data"]?["books"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? [] }
 }

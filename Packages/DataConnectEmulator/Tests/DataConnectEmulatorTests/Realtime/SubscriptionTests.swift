@@ -5,9 +5,10 @@ import EmulatorTesting
 import Foundation
 import Testing
 
-/// `:subscribe` over real HTTP: server-sent events fed by the ``SubscriptionHub``.
+/// Subscriptions on the realtime stream over real sockets, one WebSocket per subscriber, fed by the
+/// ``SubscriptionHub``.
 ///
-/// Tests wait for events (a stream's next event, ``SubscriptionHub/waitUntilIdle()``,
+/// Tests wait for events (a stream's next response, ``SubscriptionHub/waitUntilIdle()``,
 /// ``SubscriptionHub/waitUntilSubscriberCount(is:)``) and move the hub's ``ManualClock``; they never sleep. The time
 /// limit is a hang guard.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct SubscriptionTests {
@@ -15,12 +16,10 @@ import Testing
         // given
         let fixture = try RealtimeFixture()
         // when
-        let client = try fixture.subscribe("ListBooks", extra: ["requestId": "42"])
+        let client = try fixture.subscribe("ListBooks", requestId: "42")
         let event = try #require(client.nextData())
         // then
-        #expect(client.status == 200)
-        #expect(client.headers["content-type"] == "text/event-stream")
-        #expect(client.headers["cache-control"] == "no-cache")
+        #expect(client.client.status == 101)
         #expect(event.titles == ["Apples", "Bananas", "Cherries"])
         #expect(event["requestId"] == "42")
         #expect(event["cancelled"] == .bool(false))
@@ -35,7 +34,7 @@ import Testing
         let first = try fixture.subscribe("ListBooks")
         let etag = try #require(first.nextData()?["dataEtag"]?.stringValue)
         // when
-        let second = try fixture.subscribe("ListBooks", extra: ["dataEtag": .string(etag)])
+        let second = try fixture.subscribe("ListBooks", dataEtag: etag)
         // then
         #expect(await fixture.nextIsHeartbeat(second))
         try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
@@ -132,19 +131,24 @@ import Testing
         #expect(fixture.hub.groupCount == 0)
     }
 
-    @Test func authRefusalAnswersWithoutAStream() throws {
+    @Test func authRefusalEndsTheSubscriptionAtOnce() throws {
         // given
         let fixture = try RealtimeFixture()
         // when
         let anonymous = try fixture.subscribe("MyNotes")
         let closed = try fixture.subscribe("ClosedNotes")
         let signedIn = try fixture.subscribe("MyNotes", token: TestEmulator.token(uid: "u1"))
-        // then
-        #expect(anonymous.status == 401)
-        #expect(anonymous.errorBody["error"]?["status"] == "UNAUTHENTICATED")
-        #expect(closed.status == 403)
-        #expect(closed.errorBody["error"]?["status"] == "PERMISSION_DENIED")
-        #expect(signedIn.status == 200)
+        let refusedAnonymous = try #require(anonymous.nextData())
+        let refusedClosed = try #require(closed.nextData())
+        let accepted = try #require(signedIn.nextData())
+        // then: one response each, with the status REST would answer, and the refusals end there
+        #expect(refusedAnonymous.firstErrorCode == "UNAUTHENTICATED")
+        #expect(refusedAnonymous["cancelled"] == .bool(true))
+        #expect(refusedClosed.firstErrorCode == "PERMISSION_DENIED")
+        #expect(refusedClosed["cancelled"] == .bool(true))
+        #expect(accepted["errors"]?.arrayValue == [])
+        #expect(accepted["cancelled"] == .bool(false))
+        #expect(anonymous.ended())
         #expect(fixture.hub.subscriberCount == 1)
     }
 
@@ -152,21 +156,25 @@ import Testing
         // given
         let fixture = try RealtimeFixture()
         // when
-        let unknown = try fixture.subscribe("NoSuchQuery")
-        let mutation = try fixture.subscribe("AddNote", ["text": "x"])
-        let badVariables = try fixture.subscribe("BooksBefore", ["year": "soon"])
-        let malformed = try SSEClient(
-            port: fixture.emulator.port, path: fixture.path("subscribe"), body: .string("not an object"))
-        // then
-        #expect(unknown.status == 404)
-        #expect(mutation.status == 400)
-        #expect(badVariables.status == 400)
-        #expect(malformed.status == 400)
+        let unknown = try #require(try fixture.subscribe("NoSuchQuery").nextData())
+        let mutation = try #require(try fixture.subscribe("AddNote", ["text": "x"]).nextData())
+        let badVariables = try #require(try fixture.subscribe("BooksBefore", ["year": "soon"]).nextData())
+        let malformed = try fixture.openStream()
+        malformed.send("not an object")
+        let notARequest = try #require(malformed.next())
+        // then: the statuses of `:executeQuery`, under the request id; a frame that is no request at all gets the
+        // REST error body
+        #expect(unknown.firstErrorCode == "NOT_FOUND")
+        #expect(unknown["cancelled"] == .bool(true))
+        #expect(mutation.firstErrorCode == "INVALID_ARGUMENT")
+        #expect(badVariables.firstErrorCode == "INVALID_ARGUMENT")
+        #expect(notARequest["error"]?["status"] == "INVALID_ARGUMENT")
+        #expect(notARequest["error"]?["code"] == 400)
         #expect(fixture.hub.subscriberCount == 0)
     }
 
-    @Test func perClientLimitAnswers429() async throws {
-        // given
+    @Test func perClientLimitAnswersResourceExhausted() async throws {
+        // given: the limit counts subscriptions of one remote address, over all its connections
         let fixture = try RealtimeFixture(realtime: .init(maximumSubscriptionsPerClient: 2))
         let first = try fixture.subscribe("ListBooks")
         let second = try fixture.subscribe("ListAuthors")
@@ -174,15 +182,17 @@ import Testing
         let third = try fixture.subscribe("ListBooks")
         let otherUser = try fixture.subscribe("ListBooks", token: TestEmulator.token(uid: "u2"))
         // then
-        #expect(first.status == 200 && second.status == 200)
-        #expect(third.status == 429)
-        #expect(third.errorBody["error"]?["status"] == "RESOURCE_EXHAUSTED")
-        #expect(third.errorBody["error"]?["message"]?.stringValue?.contains("limit is 2") == true)
-        #expect(otherUser.status == 200)
+        #expect(first.nextData()?["cancelled"] == .bool(false))
+        #expect(second.nextData()?["cancelled"] == .bool(false))
+        let refused = try #require(third.nextData())
+        #expect(refused.firstErrorCode == "RESOURCE_EXHAUSTED")
+        #expect(refused["cancelled"] == .bool(true))
+        #expect(refused["errors"]?[0]?["message"]?.stringValue?.contains("limit is 2") == true)
+        #expect(otherUser.nextData()?["cancelled"] == .bool(false))
         // when: one closes, there is room again
         first.close()
         await fixture.hub.waitUntilSubscriberCount(is: 2)
-        #expect(try fixture.subscribe("ListBooks").status == 200)
+        #expect(try fixture.subscribe("ListBooks").nextData()?["cancelled"] == .bool(false))
     }
 
     @Test func onMutationExecutedFiresWhenTheConditionHolds() async throws {

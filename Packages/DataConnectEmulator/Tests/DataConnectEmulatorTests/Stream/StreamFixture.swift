@@ -12,7 +12,7 @@ extension RealtimeFixture {
     func openStream(path: String = streamPath, extraHeaders: [(String, String)] = []) throws -> WebSocketClient {
         let client = try WebSocketClient(
             port: emulator.port, path: path, headers: WebSocketClient.standardHeaders(extra: extraHeaders))
-        guard client.status == 101 else { throw SSEError("handshake answered \(client.status)") }
+        guard client.status == 101 else { throw TestSetupError("handshake answered \(client.status)") }
         return client
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How long a test waits for an event (a response, a server-sent event, a subscriber count) before it calls the
+/// How long a test waits for an event (a response, a stream frame, a subscriber count) before it calls the
 /// wait a hang.
 ///
 /// `make test` runs on a 2-core machine busy with other builds, so these limits only catch hangs and never judge

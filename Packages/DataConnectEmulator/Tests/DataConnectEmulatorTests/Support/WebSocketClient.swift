@@ -43,7 +43,7 @@ final class WebSocketClient {
     /// Connects and sends the opening handshake; returns once the response's status and headers arrived.
     init(port: UInt16, path: String, method: String = "GET", headers: [(String, String)] = standardHeaders()) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SSEError("socket failed") }
+        guard fd >= 0 else { throw TestSetupError("socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -53,7 +53,7 @@ final class WebSocketClient {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw SSEError("connect failed: errno \(errno)") }
+        guard connected == 0 else { throw TestSetupError("connect failed: errno \(errno)") }
         var request = "\(method) \(path) HTTP/1.1\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
@@ -61,7 +61,7 @@ final class WebSocketClient {
         let deadline = ContinuousClock.now + HangGuard.event
         var end: Int?
         while end == nil {
-            guard fill(until: deadline) else { throw SSEError("no handshake response") }
+            guard fill(until: deadline) else { throw TestSetupError("no handshake response") }
             end = Self.find([13, 10, 13, 10], in: buffer)
         }
         let head = String(decoding: buffer[..<end!], as: UTF8.self)

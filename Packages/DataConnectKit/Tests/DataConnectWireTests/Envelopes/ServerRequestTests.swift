@@ -1,7 +1,7 @@
 import DataConnectWire
 import Testing
 
-/// The request bodies only the server reads: `:subscribe`, `:impersonate*` and `:executeGraphql*`, and the
+/// The request bodies only the server reads: `:impersonate*` and `:executeGraphql*`, and the
 /// faults it tells apart by ``WireFormatError/field`` and ``WireFormatError/problem``.
 @Suite struct ServerRequestTests {
     static let connector = "projects/p/locations/l/services/movies/connectors/movies"
@@ -39,33 +39,6 @@ import Testing
 
         // then
         #expect(request.variables == [:])
-    }
-
-    @Test func subscribeRequestReadsRequestIdAndEtag() throws {
-        // given
-        let base: JSONObject = ["name": .string(Self.connector), "operationName": "ListMovies", "variables": [:]]
-        var numbered = base
-        numbered["requestId"] = 7
-        numbered["dataEtag"] = "9f3c0a1b2c3d4e5f"
-        var mistyped = base
-        mistyped["dataEtag"] = 5
-
-        // when
-        let plain = try SubscribeRequest(json: .object(base))
-        let withID = try SubscribeRequest(json: .object(numbered))
-        let error = #expect(throws: WireFormatError.self) { try SubscribeRequest(json: .object(mistyped)) }
-
-        // then
-        #expect(plain.requestId == "1")
-        #expect(plain.dataEtag == nil)
-        #expect(withID.requestId == "7")
-        #expect(withID.dataEtag == "9f3c0a1b2c3d4e5f")
-        #expect(
-            try SubscribeRequest(json: withID.toJSON())
-                == SubscribeRequest(
-                    operation: withID.operation, requestId: "7", dataEtag: "9f3c0a1b2c3d4e5f"))
-        #expect(error?.field == "dataEtag")
-        #expect(error?.problem == .wrongType)
     }
 
     @Test func impersonationIsReadLeniently() {
