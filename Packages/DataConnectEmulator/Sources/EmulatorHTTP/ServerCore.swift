@@ -329,7 +329,15 @@ final class ServerCore: Sendable {
             log("libmicrohttpd could not create a response")
             return .NO
         }
-        for field in response.headers {
+        addHeaders(response.headers, to: created)
+        let result = MHD_queue_response(connection, UInt32(status), created)
+        MHD_destroy_response(created)
+        return result
+    }
+
+    /// Adds the response's header fields to a libmicrohttpd response, logging any it refuses.
+    private func addHeaders(_ headers: HTTPHeaders, to created: OpaquePointer) {
+        for field in headers {
             let added = field.name.withCString { name in
                 field.value.withCString { value in MHD_add_response_header(created, name, value) }
             }
@@ -337,9 +345,6 @@ final class ServerCore: Sendable {
                 log("response header '\(field.name)' rejected by libmicrohttpd; not sent")
             }
         }
-        let result = MHD_queue_response(connection, UInt32(status), created)
-        MHD_destroy_response(created)
-        return result
     }
 
     /// Queues a 101 response whose connection libmicrohttpd hands over to the WebSocket reactor once it is sent.
@@ -366,14 +371,7 @@ final class ServerCore: Sendable {
             log("libmicrohttpd could not create an upgrade response")
             return .NO
         }
-        for field in response.headers {
-            let added = field.name.withCString { name in
-                field.value.withCString { value in MHD_add_response_header(created, name, value) }
-            }
-            if added != .YES {
-                log("response header '\(field.name)' rejected by libmicrohttpd; not sent")
-            }
-        }
+        addHeaders(response.headers, to: created)
         let result = MHD_queue_response(connection, 101, created)
         MHD_destroy_response(created)
         return result

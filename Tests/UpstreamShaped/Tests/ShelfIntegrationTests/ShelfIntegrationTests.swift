@@ -118,6 +118,7 @@ import Testing
         let title = Self.uniqueTitle("Again")
         let created = try await connector.createMovieMutation.execute(
             title: title, releaseYear: 2002, genre: "Test", rating: 1)
-        #expect(try await connector.getMovieByIdQuery.execute(id: created.data.movie_insert.id).data.movie?.title == title)
+        #expect(
+            try await connector.getMovieByIdQuery.execute(id: created.data.movie_insert.id).data.movie?.title == title)
     }
 }
