@@ -41,9 +41,9 @@ final class ClientCache: Sendable {
         self.clock = clock
     }
 
-    /// Writes a warning to standard error.
+    /// Logs a warning through the SDK's logger (standard error, under `FirebaseConfiguration`'s level).
     static let printWarning: @Sendable (String) -> Void = { message in
-        FileHandle.standardError.write(Data("[FirebaseDataConnect] warning: \(message)\n".utf8))
+        DataConnectLogger.shared.log(.warning, message)
     }
 
     /// The cache of `uid` on `host`, opened on first use; `nil` when it cannot be opened at all.

@@ -7,7 +7,8 @@ import Foundation
 /// name. What is logged at which level:
 /// - `.warning`: a request that failed (the error is also thrown to the caller);
 /// - `.notice`: an answer from the cache because the server could not be reached (`.staleIfOffline`);
-/// - `.debug`: which source answered an execution.
+/// - `.warning`: a client cache that cannot be opened or written;
+/// - `.debug`: which source answered an execution, and each realtime reconnect with its delay.
 ///
 /// The level and the destination are passed in, so tests filter and record without touching the process's
 /// configuration.

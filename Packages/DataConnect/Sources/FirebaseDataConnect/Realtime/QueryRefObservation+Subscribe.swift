@@ -30,6 +30,16 @@ enum ConnectionOutcome: Sendable {
     case ended
     /// The consumers went away, or a restart was requested.
     case interrupted
+
+    /// What happened, for log lines: `was closed by the server`, `failed`, ….
+    var logDescription: String {
+        switch self {
+        case .closed: "was closed by the server"
+        case .failed: "failed"
+        case .ended: "ended"
+        case .interrupted: "was interrupted"
+        }
+    }
 }
 
 /// How a subscription reconnects after a dropped connection: exponential backoff with jitter.
@@ -185,6 +195,10 @@ extension QueryRefObservation {
                 if receivedAny { attempt = 0 }
                 let delay = dataConnect.reconnectPolicy.delay(attempt: attempt)
                 attempt += 1
+                DataConnectLogger.shared.log(
+                    .debug,
+                    "subscription to \(operationName) \(outcome.logDescription); reconnecting in "
+                        + "\(Int(delay * 1000)) ms (attempt \(attempt))")
                 try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
             }
         }
