@@ -163,7 +163,8 @@ final class RawHTTPConnection {
         return nil
     }
 
-    private func readBytes(_ count: Int) throws(RawHTTPError) -> [UInt8] {
+    /// Reads exactly `count` bytes (after whatever the header reads left buffered).
+    func readBytes(_ count: Int) throws(RawHTTPError) -> [UInt8] {
         while buffer.count < count {
             guard try fill() else { throw .closedByPeer }
         }
