@@ -63,7 +63,8 @@ let package = Package(
         // `TestEmulator` on a free port, for this package's tests; `Packages/DataConnectTesting` re-exports it to
         // users together with the SDK's in-process transport.
         .target(name: "EmulatorTesting", dependencies: ["DataConnectEmulator"]),
-        // Realtime fan-out latency: 2,000 SSE subscribers held from one thread, one mutation, p50/p99/max.
+        // Realtime fan-out latency: 2,000 subscribers on the WebSocket stream held from one thread, one mutation,
+        // p50/p99/max.
         .executableTarget(
             name: "RealtimeBench",
             dependencies: ["DataConnectEmulator", .product(name: "DataConnectWire", package: "DataConnectKit")]),
