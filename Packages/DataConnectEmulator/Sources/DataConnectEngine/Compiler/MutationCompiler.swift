@@ -158,7 +158,8 @@ struct MutationCompiler {
         } else {
             sql +=
                 "(" + values.map { dialect.quote($0.column.sqlName) }.joined(separator: ", ") + ") VALUES ("
-                + values.indices.map { "?\($0 + 1)" }.joined(separator: ", ") + ")"
+                + values.enumerated().map { dialect.placeholder($0.offset + 1, type: $0.element.source.parameterType) }
+                .joined(separator: ", ") + ")"
         }
         if upsert {
             let keys = Set(table.primaryKey)
@@ -182,7 +183,9 @@ struct MutationCompiler {
         // Placeholders are numbered: a transform may use one parameter twice.
         for (column, source) in values {
             parameters.append(source)
-            parts.append("\(dialect.quote(column.sqlName)) = ?\(parameters.count)")
+            parts.append(
+                "\(dialect.quote(column.sqlName)) = \(dialect.placeholder(parameters.count, type: source.parameterType))"
+            )
         }
         for (column, ops) in transforms {
             var expression = dialect.quote(column.sqlName)
@@ -204,7 +207,7 @@ struct MutationCompiler {
     ) throws(ExecutionError) -> String {
         func parameter(_ source: ParameterSource) -> String {
             parameters.append(source)
-            return "?\(parameters.count)"
+            return dialect.placeholder(parameters.count, type: source.parameterType)
         }
         if column.isList {
             let current = dialect.jsonArrayElements("coalesce(\(expression), '[]')")

@@ -51,3 +51,31 @@ enum ParameterSource: Sendable {
     /// times `sign`.
     case durationMicroseconds(Resolved, sign: Int64)
 }
+
+extension ParameterSource {
+    /// What the bound value is, for the dialect's placeholder.
+    var parameterType: SQLParameterType {
+        switch self {
+        case .value(_, let conversion), .expression(_, let conversion): conversion.parameterType
+        case .relative(_, let isDate): .scalar(isDate ? .date : .timestamp)
+        case .fixed: .untyped
+        case .rowKeys: .jsonArray
+        case .columnDefault(_, let column): .column(column)
+        case .durationMonths, .durationDays, .durationMicroseconds: .integer
+        }
+    }
+}
+
+extension Conversion {
+    /// What a value converted this way is bound as.
+    var parameterType: SQLParameterType {
+        switch self {
+        case .column(let column): .column(column)
+        case .scalar(let scalar): .scalar(scalar)
+        case .storageArray, .wireArray, .uniqueWireArray: .jsonArray
+        case .wireElement(let column): .listElement(column)
+        case .count: .integer
+        case .like, .regularExpression: .text
+        }
+    }
+}

@@ -49,7 +49,7 @@ struct QueryBuilder {
 
     mutating func parameter(_ source: ParameterSource) -> String {
         parameters.append(source)
-        return "?\(parameterOffset + parameters.count)"
+        return dialect.placeholder(parameterOffset + parameters.count, type: source.parameterType)
     }
 
     mutating func newAlias(_ prefix: String = "t") -> String {

@@ -4,7 +4,7 @@
 /// Plans are built once per operation and argument shape by ``QueryBuilder`` or ``MutationCompiler``;
 /// a request only evaluates the parameter sources (``ParameterBinder``), binds and steps.
 struct SQLStatementPlan: Sendable {
-    /// The SQL text, with `?N` placeholders.
+    /// The SQL text, with numbered placeholders (``SQLDialect/placeholder(_:type:)``).
     let sql: String
     /// One source per placeholder, in order.
     let parameters: [ParameterSource]

@@ -16,6 +16,9 @@ import DataConnectSchema
 public protocol SQLDialect: Sendable {
     /// A quoted identifier: `"movie"`, with embedded quotes doubled.
     func quote(_ identifier: String) -> String
+    /// The placeholder of statement parameter `index` (from 1), for a value bound as `type`: `?1` on SQLite;
+    /// a database with typed parameters wraps it in what turns the bound value into that type.
+    func placeholder(_ index: Int, type: SQLParameterType) -> String
     /// The SQL type of a column.
     func columnType(_ column: Column) -> String
     /// The SQL expression that renders a stored column value as its JSON wire form, for use as a
@@ -81,6 +84,26 @@ public protocol SQLDialect: Sendable {
     func isValidJSON(_ expression: String) -> String
 }
 
+/// What a statement parameter is bound as: the engine binds every value in its SQLite storage form (text for
+/// UUIDs, dates, timestamps and JSON; integers for `Int`, `Int64` and `Boolean`), and the dialect's
+/// ``SQLDialect/placeholder(_:type:)`` turns it into the database's own type where that differs.
+public enum SQLParameterType: Hashable, Sendable {
+    /// A value whose type the statement decides (a constant bound by the engine).
+    case untyped
+    /// A value in the storage form of a column (a list column's value is JSON text of its elements' wire values).
+    case column(Column)
+    /// A value in the storage form of a scalar.
+    case scalar(ScalarType)
+    /// A JSON array as text (the keys of parent rows, filter lists, list-update operands).
+    case jsonArray
+    /// One element of a list column in its wire form.
+    case listElement(Column)
+    /// An integer.
+    case integer
+    /// Text.
+    case text
+}
+
 /// A database function that a whitelisted `@default(sql:)` stands for.
 public enum SQLDefaultFunction: Hashable, Sendable {
     /// `now()` and `CURRENT_TIMESTAMP`: the current time as a stored `Timestamp`.
@@ -98,6 +121,11 @@ public struct SQLiteDialect: SQLDialect {
 
     public func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `?N`: SQLite converts nothing, values are bound in storage form.
+    public func placeholder(_ index: Int, type: SQLParameterType) -> String {
+        "?\(index)"
     }
 
     public func columnType(_ column: Column) -> String {
