@@ -7,8 +7,70 @@ import Glibc
 
 extension PooledConnection: StatementSource {
     /// The pooled connection's cached statement for `sql`.
-    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
-        try cachedStatement(sql)
+    public func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
+        do {
+            return try cachedStatement(sql)
+        } catch {
+            throw DatabaseError(error)
+        }
+    }
+
+    /// Runs `sql` on the connection.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        do {
+            try connection.execute(sql)
+        } catch {
+            throw DatabaseError(error)
+        }
+    }
+
+    /// Checks the budget every ``RequestBudget/checkInterval`` virtual-machine steps (SQLite's progress
+    /// handler), interrupting the statement once the budget says to stop.
+    public func installBudget(_ budget: RequestBudget) {
+        connection.setProgressHandler(every: RequestBudget.checkInterval) { [budget] in budget.shouldInterrupt() }
+    }
+
+    /// Removes the progress handler.
+    public func removeBudget(_ budget: RequestBudget) {
+        connection.setProgressHandler(every: 0, nil)
+    }
+}
+
+extension Statement: DatabaseStatement {
+    /// Binds the values in order.
+    public func bindParameters(_ values: [SQLiteValue]) throws(DatabaseError) {
+        do {
+            try bind(values)
+        } catch {
+            throw DatabaseError(error)
+        }
+    }
+
+    /// Steps to the next row.
+    public func nextRow() throws(DatabaseError) -> Bool {
+        do {
+            return try step()
+        } catch {
+            throw DatabaseError(error)
+        }
+    }
+
+    /// The column as SQLite stores it.
+    public func storedValue(at index: Int) -> SQLiteValue {
+        value(at: index)
+    }
+
+    /// The column's text bytes, copied.
+    public func textBytes(at index: Int) -> [UInt8]? {
+        unsafeText(at: index).map { Array($0) }
+    }
+
+    /// The connection's change count after the last statement.
+    public var rowsChanged: Int { connection.changes }
+
+    /// Resets the statement.
+    public func finish() {
+        reset()
     }
 }
 

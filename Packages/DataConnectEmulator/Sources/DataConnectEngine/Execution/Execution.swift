@@ -56,15 +56,15 @@ struct Execution {
         do {
             if operation.kind == .mutation {
                 try engine.database.write { (source: any StatementSource) -> Void in
-                    budget.install(on: source.connection)
-                    defer { budget.remove(from: source.connection) }
+                    budget.install(on: source)
+                    defer { budget.remove(from: source) }
                     self.runMutation(source)
                 }
                 failure = requestFailure
             } else {
                 try engine.database.read { (source: any StatementSource) -> Void in
-                    budget.install(on: source.connection)
-                    defer { budget.remove(from: source.connection) }
+                    budget.install(on: source)
+                    defer { budget.remove(from: source) }
                     do throws(ExecutionError) {
                         try self.runQuery(source)
                     } catch {
@@ -75,6 +75,7 @@ struct Execution {
         } catch {
             failure = ExecutionError(code: .internal, message: "internal error: \(error)")
         }
+        if failure?.code == .cancelled { budget.noteInterrupted() }
         if failure != nil, let stopped = budget.error { failure = stopped }
         if let failure, failure.isRequestLevel {
             return Engine.failure(failure.code, failure.message)
@@ -263,7 +264,7 @@ struct Execution {
     // MARK: - Mutations
 
     mutating func runMutation(_ source: any StatementSource) {
-        let connection = source.connection
+        let connection = source
         let transactional = operation.isTransaction
         if transactional {
             do {
@@ -289,15 +290,22 @@ struct Execution {
                 continue
             }
             do throws(ExecutionError) {
+                // Without @transaction, each field commits on its own.
                 if !transactional {
                     do {
-                        try connection.execute("SAVEPOINT field")
+                        try connection.execute(engine.dialect.beginWriteTransaction)
                     } catch {
                         throw ExecutionError(code: .unavailable, message: "cannot start the field: \(error.message)")
                     }
                 }
                 try runMutationField(root, source: source)
-                if !transactional { try? connection.execute("RELEASE field") }
+                if !transactional {
+                    do {
+                        try connection.execute("COMMIT")
+                    } catch {
+                        throw ExecutionError(code: .aborted, message: "commit failed: \(error.message)")
+                    }
+                }
                 succeeded.append(root.responseKey)
             } catch {
                 let error = budget.error ?? error
@@ -305,12 +313,7 @@ struct Execution {
                     // A limit, the time limit or a stop: undo this field, and answer for the whole request
                     // unless earlier fields already committed.
                     budget.remove(from: connection)
-                    if transactional {
-                        try? connection.execute("ROLLBACK")
-                    } else {
-                        try? connection.execute("ROLLBACK TO field")
-                        try? connection.execute("RELEASE field")
-                    }
+                    try? connection.execute("ROLLBACK")
                     if transactional || succeeded.isEmpty {
                         requestFailure = error
                         return
@@ -333,8 +336,7 @@ struct Execution {
                     properties = []
                     failed = true
                 } else {
-                    try? connection.execute("ROLLBACK TO field")
-                    try? connection.execute("RELEASE field")
+                    try? connection.execute("ROLLBACK")
                     if isCheck { failed = true }
                 }
                 if !root.isRedacted { outputs.append((root.responseKey, .value(.null))) }

@@ -53,11 +53,11 @@ struct MutationRunner {
         var entityID: String
     }
 
-    func readKey(_ statement: Statement, table: Table) -> WrittenKey {
+    func readKey(_ statement: any DatabaseStatement, table: Table) -> WrittenKey {
         var object = JSONObject()
         var parts = [table.name]
         for (index, column) in table.keyColumns.enumerated() {
-            let stored = statement.value(at: index)
+            let stored = statement.storedValue(at: index)
             object[column.name] = ScalarCodec.wireValue(stored, column: column)
             var text: String
             switch stored {
@@ -76,12 +76,12 @@ struct MutationRunner {
 
     func insert(_ plan: SQLStatementPlan, table: Table) throws(ExecutionError) -> WrittenKey {
         let statement = try source.prepared(plan, binder: binder)
-        defer { statement.reset() }
+        defer { statement.finish() }
         do {
-            guard try statement.step() else {
+            guard try statement.nextRow() else {
                 throw ExecutionError(code: .alreadyExists, message: "\(table.name) already exists")
             }
-        } catch let error as SQLiteError {
+        } catch let error as DatabaseError {
             throw Self.map(error, table: table)
         } catch let error as ExecutionError {
             throw error
@@ -93,11 +93,11 @@ struct MutationRunner {
 
     func runReturning(_ plan: SQLStatementPlan, table: Table) throws(ExecutionError) -> WrittenKey? {
         let statement = try source.prepared(plan, binder: binder)
-        defer { statement.reset() }
+        defer { statement.finish() }
         do {
-            guard try statement.step() else { return nil }
+            guard try statement.nextRow() else { return nil }
             let key = readKey(statement, table: table)
-            while try statement.step() {}
+            while try statement.nextRow() {}
             return key
         } catch {
             throw Self.map(error, table: table)
@@ -106,26 +106,29 @@ struct MutationRunner {
 
     func runCounting(_ plan: SQLStatementPlan, table: Table) throws(ExecutionError) -> Int {
         let statement = try source.prepared(plan, binder: binder)
-        defer { statement.reset() }
+        defer { statement.finish() }
         do {
-            while try statement.step() {}
+            while try statement.nextRow() {}
         } catch {
             throw Self.map(error, table: table)
         }
-        return source.connection.changes
+        return statement.rowsChanged
     }
 
     /// Maps constraint failures to Data Connect codes.
-    static func map(_ error: SQLiteError, table: Table) -> ExecutionError {
+    static func map(_ error: DatabaseError, table: Table) -> ExecutionError {
         let message = error.message
-        switch error.extendedCode {
-        case .constraintUnique, .constraintPrimaryKey:
+        switch error.kind {
+        case .uniqueViolation:
             return ExecutionError(
                 code: .alreadyExists, message: "duplicate key value violates unique constraint: \(message)")
-        case .constraintForeignKey:
+        case .foreignKeyViolation:
             return ExecutionError(code: .failedPrecondition, message: "violates foreign key constraint: \(message)")
-        case .constraintNotNull, .constraintCheck:
+        case .notNullViolation, .checkViolation:
             return ExecutionError(code: .invalidArgument, message: "violates a constraint of \(table.name): \(message)")
+        case .numericOutOfRange:
+            return ExecutionError(
+                code: .invalidArgument, message: "a value is out of range for \(table.name): \(message)")
         default:
             return .failedInDatabase(error)
         }

@@ -225,18 +225,20 @@ extension StatementSource {
     ///
     /// - Throws: ``ExecutionError``: a request-level refusal when the database cannot prepare the SQL, the
     ///   binder's error for a value that does not fit, a database failure when binding fails.
-    func prepared(_ plan: SQLStatementPlan, binder: ParameterBinder) throws(ExecutionError) -> Statement {
+    func prepared(
+        _ plan: SQLStatementPlan, binder: ParameterBinder
+    ) throws(ExecutionError) -> any DatabaseStatement {
         let values = try binder.values(for: plan)
-        let statement: Statement
+        let statement: any DatabaseStatement
         do {
             statement = try self.statement(plan.sql)
         } catch {
             throw .refusedByDatabase(error)
         }
         do {
-            try statement.bind(values)
+            try statement.bindParameters(values)
         } catch {
-            statement.reset()
+            statement.finish()
             throw .failedInDatabase(error)
         }
         return statement

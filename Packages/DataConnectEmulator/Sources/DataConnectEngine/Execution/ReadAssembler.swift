@@ -1,5 +1,4 @@
 import DataConnectWire
-import SQLiteKit
 
 /// Runs read statements and resolves the markers of a ``ReadPlan``: split relations are fetched with one
 /// statement per split for all parent rows at once, and objects built in parts are merged in key order.
@@ -11,10 +10,9 @@ struct ReadAssembler {
     func firstColumn(of plan: SQLStatementPlan) throws(ExecutionError) -> [UInt8] {
         let statement = try source.prepared(plan, binder: binder)
         do {
-            defer { statement.reset() }
-            guard try statement.step() else { return Array("null".utf8) }
-            guard let text = statement.unsafeText(at: 0) else { return Array("null".utf8) }
-            return Array(text)
+            defer { statement.finish() }
+            guard try statement.nextRow() else { return Array("null".utf8) }
+            return statement.textBytes(at: 0) ?? Array("null".utf8)
         } catch {
             throw .failedInDatabase(error)
         }
@@ -47,13 +45,13 @@ struct ReadAssembler {
         var keys: [String] = []
         var values: [JSONValue] = []
         do {
-            defer { statement.reset() }
-            while try statement.step() {
-                guard let key = statement.unsafeText(at: 0) else { continue }
-                keys.append(try Execution.parse(Array(key)).jsonString())
-                values.append(try statement.unsafeText(at: 1).map { try Execution.parse(Array($0)) } ?? .null)
+            defer { statement.finish() }
+            while try statement.nextRow() {
+                guard let key = statement.textBytes(at: 0) else { continue }
+                keys.append(try Execution.parse(key).jsonString())
+                values.append(try statement.textBytes(at: 1).map { try Execution.parse($0) } ?? .null)
             }
-        } catch let error as SQLiteError {
+        } catch let error as DatabaseError {
             throw .failedInDatabase(error)
         } catch let error as ExecutionError {
             throw error

@@ -1,12 +1,13 @@
 import DataConnectWire
-import SQLiteKit
 
 /// The time one request may still spend in the database, checked by SQLite while it steps statements.
 ///
 /// Installed on the connection a request borrows; when the request's time limit passes, or the database
 /// starts closing (the emulator is stopping), the running statement fails with `SQLITE_INTERRUPT` and the
-/// request ends with ``error``. Only the thread running the request touches it.
-final class RequestBudget {
+/// request ends with ``error``. A database that cannot call back while it steps (PostgreSQL) bounds each
+/// statement by ``limit`` and cancels statements when it closes; the engine then asks
+/// ``noteInterrupted()`` why. Only the thread running the request touches it.
+public final class RequestBudget {
     /// Why statements were stopped.
     enum StopReason {
         /// The request ran past its time limit.
@@ -16,7 +17,7 @@ final class RequestBudget {
     }
 
     /// The request's time limit.
-    let limit: Duration
+    public let limit: Duration
     /// When the request must be done.
     let deadline: ContinuousClock.Instant
     let database: any DatabaseAccess
@@ -25,7 +26,7 @@ final class RequestBudget {
 
     /// How many virtual-machine instructions run between two checks: the clock is read about every
     /// few microseconds of work, which costs nothing measurable.
-    static let checkInterval: Int32 = 1_000
+    public static let checkInterval: Int32 = 1_000
 
     init(limit: Duration, database: any DatabaseAccess) {
         self.limit = limit
@@ -33,17 +34,19 @@ final class RequestBudget {
         self.database = database
     }
 
-    /// Bounds the statements `connection` runs until ``remove(from:)``.
-    func install(on connection: Connection) {
-        connection.setProgressHandler(every: Self.checkInterval) { [self] in shouldInterrupt() }
+    /// Bounds the statements `source` runs until ``remove(from:)``.
+    func install(on source: any StatementSource) {
+        source.installBudget(self)
     }
 
-    /// Stops bounding `connection`'s statements.
-    func remove(from connection: Connection) {
-        connection.setProgressHandler(every: 0, nil)
+    /// Stops bounding `source`'s statements.
+    func remove(from source: any StatementSource) {
+        source.removeBudget(self)
     }
 
-    func shouldInterrupt() -> Bool {
+    /// Whether the running statement should stop now (the time limit passed, or the database is closing);
+    /// once `true`, always `true`. For a database that checks while it steps (SQLite's progress handler).
+    public func shouldInterrupt() -> Bool {
         if stopReason != nil { return true }
         if database.isClosing {
             stopReason = .closing
@@ -51,6 +54,12 @@ final class RequestBudget {
             stopReason = .deadline
         }
         return stopReason != nil
+    }
+
+    /// Records why a statement was interrupted by the database itself (its statement timeout or a cancel
+    /// while closing), when no check of ours stopped it.
+    func noteInterrupted() {
+        if stopReason == nil { stopReason = database.isClosing ? .closing : .deadline }
     }
 
     /// The request's answer once its statements were stopped.
@@ -77,44 +86,55 @@ final class RequestBudget {
 }
 
 extension ExecutionError {
-    /// The error for generated SQL the database refused to prepare.
-    ///
-    /// The engine's SQL always prepares unless the operation crosses one of SQLite's own limits (nesting
-    /// deeper than its parser stack, more arguments to a function, a deeper expression tree, more bound
-    /// values or joined tables than it allows), so the request is refused as too large, with SQLite's reason.
-    static func refusedByDatabase(_ error: SQLiteError) -> ExecutionError {
-        switch error.code {
-        case .noMemory:
+    /// The answer when the database refuses to prepare a statement: the operation is too large or too deeply
+    /// nested for it (the compiler writes valid SQL), or the database is unreachable.
+    static func refusedByDatabase(_ error: DatabaseError) -> ExecutionError {
+        switch error.kind {
+        case .outOfMemory:
             return ExecutionError(
                 code: .resourceExhausted, message: "the database ran out of memory for this operation",
                 isRequestLevel: true)
+        case .unavailable:
+            return .databaseUnavailable(error)
         default:
             return ExecutionError(
                 code: .invalidArgument,
                 message:
-                    "the operation is too large or too deeply nested for the database (SQLite: \(error.message)); "
+                    "the operation is too large or too deeply nested for the database (\(error.message)); "
                     + "select fewer fields, nest fewer relations or use fewer filter terms",
                 isRequestLevel: true)
         }
     }
 
-    /// The error for a statement that failed while it ran, other than a constraint.
-    static func failedInDatabase(_ error: SQLiteError) -> ExecutionError {
-        switch error.code {
+    /// The answer when a statement fails while it runs.
+    static func failedInDatabase(_ error: DatabaseError) -> ExecutionError {
+        switch error.kind {
         case .tooBig:
             ExecutionError(
                 code: .invalidArgument,
-                message: "a value or the result is larger than the database allows (SQLite: \(error.message))",
+                message: "a value or the result is larger than the database allows (\(error.message))",
                 isRequestLevel: true)
-        case .noMemory:
+        case .outOfMemory:
             ExecutionError(
                 code: .resourceExhausted, message: "the database ran out of memory for this operation",
                 isRequestLevel: true)
-        case .interrupt:
+        case .interrupted:
             // Replaced by the request's ``RequestBudget/error``, which knows why.
             ExecutionError(code: .cancelled, message: "the request was interrupted", isRequestLevel: true)
+        case .unavailable:
+            .databaseUnavailable(error)
+        case .tooComplex:
+            ExecutionError(
+                code: .invalidArgument,
+                message: "the operation is too large for the database (\(error.message))", isRequestLevel: true)
         default:
             ExecutionError(code: .internal, message: "internal error: \(error.message)")
         }
+    }
+
+    /// The answer when the database cannot be reached: `UNAVAILABLE`, so that clients retry.
+    static func databaseUnavailable(_ error: DatabaseError) -> ExecutionError {
+        ExecutionError(
+            code: .unavailable, message: "the database is unavailable: \(error.message)", isRequestLevel: true)
     }
 }

@@ -1,36 +1,101 @@
 import SQLiteKit
 
-/// A connection that hands out prepared statements, cached by SQL text.
+/// A connection lent to one request: it hands out prepared statements (cached by SQL text), runs transaction
+/// control statements and lets the request's time budget stop what runs on it.
+///
+/// The engine runs every statement through this seam; ``SQLiteDialect`` SQL runs on SQLite connections
+/// (``PooledConnection``) and ``PostgreSQLDialect`` SQL on PostgreSQL ones.
 public protocol StatementSource {
-    /// The underlying connection.
-    var connection: Connection { get }
-    /// A prepared statement for `sql`, reset and with cleared bindings.
-    func statement(_ sql: String) throws(SQLiteError) -> Statement
+    /// A prepared statement for `sql`, ready to bind (earlier bindings and rows cleared).
+    func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement
+    /// Runs SQL without parameters or rows: `BEGIN`, `COMMIT`, `SAVEPOINT` and the like.
+    func execute(_ sql: String) throws(DatabaseError)
+    /// Lets `budget` stop statements that run on this connection until ``removeBudget(_:)``.
+    func installBudget(_ budget: RequestBudget)
+    /// Stops watching the budget installed by ``installBudget(_:)``.
+    func removeBudget(_ budget: RequestBudget)
 }
 
-/// A connection with a statement cache of its own (one thread at a time).
-public final class CachingConnection: StatementSource, @unchecked Sendable {
-    /// The connection.
-    public let connection: Connection
-    private var cache = LRUCache<String, Statement>(capacity: CachingConnection.capacity)
+/// A prepared statement of one ``StatementSource``: bind values, step through rows, read columns.
+///
+/// Values are bound and read in their storage form (``SQLDialect``): the database's driver converts between
+/// them and its own types.
+public protocol DatabaseStatement: AnyObject {
+    /// Binds the values to the placeholders `1...values.count`.
+    func bindParameters(_ values: [SQLiteValue]) throws(DatabaseError)
+    /// Moves to the next row (running the statement on first call); `false` once there are no more.
+    func nextRow() throws(DatabaseError) -> Bool
+    /// A column of the current row in its storage form (an `INTEGER` key as `.integer`, a UUID as 32 hex
+    /// digits, a timestamp in the stored text form).
+    func storedValue(at index: Int) -> SQLiteValue
+    /// A column of the current row as the bytes of its text, or `nil` for NULL.
+    func textBytes(at index: Int) -> [UInt8]?
+    /// The rows inserted, updated or deleted by the last run.
+    var rowsChanged: Int { get }
+    /// Ends the current run: the statement can be bound and run again.
+    func finish()
+}
 
-    /// The most prepared statements one connection keeps.
-    static let capacity = 2_000
-
-    /// Wraps a connection.
-    public init(_ connection: Connection) {
-        self.connection = connection
+/// A failure reported by the database, classified for the engine's error codes.
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it is, across databases.
+    public enum Kind: Hashable, Sendable {
+        /// A unique or primary-key constraint refused a row.
+        case uniqueViolation
+        /// A foreign-key constraint refused a row.
+        case foreignKeyViolation
+        /// A `NOT NULL` constraint refused a row.
+        case notNullViolation
+        /// A `CHECK` constraint refused a row.
+        case checkViolation
+        /// A number does not fit its column (integer overflow).
+        case numericOutOfRange
+        /// A value or the result is larger than the database allows.
+        case tooBig
+        /// The statement is too large or too deeply nested for the database.
+        case tooComplex
+        /// The database ran out of memory.
+        case outOfMemory
+        /// The statement was interrupted or cancelled (the request's time limit, a stop).
+        case interrupted
+        /// The database cannot be reached: the connection was lost, the server is down or restarting.
+        case unavailable
+        /// Another failure.
+        case other
     }
 
-    /// A cached prepared statement for `sql`.
-    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let cached = cache[sql] {
-            cached.reset()
-            cached.clearBindings()
-            return cached
-        }
-        let statement = try connection.prepare(sql, persistent: true)
-        cache[sql] = statement
-        return statement
+    /// What kind of failure it is.
+    public var kind: Kind
+    /// The database's message.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension DatabaseError {
+    /// An SQLite error, classified by its extended result code.
+    public init(_ error: SQLiteError) {
+        let kind: Kind =
+            switch error.extendedCode {
+            case .constraintUnique, .constraintPrimaryKey: .uniqueViolation
+            case .constraintForeignKey: .foreignKeyViolation
+            case .constraintNotNull: .notNullViolation
+            case .constraintCheck: .checkViolation
+            default:
+                switch error.code {
+                case .tooBig: .tooBig
+                case .noMemory: .outOfMemory
+                case .interrupt: .interrupted
+                case .busy, .locked, .ioError, .cannotOpen: .unavailable
+                default: .other
+                }
+            }
+        self.init(kind, error.message)
     }
 }

@@ -184,12 +184,18 @@ final class RecordingSource: StatementSource {
         self.log = log
     }
 
-    var connection: Connection { base.connection }
-
-    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+    func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
         log.append(sql)
         return try base.statement(sql)
     }
+
+    func execute(_ sql: String) throws(DatabaseError) {
+        try base.execute(sql)
+    }
+
+    func installBudget(_ budget: RequestBudget) { base.installBudget(budget) }
+
+    func removeBudget(_ budget: RequestBudget) { base.removeBudget(budget) }
 }
 
 /// Pool access that records the SQL of each request (what the engine really ran).
