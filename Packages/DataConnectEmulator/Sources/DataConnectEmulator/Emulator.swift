@@ -112,7 +112,7 @@ public final class Emulator: Sendable {
     /// The options it runs with.
     public let options: Options
     /// The database.
-    public let pool: DatabasePool
+    public let store: any DataStore
     /// The HTTP responder: call it in-process to test routing without sockets.
     public let responder: EmulatorResponder
     let server: HTTPServer
@@ -159,38 +159,33 @@ public final class Emulator: Sendable {
         }
         backendDirectory = Mutex(options.backend)
         let handle = self.handle
-        do {
-            pool = try DatabasePool(
-                location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
-                readers: max(1, options.readers))
-        } catch {
-            throw EmulatorError("cannot open the database: \(error)")
-        }
-        try Self.migrate(service, pool: pool, log: options.log)
-        let maintenance = DataMaintenance(pool: pool)
+        store = try Self.openStore(options)
+        try Self.migrate(service, store: store, log: options.log)
         if let directory = options.importDirectory {
             do {
-                let report = try maintenance.import(from: directory)
+                let report = try store.importData(from: directory)
                 options.log("imported \(report.rows) rows from \(directory)")
             } catch {
                 throw EmulatorError("cannot import \(directory): \(error)")
             }
         }
         let engine = Engine(
-            service: service, database: PoolAccess(pool), limits: options.limits,
+            service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits)
         Self.report(engine, log: options.log)
-        let pool = self.pool
+        let store = self.store
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
-        responder = EmulatorResponder(engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy) {
+        responder = EmulatorResponder(
+            engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy, database: store.summary
+        ) {
             request in
             do {
                 switch request {
                 case .clear:
-                    try DataMaintenance(pool: pool).clear()
+                    try store.clear()
                     return .success("cleared every table")
                 case .export(let path):
-                    let file = try DataMaintenance(pool: pool).export(to: path, version: Emulator.version)
+                    let file = try store.export(to: path, version: Emulator.version)
                     return .success("exported to \(file)")
                 case .configure(let configuration):
                     guard let emulator = handle.emulator else {
@@ -260,16 +255,16 @@ public final class Emulator: Sendable {
         }
         responder.hub.shutdown()
         // Requests still running in the database stop now, so the HTTP workers finish and the server can stop.
-        pool.beginClosing()
+        store.beginClosing()
         server.stop()
         do {
-            try pool.checkpoint()
+            try store.close()
         } catch {
-            options.log("warning: could not fold the write-ahead log into the database file: \(error)")
+            options.log("warning: could not close the database cleanly: \(error)")
         }
         if let directory = options.exportOnExit {
             do {
-                let file = try DataMaintenance(pool: pool).export(to: directory, version: Self.version)
+                let file = try store.export(to: directory, version: Self.version)
                 options.log("exported the data to \(file)")
             } catch {
                 options.log("error: export to \(directory) failed: \(error)")
@@ -280,7 +275,7 @@ public final class Emulator: Sendable {
     /// Empties every table, keeping the schema.
     public func clear() throws(EmulatorError) {
         do {
-            try DataMaintenance(pool: pool).clear()
+            try store.clear()
             responder.hub.tablesChanged(engine.allTables)
         } catch {
             throw EmulatorError("clearing the data failed: \(error)")
@@ -379,9 +374,9 @@ public final class Emulator: Sendable {
         guard errors.isEmpty else {
             throw EmulatorError(errors.map(\.description).joined(separator: "\n"))
         }
-        try Self.migrate(service, pool: pool, log: options.log)
+        try Self.migrate(service, store: store, log: options.log)
         let engine = Engine(
-            service: service, database: PoolAccess(pool), limits: options.limits,
+            service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits)
         Self.report(engine, log: options.log)
         responder.replace(engine)
@@ -410,11 +405,22 @@ public final class Emulator: Sendable {
         return service
     }
 
+    /// Opens the database the options name: SQLite in the data directory (or in memory).
+    static func openStore(_ options: Options) throws(EmulatorError) -> any DataStore {
+        do {
+            return try SQLiteStore(
+                location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
+                readers: max(1, options.readers))
+        } catch {
+            throw EmulatorError("cannot open the database: \(error)")
+        }
+    }
+
     static func migrate(
-        _ service: CompiledService, pool: DatabasePool, log: @Sendable (String) -> Void
+        _ service: CompiledService, store: any DataStore, log: @Sendable (String) -> Void
     ) throws(EmulatorError) {
         do {
-            let report = try Migrator(model: service.api.model).migrate(pool)
+            let report = try store.migrate(service.api.model)
             for issue in report.issues { log("migration issue: \(issue)") }
         } catch {
             throw EmulatorError("failed to migrate the schema: \(error)")

@@ -30,6 +30,8 @@ public final class EmulatorResponder: HTTPResponder {
     let maintenance: @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     /// The emulator's version string.
     let version: String
+    /// What `/emulator/info` reports about the database.
+    let database: DataStoreSummary
     /// Realtime subscriptions (the stream's `subscribe`), told about every mutation the responder runs.
     public let hub: SubscriptionHub
     /// Which hosts and web origins may call the emulator.
@@ -52,13 +54,16 @@ public final class EmulatorResponder: HTTPResponder {
     ///   - version: The emulator's version, for `/emulator/info`.
     ///   - hub: The realtime hub for the stream's subscriptions; a hub with the default configuration when `nil`.
     ///   - originPolicy: Which hosts and web origins may call the emulator; loopback ones only by default.
+    ///   - database: What `/emulator/info` reports about the database; SQLite in memory when `nil`.
     ///   - maintenance: Clears and exports data for `/emulator/clear` and `/emulator/export`.
     public init(
         engine: Engine, version: String,
         hub: SubscriptionHub? = nil,
         originPolicy: RequestOriginPolicy = .loopbackOnly,
+        database: DataStoreSummary? = nil,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
+        self.database = database ?? DataStoreSummary(engine: "sqlite", location: "memory", version: "")
         self.current = Mutex(engine)
         self.hub = hub ?? SubscriptionHub(engine: engine)
         self.originPolicy = originPolicy
@@ -276,11 +281,17 @@ public final class EmulatorResponder: HTTPResponder {
             : [
                 .object([
                     "serviceId": .string(serviceID),
-                    "connectionString": "sqlite",
+                    "connectionString": .string(database.engine == "sqlite" ? "sqlite" : database.location),
                     "connectors": .array(engine.connectorIDs.map(JSONValue.string)),
                 ])
             ]
-        let body: JSONValue = ["version": .string(version), "services": .array(services)]
+        let body: JSONValue = [
+            "version": .string(version), "services": .array(services),
+            "database": [
+                "engine": .string(database.engine), "location": .string(database.location),
+                "version": .string(database.version),
+            ],
+        ]
         return .json(body.jsonString())
     }
 

@@ -129,7 +129,7 @@ final class RealtimeFixture {
 
     /// Changes data behind the hub's back (no notification), as another process would.
     func writeDirectly(_ sql: String) throws {
-        try emulator.pool.write { try $0.connection.execute(sql) }
+        try (emulator.store as! SQLiteStore).pool.write { try $0.connection.execute(sql) }
     }
 
     /// Whether `client` was sent nothing since the event it read last.

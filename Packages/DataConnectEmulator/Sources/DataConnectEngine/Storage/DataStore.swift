@@ -1,0 +1,52 @@
+import DataConnectSchema
+
+/// The database an emulator serves from: how the engine reaches it, the SQL it speaks, and the maintenance the
+/// emulator offers on it (migration, clearing, export and import, a clean stop).
+///
+/// ``SQLiteStore`` keeps the data in an embedded SQLite database (in memory or in a file); ``PostgreSQLStore``
+/// in a PostgreSQL server, which several emulator processes may share.
+public protocol DataStore: AnyObject, Sendable {
+    /// The engine's access to the database.
+    var access: any DatabaseAccess { get }
+    /// The SQL the database speaks.
+    var dialect: any SQLDialect { get }
+    /// What `/emulator/info` and the start-up banner report about the database.
+    var summary: DataStoreSummary { get }
+    /// Brings the database's tables to the schema, additively (see ``Migrator``).
+    func migrate(_ model: SchemaModel) throws -> MigrationReport
+    /// Deletes every row of every table, keeping the schema.
+    func clear() throws
+    /// Writes the data to an export folder; returns the file written.
+    func export(to directory: String, version: String) throws -> String
+    /// Loads the data of an export folder, replacing what is there.
+    func importData(from directory: String) throws -> ImportReport
+    /// Interrupts running statements and makes new ones fail: the emulator is stopping.
+    func beginClosing()
+    /// Leaves the database in a clean state after the last request (SQLite folds its write-ahead log).
+    func close() throws
+}
+
+/// What an emulator reports about its database.
+public struct DataStoreSummary: Hashable, Sendable {
+    /// `sqlite` or `postgresql`.
+    public var engine: String
+    /// Where the data lives: `memory`, a file path, or `host:port/database` (never a password).
+    public var location: String
+    /// The database's version (`3.40.1`, `15.18`).
+    public var version: String
+
+    /// Creates a summary.
+    public init(engine: String, location: String, version: String) {
+        self.engine = engine
+        self.location = location
+        self.version = version
+    }
+
+    /// `SQLite 3.40.1 (memory)`, `PostgreSQL 15.18 at 127.0.0.1:5432/postgres`.
+    public var description: String {
+        switch engine {
+        case "postgresql": "PostgreSQL \(version) at \(location)"
+        default: "SQLite \(version) (\(location))"
+        }
+    }
+}

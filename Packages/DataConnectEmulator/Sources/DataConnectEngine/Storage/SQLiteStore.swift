@@ -1,0 +1,61 @@
+import DataConnectSchema
+import SQLiteKit
+
+/// The embedded database: SQLite in memory or in a file, through a ``DatabasePool``.
+///
+/// ```swift
+/// let store = try SQLiteStore(location: .dataDirectory(".dataconnect/data"))
+/// try store.migrate(service.api.model)
+/// let engine = Engine(service: service, database: store.access, dialect: store.dialect)
+/// ```
+public final class SQLiteStore: DataStore {
+    /// The connections.
+    public let pool: DatabasePool
+
+    /// Opens the database (see ``DatabasePool/init(location:readers:busyTimeout:)``).
+    public init(location: DatabaseLocation, readers: Int = 3) throws {
+        pool = try DatabasePool(location: location, readers: readers)
+    }
+
+    public var access: any DatabaseAccess { PoolAccess(pool) }
+
+    public var dialect: any SQLDialect { SQLiteDialect() }
+
+    public var summary: DataStoreSummary {
+        let location: String =
+            switch pool.location {
+            case .memory: "memory"
+            case .file(let path): path
+            }
+        var version = ""
+        if case .text(let text)? = try? pool.read({ try $0.connection.query("SELECT sqlite_version()").first?[0] }) {
+            version = text
+        }
+        return DataStoreSummary(engine: "sqlite", location: location, version: version)
+    }
+
+    public func migrate(_ model: SchemaModel) throws -> MigrationReport {
+        try Migrator(model: model).migrate(pool)
+    }
+
+    public func clear() throws {
+        try DataMaintenance(pool: pool).clear()
+    }
+
+    public func export(to directory: String, version: String) throws -> String {
+        try DataMaintenance(pool: pool).export(to: directory, version: version)
+    }
+
+    public func importData(from directory: String) throws -> ImportReport {
+        try DataMaintenance(pool: pool).import(from: directory)
+    }
+
+    public func beginClosing() {
+        pool.beginClosing()
+    }
+
+    /// Folds the write-ahead log into the database file.
+    public func close() throws {
+        try pool.checkpoint()
+    }
+}
