@@ -138,7 +138,7 @@ struct MutationCompiler {
     // MARK: - Statements
 
     func returningKey(_ table: Table) -> String {
-        dialect.returning(table.keyColumns.map(\.sqlName))
+        dialect.returning(table.keyColumns)
     }
 
     func insert(_ data: Resolved, into table: Table, upsert: Bool) throws(ExecutionError) -> SQLStatementPlan {
@@ -210,9 +210,10 @@ struct MutationCompiler {
             return dialect.placeholder(parameters.count, type: source.parameterType)
         }
         if column.isList {
-            let current = dialect.jsonArrayElements("coalesce(\(expression), '[]')")
+            let current = dialect.listElements(
+                "coalesce(\(expression), \(dialect.emptyList(of: column)))", of: column, alias: nil)
             let p = parameter(.value(operand, op == "add" ? .uniqueWireArray(column) : .wireArray(column)))
-            let given = dialect.jsonArrayElements(p)
+            let given = dialect.listElements(p, of: column, alias: nil)
             let merged: String
             switch op {
             case "append": merged = "SELECT value FROM \(current) UNION ALL SELECT value FROM \(given)"
@@ -224,7 +225,7 @@ struct MutationCompiler {
                 merged = "SELECT value FROM \(current) WHERE value NOT IN (SELECT value FROM \(given))"
             default: throw .invalid("unknown list update \"\(op)\"")
             }
-            return "(SELECT \(dialect.jsonArrayAggregate("value")) FROM (\(merged)))"
+            return dialect.listFromElements(merged, of: column)
         }
         guard op == "inc" || op == "dec" else { throw .invalid("unknown update \"\(op)\" for \(column.name)") }
         let sign = op == "inc" ? "+" : "-"

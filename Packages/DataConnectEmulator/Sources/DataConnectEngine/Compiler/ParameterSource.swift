@@ -8,9 +8,9 @@ enum Conversion: Sendable {
     case column(Column)
     /// The storage form of a scalar.
     case scalar(ScalarType)
-    /// A JSON array of storage values, for `IN (SELECT value FROM json_each(?))`.
+    /// A JSON array of storage values, for `IN (...)` through ``SQLDialect/storageValues(_:of:)``.
     case storageArray(Column)
-    /// A JSON array of wire values, for list-column filters (lists are stored in wire form).
+    /// A JSON array of wire values, for list-column filters and updates: bound as the list column's value.
     case wireArray(Column)
     /// A JSON array of wire values with repeated values dropped (the list update `add`).
     case uniqueWireArray(Column)
@@ -72,7 +72,9 @@ extension Conversion {
         switch self {
         case .column(let column): .column(column)
         case .scalar(let scalar): .scalar(scalar)
-        case .storageArray, .wireArray, .uniqueWireArray: .jsonArray
+        // A list of wire values is bound as a list column's value is.
+        case .wireArray(let column), .uniqueWireArray(let column): .column(column)
+        case .storageArray: .jsonArray
         case .wireElement(let column): .listElement(column)
         case .count: .integer
         case .like, .regularExpression: .text

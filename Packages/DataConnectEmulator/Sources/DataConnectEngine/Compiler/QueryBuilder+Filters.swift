@@ -112,11 +112,12 @@ extension QueryBuilder {
                 conditions.append("\(expression) \(Self.comparison(op)) " + parameter(.value(operand, convert)))
             case "in", "nin":
                 let values = parameter(.value(operand, .storageArray(column)))
-                let test = "\(expression) IN (SELECT value FROM \(dialect.jsonArrayElements(values)))"
+                let test = "\(expression) IN (\(dialect.storageValues(values, of: column)))"
                 conditions.append(op == "in" ? test : "NOT (\(test))")
             case "contains", "startsWith", "endsWith":
                 let kind: LikeKind = op == "contains" ? .contains : op == "startsWith" ? .prefix : .suffix
-                conditions.append("\(expression) LIKE " + parameter(.value(operand, .like(kind))) + " ESCAPE '\\'")
+                let pattern = parameter(.value(operand, .like(kind)))
+                conditions.append(dialect.like(expression, pattern: pattern, escaped: true))
             case "pattern":
                 conditions.append(try pattern(operand, expression: expression))
             default:
@@ -157,7 +158,7 @@ extension QueryBuilder {
         if let like = value["like"] {
             let subject = ignoreCase ? "lower(\(expression))" : expression
             let pattern = parameter(.value(like, .scalar(.string)))
-            return "\(subject) LIKE \(ignoreCase ? "lower(\(pattern))" : pattern)"
+            return dialect.like(subject, pattern: ignoreCase ? "lower(\(pattern))" : pattern, escaped: false)
         }
         if let regex = value["regex"] {
             let flags = parameter(.fixed(.text(ignoreCase ? "i" : "")))
@@ -167,12 +168,11 @@ extension QueryBuilder {
         throw PlanError(message: "pattern needs like or regex", location: nil)
     }
 
-    /// `includes`, `excludes`, `includesAll`, `excludesAll` on a list column (stored as a JSON array of
-    /// wire values).
+    /// `includes`, `excludes`, `includesAll`, `excludesAll` on a list column.
     mutating func listOperator(
         _ op: String, _ operand: Resolved, column: Column, expression: String
     ) throws(PlanError) -> String {
-        let elements = "SELECT value FROM \(dialect.jsonArrayElements(expression))"
+        let elements = "SELECT value FROM \(dialect.listElements(expression, of: column, alias: nil))"
         switch op {
         case "includes", "excludes", "includes_expr", "excludes_expr", "includes_date", "excludes_date",
             "includes_time", "excludes_time":
@@ -185,18 +185,19 @@ extension QueryBuilder {
                 source = .value(operand, .wireElement(column))
             }
             let test =
-                "EXISTS (SELECT 1 FROM \(dialect.jsonArrayElements(expression)) WHERE value = " + parameter(source)
-                + ")"
+                "EXISTS (SELECT 1 FROM \(dialect.listElements(expression, of: column, alias: nil)) WHERE value = "
+                + parameter(source) + ")"
             return op.hasPrefix("includes") ? test : "NOT \(test)"
         case "includesAll":
             let wanted = parameter(.value(operand, .wireArray(column)))
             return
-                "NOT EXISTS (SELECT 1 FROM \(dialect.jsonArrayElements(wanted)) AS w WHERE w.value NOT IN (\(elements)))"
+                "NOT EXISTS (SELECT 1 FROM \(dialect.listElements(wanted, of: column, alias: "w")) "
+                + "WHERE w.value NOT IN (\(elements)))"
         case "excludesAll":
             let unwanted = parameter(.value(operand, .wireArray(column)))
             return
-                "NOT EXISTS (SELECT 1 FROM \(dialect.jsonArrayElements(expression)) AS e WHERE e.value IN "
-                + "(SELECT value FROM \(dialect.jsonArrayElements(unwanted))))"
+                "NOT EXISTS (SELECT 1 FROM \(dialect.listElements(expression, of: column, alias: "e")) WHERE e.value IN "
+                + "(SELECT value FROM \(dialect.listElements(unwanted, of: column, alias: nil))))"
         default:
             throw PlanError(message: "unsupported list filter operator \"\(op)\"", location: nil)
         }
@@ -285,7 +286,9 @@ extension QueryBuilder {
                     conditions.append("(" + Self.balanced(parts, key == "_and" ? "AND" : "OR") + ")")
                 }
             case "_not":
-                conditions.append("NOT (" + (try havingCondition(fieldValue, table: table, alias: alias) ?? "1") + ")")
+                let inner =
+                    try havingCondition(fieldValue, table: table, alias: alias) ?? dialect.conditionLiteral(true)
+                conditions.append("NOT (" + inner + ")")
             case "_distinct":
                 continue
             case "_count":
@@ -393,8 +396,7 @@ extension QueryBuilder {
     func orderExpression(_ column: Column, alias: String) -> String {
         let expression = self.column(alias, column)
         if case .enumeration(let name) = column.type, let values = model.enumType(name)?.values {
-            let cases = values.enumerated().map { "WHEN \(dialect.stringLiteral($0.element)) THEN \($0.offset)" }
-            return "(CASE \(expression) \(cases.joined(separator: " ")) END)"
+            return dialect.enumSortKey(expression, values: values)
         }
         return expression
     }

@@ -101,10 +101,15 @@ struct QueryBuilder {
         let value = try child.relationValue(node, relation: relation, parentAlias: alias, parentTable: parentTable)
         let keyColumns = parentTable.keyColumns.map { column(alias, $0) }
         let keys = child.parameter(.rowKeys)
+        // One key column compares with the keys as the column's type (so an index finds them), several as arrays.
         let match = keyColumns.count == 1 ? keyColumns[0] : dialect.jsonArray(keyColumns)
+        let candidates =
+            keyColumns.count == 1
+            ? dialect.storageValues(keys, of: parentTable.keyColumns[0])
+            : "SELECT value FROM \(dialect.jsonArrayElements(keys))"
         let sql =
             "SELECT \(dialect.jsonArray(keyColumns)), \(value) FROM \(child.tableSource(parentTable, alias)) "
-            + "WHERE \(match) IN (SELECT value FROM \(dialect.jsonArrayElements(keys)))"
+            + "WHERE \(match) IN (\(candidates))"
         splits.append(
             ReadPlan(
                 statement: SQLStatementPlan(sql: sql, parameters: child.parameters, tables: child.tables),
@@ -172,7 +177,7 @@ struct QueryBuilder {
     func entityID(_ table: Table, alias: String) -> String {
         var parts = [dialect.stringLiteral(table.name)]
         for column in table.keyColumns {
-            let value = dialect.textCast(self.column(alias, column))
+            let value = dialect.storageText(self.column(alias, column), of: column)
             if column.type == .scalar(.string) {
                 parts.append("replace(replace(\(value), '%', '%25'), '/', '%2F')")
             } else {
@@ -277,14 +282,16 @@ struct QueryBuilder {
         let orderClause = ordering.isEmpty ? "" : " ORDER BY \(ordering)"
         if isDistinct {
             // Duplicates go before the page is cut: each distinct object keeps the position of its first row.
-            middle =
-                "SELECT j FROM (SELECT \(object) AS j, row_number() OVER (\(orderClause.dropFirst())) AS _rn "
-                + "FROM (\(inner)) AS \(alias)) GROUP BY j ORDER BY min(_rn)\(page)"
+            middle = dialect.distinctObjects(
+                "SELECT \(object) AS j, row_number() OVER (\(orderClause.dropFirst())) AS _rn "
+                    + "FROM (\(inner)) AS \(alias)", alias: "\(alias)_d", page: page)
         } else {
             inner += "\(orderClause)\(page)"
             middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias)\(orderClause)"
         }
-        return "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM (\(middle)))"
+        return
+            "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM "
+            + "\(dialect.derivedTable(middle, alias: "\(alias)_j")))"
     }
 
     mutating func limitParameter(_ value: Resolved?, name: String) -> String {
@@ -341,7 +348,9 @@ struct QueryBuilder {
         if let offset = args["offset"], !offset.isNullConstant {
             sql += " OFFSET " + parameter(.value(offset, .count("offset")))
         }
-        return "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM (\(sql)))"
+        return
+            "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM "
+            + "\(dialect.derivedTable(sql, alias: "\(alias)_j")))"
     }
 
     /// An aggregate's SQL, rendered in the column's wire form.

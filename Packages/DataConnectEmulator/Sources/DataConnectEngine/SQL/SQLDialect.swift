@@ -1,4 +1,5 @@
 import DataConnectSchema
+import DataConnectWire
 
 /// The seam between generated SQL and one SQL engine: quoting, column types, JSON functions, upserts.
 ///
@@ -33,14 +34,49 @@ public protocol SQLDialect: Sendable {
     /// when there are no rows.
     func jsonArrayAggregate(_ expression: String) -> String
     /// A table source (for `FROM`) with one row per element of a JSON array, the element in column `value`
-    /// (in its SQL form: strings as text, numbers as numbers).
+    /// as the database compares JSON: comparable with another element of ``jsonArray(_:)``'s arrays.
     func jsonArrayElements(_ expression: String) -> String
-    /// A JSON array of SQL values, e.g. the key columns of a row.
+    /// A JSON array of SQL values, e.g. the key columns of a row; two arrays of equal values compare equal.
     func jsonArray(_ expressions: [String]) -> String
-    /// A stored `Float` (or an `AVG`/`SUM`) as its JSON wire number (`Infinity`/`NaN` as strings).
+    /// A stored `Float` (or an `AVG`/`SUM`) as its JSON wire number (non-finite values as `null`).
     func jsonFloat(_ expression: String) -> String
-    /// An expression as text (an `Int64` on the wire, a key in an entity id).
+    /// A number as text (an `Int64` on the wire).
     func textCast(_ expression: String) -> String
+    /// A column value in the storage form the engine reads back (a key returned by a write, a key in an
+    /// entity id): what SQLite stores, whatever the database's own type.
+    ///
+    /// UUIDs as 32 lowercase hex digits, `Date` as `YYYY-MM-DD`, `Timestamp` as fixed-width UTC
+    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ`, `Boolean` as the integer 0 or 1; other types as they are.
+    func storageValue(_ expression: String, of column: Column) -> String
+    /// A column value's storage form as text: the parts of an entity id.
+    func storageText(_ expression: String, of column: Column) -> String
+    /// The subquery (`SELECT value FROM ...`) of the values of a JSON array of a column's storage values
+    /// (a bound `in` list, the parent keys of a split relation), typed as the column for comparison.
+    func storageValues(_ array: String, of column: Column) -> String
+    /// A subquery in `FROM`, with the alias the database may require.
+    func derivedTable(_ subquery: String, alias: String) -> String
+    /// The rows of `rows` (a subquery answering a JSON object `j` and its position `_rn`) without
+    /// duplicate objects, each kept at its first position, in that order, cut to `page` (`LIMIT ...`).
+    func distinctObjects(_ rows: String, alias: String, page: String) -> String
+    /// A sort key for an enum column that follows the values' declaration order.
+    func enumSortKey(_ expression: String, values: [String]) -> String
+    /// A `LIKE` match; with `escaped`, `\` escapes `%`, `_` and itself in `pattern`, otherwise no
+    /// character escapes.
+    func like(_ subject: String, pattern: String, escaped: Bool) -> String
+
+    // MARK: List columns
+
+    /// A table source (for `FROM`) with one row per element of a list column's value (a stored column, or a
+    /// parameter bound as ``SQLParameterType/column(_:)`` of the list column), in list order, the element in
+    /// column `value` typed as the column's elements; `alias`, when given, names the source.
+    func listElements(_ list: String, of column: Column, alias: String?) -> String
+    /// The value of a list column built from a query of its elements (`SELECT value ...`), in the query's
+    /// order; an empty list when the query has no rows.
+    func listFromElements(_ query: String, of column: Column) -> String
+    /// The empty list, as a value of a list column.
+    func emptyList(of column: Column) -> String
+    /// A constant list of elements in their wire form, as a value of a list column (a column default).
+    func listLiteral(_ elements: [JSONValue], of column: Column) -> String
     /// A condition that holds when `subject` matches the POSIX extended regular expression `pattern`;
     /// `flags` is `'i'` to ignore case, `''` otherwise.
     func regularExpressionMatch(subject: String, pattern: String, flags: String) -> String
@@ -48,8 +84,9 @@ public protocol SQLDialect: Sendable {
     func conditionLiteral(_ value: Bool) -> String
     /// The `LIMIT` operand meaning "no limit".
     var unlimitedCount: String { get }
-    /// The clause ending an INSERT, UPDATE or DELETE that returns the given columns of each row written.
-    func returning(_ columns: [String]) -> String
+    /// The clause ending an INSERT, UPDATE or DELETE that returns the given columns of each row written, in
+    /// their storage form (``storageValue(_:of:)``).
+    func returning(_ columns: [Column]) -> String
     /// The pseudo-column that names a row in a single-table subquery (`rowid`, `ctid`).
     var rowIdentifier: String { get }
     /// The statement that starts a transaction that writes (taking the write lock at once).
@@ -75,6 +112,12 @@ public protocol SQLDialect: Sendable {
 
     // MARK: Schema definition
 
+    /// The statement that creates a user enum's type (values in declaration order), or `nil` when enum
+    /// columns need no type of their own.
+    func enumTypeDefinition(_ enumType: EnumType) -> String?
+    /// The `CHECK` conditions that keep a column's values in their storage form, where the column's type
+    /// does not; `values` are an enum column's values.
+    func columnChecks(_ column: Column, quotedName: String, enumValues values: [String]) -> [String]
     /// A boolean constant in its storage form, for column defaults and `CHECK` constraints.
     func booleanLiteral(_ value: Bool) -> String
     /// The column-default expression for a whitelisted `@default(sql:)` function, producing the
@@ -192,6 +235,60 @@ public struct SQLiteDialect: SQLDialect {
         "CAST(\(expression) AS TEXT)"
     }
 
+    /// The value itself: SQLite stores the storage form.
+    public func storageValue(_ expression: String, of column: Column) -> String {
+        expression
+    }
+
+    public func storageText(_ expression: String, of column: Column) -> String {
+        textCast(expression)
+    }
+
+    /// `SELECT value FROM json_each(array)`: the storage values compare as they are.
+    public func storageValues(_ array: String, of column: Column) -> String {
+        "SELECT value FROM \(jsonArrayElements(array))"
+    }
+
+    /// The subquery alone: SQLite needs no alias.
+    public func derivedTable(_ subquery: String, alias: String) -> String {
+        "(\(subquery))"
+    }
+
+    /// Grouped by the object's JSON text.
+    public func distinctObjects(_ rows: String, alias: String, page: String) -> String {
+        "SELECT j FROM (\(rows)) GROUP BY j ORDER BY min(_rn)\(page)"
+    }
+
+    /// A `CASE` numbering the values: enums are stored as text.
+    public func enumSortKey(_ expression: String, values: [String]) -> String {
+        let cases = values.enumerated().map { "WHEN \(stringLiteral($0.element)) THEN \($0.offset)" }
+        return "(CASE \(expression) \(cases.joined(separator: " ")) END)"
+    }
+
+    /// `LIKE` is case-sensitive on the engine's connections (`PRAGMA case_sensitive_like`) and has no escape
+    /// character unless one is named.
+    public func like(_ subject: String, pattern: String, escaped: Bool) -> String {
+        escaped ? "\(subject) LIKE \(pattern) ESCAPE '\\'" : "\(subject) LIKE \(pattern)"
+    }
+
+    /// `json_each(list)`: lists are stored as JSON arrays of wire values.
+    public func listElements(_ list: String, of column: Column, alias: String?) -> String {
+        "json_each(\(list))" + (alias.map { " AS \($0)" } ?? "")
+    }
+
+    public func listFromElements(_ query: String, of column: Column) -> String {
+        "(SELECT \(jsonArrayAggregate("value")) FROM (\(query)))"
+    }
+
+    public func emptyList(of column: Column) -> String {
+        "'[]'"
+    }
+
+    /// The JSON text of the elements.
+    public func listLiteral(_ elements: [JSONValue], of column: Column) -> String {
+        stringLiteral(JSONValue.array(elements).jsonString())
+    }
+
     /// Through `dataconnect_regexp(pattern, subject, flags)`, registered on every connection.
     public func regularExpressionMatch(subject: String, pattern: String, flags: String) -> String {
         "dataconnect_regexp(\(pattern), \(subject), \(flags))"
@@ -204,8 +301,8 @@ public struct SQLiteDialect: SQLDialect {
     /// `-1`: SQLite reads a negative limit as none.
     public var unlimitedCount: String { "-1" }
 
-    public func returning(_ columns: [String]) -> String {
-        "RETURNING " + columns.map(quote).joined(separator: ", ")
+    public func returning(_ columns: [Column]) -> String {
+        "RETURNING " + columns.map { quote($0.sqlName) }.joined(separator: ", ")
     }
 
     public var rowIdentifier: String { "rowid" }
@@ -255,6 +352,36 @@ public struct SQLiteDialect: SQLDialect {
         }
         let sets = updateColumns.map { "\(quote($0)) = excluded.\(quote($0))" }.joined(separator: ", ")
         return "ON CONFLICT (\(target)) DO UPDATE SET \(sets)"
+    }
+
+    /// `nil`: enum columns are `TEXT`, checked by ``columnChecks(_:quotedName:enumValues:)``.
+    public func enumTypeDefinition(_ enumType: EnumType) -> String? {
+        nil
+    }
+
+    /// `varchar(n)` gives `length(c) <= n`; enums `c IN (...)`; `Boolean` `c IN (0, 1)`; `UUID`
+    /// `length(c) = 32`; `Any`, `Vector` and lists `json_valid(c)` (or `NULL` when nullable).
+    public func columnChecks(_ column: Column, quotedName name: String, enumValues values: [String]) -> [String] {
+        // SQLite before 3.45 says `json_valid(NULL)` is 0, so a nullable JSON column lets `NULL` through itself.
+        let json = column.isNonNull ? isValidJSON(name) : "\(name) IS NULL OR \(isValidJSON(name))"
+        if column.isList { return [json] }
+        switch column.type {
+        case .enumeration:
+            return ["\(name) IN (\(values.map(stringLiteral).joined(separator: ", ")))"]
+        case .scalar(let scalar):
+            switch scalar {
+            case .boolean:
+                return ["\(name) IN (\(booleanLiteral(false)), \(booleanLiteral(true)))"]
+            case .uuid:
+                return ["length(\(name)) = 32"]
+            case .any, .vector:
+                return [json]
+            case .string:
+                return column.maxLength.map { ["length(\(name)) <= \($0)"] } ?? []
+            case .int, .int64, .float, .date, .timestamp:
+                return []
+            }
+        }
     }
 
     public func booleanLiteral(_ value: Bool) -> String {

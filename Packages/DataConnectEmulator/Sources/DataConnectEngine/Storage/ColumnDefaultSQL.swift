@@ -6,9 +6,10 @@ import GraphQLLanguage
 ///
 /// - `@default(value:)`: a literal. Strings are quoted; `Int`, `Int64` and `Float` are numbers; `Boolean` is
 ///   the dialect's boolean; enums are their value name; UUIDs are 32 lowercase hex digits; dates are
-///   `YYYY-MM-DD`; timestamps are fixed-width UTC `YYYY-MM-DDTHH:MM:SS.ffffffZ`; `Any` and lists are JSON text.
-///   List elements take their wire form (UUIDs canonical, `Int64` as strings, timestamps in UTC with 0, 3 or 6
-///   fractional digits), as list columns store them.
+///   `YYYY-MM-DD`; timestamps are fixed-width UTC `YYYY-MM-DDTHH:MM:SS.ffffffZ`; `Any` is JSON text; lists are
+///   the dialect's ``SQLDialect/listLiteral(_:of:)`` of their elements' wire form (UUIDs canonical, `Int64` as
+///   strings, timestamps in UTC with 0, 3 or 6 fractional digits), as SQLite's list columns store them. A
+///   database with its own types reads each text literal as the column's type.
 /// - `@default(sql:)`: the whitelisted functions become the dialect's ``SQLDefaultFunction`` expressions;
 ///   constants become literals like `@default(value:)`.
 /// - `@default(expr:)`: nothing; the engine evaluates CEL defaults when it inserts.
@@ -34,7 +35,7 @@ enum ColumnDefaultSQL {
                 guard let element = listElement(item, of: column.type) else { return nil }
                 elements.append(element)
             }
-            return dialect.stringLiteral(JSONValue.array(elements).jsonString())
+            return dialect.listLiteral(elements, of: column)
         }
         switch column.type {
         case .enumeration:

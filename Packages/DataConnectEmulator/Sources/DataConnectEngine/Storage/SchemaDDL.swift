@@ -5,15 +5,23 @@ import DataConnectSchema
 /// The stages:
 /// 1. **Order** the tables so a referenced table comes before the tables referencing it (declaration order
 ///    otherwise; cycles keep declaration order, which SQLite allows since foreign keys are checked on use).
-/// 2. **Translate** each table into a ``TableDDL``: columns in model order with the dialect's type, `NOT NULL`,
-///    `DEFAULT` and `CHECK`s; the primary key; named foreign keys with `ON DELETE CASCADE | SET NULL`.
+/// 2. **Translate** each user enum into the dialect's type definition, if it has one (PostgreSQL's
+///    `CREATE TYPE ... AS ENUM`), and each table into a ``TableDDL``: columns in model order with the dialect's
+///    type, `NOT NULL`, `DEFAULT` and `CHECK`s; the primary key; named foreign keys with
+///    `ON DELETE CASCADE | SET NULL`.
 /// 3. **Translate** unique constraints into unique indexes, `@index` into indexes, and add an index on every
 ///    foreign-key column set that no key, unique constraint or index already starts with.
-/// 4. **Render** `CREATE TABLE IF NOT EXISTS` and `CREATE [UNIQUE] INDEX IF NOT EXISTS` statements.
+/// 4. **Render** the enum types, then `CREATE TABLE IF NOT EXISTS` and `CREATE [UNIQUE] INDEX IF NOT EXISTS`
+///    statements.
 ///
-/// Checks: `varchar(n)` gives `length(c) <= n`; enums `c IN (...)`; `Boolean` `c IN (0, 1)`; `UUID`
-/// `length(c) = 32`; `Any`, `Vector` and lists `json_valid(c)` (or `NULL` when nullable).
-/// `@default(expr:)` is left to the engine.
+/// Checks keep values in their storage form where the column's type does not
+/// (``SQLDialect/columnChecks(_:quotedName:enumValues:)``): on SQLite, `varchar(n)` gives `length(c) <= n`;
+/// enums `c IN (...)`; `Boolean` `c IN (0, 1)`; `UUID` `length(c) = 32`; `Any`, `Vector` and lists
+/// `json_valid(c)` (or `NULL` when nullable). PostgreSQL's own types need none. `@default(expr:)` is left to
+/// the engine.
+///
+/// PostgreSQL checks a foreign key when it is created, so a cycle of references between tables (which SQLite
+/// accepts, checking keys on use) fails there.
 ///
 /// ```swift
 /// let ddl = SchemaDDL(model: model)
@@ -25,6 +33,9 @@ import DataConnectSchema
 public struct SchemaDDL: Sendable {
     /// The dialect the SQL is written in.
     public let dialect: any SQLDialect
+    /// The statements that create the user enums' types, in declaration order (none where enum columns need
+    /// no type of their own).
+    public let enumTypes: [String]
     /// The tables in creation order: referenced tables first where possible.
     public let tables: [TableDDL]
 
@@ -36,12 +47,14 @@ public struct SchemaDDL: Sendable {
     public init(model: SchemaModel, dialect: any SQLDialect = SQLiteDialect()) {
         self.dialect = dialect
         let translator = TableTranslator(model: model, dialect: dialect)
+        self.enumTypes = model.enums.compactMap(dialect.enumTypeDefinition)
         self.tables = Self.dependencyOrder(model.tables).map(translator.translate)
     }
 
-    /// Every statement, without a trailing `;`: each table's `CREATE TABLE` followed by its indexes.
+    /// Every statement, without a trailing `;`: the enum types, then each table's `CREATE TABLE` followed by its
+    /// indexes.
     public var statements: [String] {
-        tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
+        enumTypes + tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
     }
 
     /// The statements as one script, each ending with `;` on its own line.
@@ -268,27 +281,9 @@ private struct TableTranslator {
     }
 
     func checks(_ column: Column, quotedName name: String) -> [String] {
-        /// SQLite before 3.45 says `json_valid(NULL)` is 0, so a nullable JSON column lets `NULL` through itself.
-        let json = column.isNonNull ? dialect.isValidJSON(name) : "\(name) IS NULL OR \(dialect.isValidJSON(name))"
-        if column.isList { return [json] }
-        switch column.type {
-        case .enumeration(let enumName):
-            let values = model.enumType(enumName)?.values ?? []
-            return ["\(name) IN (\(values.map(dialect.stringLiteral).joined(separator: ", ")))"]
-        case .scalar(let scalar):
-            switch scalar {
-            case .boolean:
-                return ["\(name) IN (\(dialect.booleanLiteral(false)), \(dialect.booleanLiteral(true)))"]
-            case .uuid:
-                return ["length(\(name)) = 32"]
-            case .any, .vector:
-                return [json]
-            case .string:
-                return column.maxLength.map { ["length(\(name)) <= \($0)"] } ?? []
-            case .int, .int64, .float, .date, .timestamp:
-                return []
-            }
-        }
+        var values: [String] = []
+        if case .enumeration(let enumName) = column.type { values = model.enumType(enumName)?.values ?? [] }
+        return dialect.columnChecks(column, quotedName: name, enumValues: values)
     }
 
     func index(
