@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "DataConnectSchema", targets: ["DataConnectSchema"]),
         .library(name: "SQLiteKit", targets: ["SQLiteKit"]),
         .library(name: "DataConnectWire", targets: ["DataConnectWire"]),
+        .library(name: "PostgreSQLKit", targets: ["PostgreSQLKit"]),
+        .library(name: "PostgreSQLTesting", targets: ["PostgreSQLTesting"]),
+        .executable(name: "pg-cluster", targets: ["PGCluster"]),
         .executable(name: "kit-bench", targets: ["KitBenchmarks"]),
     ],
     targets: [
@@ -21,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libyaml; the pkg-config name is `yaml-0.1`, not `yaml`.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // libpq 15 (pipeline mode needs 14+); the server itself comes from Debian's `postgresql` package.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Dates and times
 
@@ -36,6 +41,14 @@ let package = Package(
 
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         .target(name: "DataConnectWire"),
+        // The PostgreSQL driver of the scale-out engine.
+        .target(name: "PostgreSQLKit", dependencies: ["CLibPQ"]),
+
+        // MARK: PostgreSQL servers for tests and development
+
+        // Throwaway clusters for tests (`PostgreSQLCluster.shared()`), and `pg-cluster` behind `make postgres`.
+        .target(name: "PostgreSQLTesting", dependencies: ["PostgreSQLKit"]),
+        .executableTarget(name: "PGCluster", dependencies: ["PostgreSQLTesting"]),
 
         // MARK: Benchmarks (`make bench`)
 
@@ -51,6 +64,7 @@ let package = Package(
         .testTarget(name: "DataConnectSchemaTests", dependencies: ["DataConnectSchema", "GraphQLLanguage"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "DataConnectWireTests", dependencies: ["DataConnectWire"]),
+        .testTarget(name: "PostgreSQLKitTests", dependencies: ["PostgreSQLKit", "PostgreSQLTesting", "PGCluster"]),
     ],
     swiftLanguageModes: [.v6]
 )
