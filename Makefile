@@ -10,7 +10,7 @@ GEN := Packages/DataConnectCodegen
 CACHE := Packages/DataConnectCache
 TESTING := Packages/DataConnectTesting
 BACKEND ?= Backend/movies
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev pkg-config tmux wrk curl
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library

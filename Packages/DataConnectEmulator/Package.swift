@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The Data Connect emulator: the service over HTTP, executing connector operations as SQL on SQLite.
+/// The Data Connect emulator: the service over HTTP, executing connector operations as SQL on SQLite or
+/// PostgreSQL.
 let package = Package(
     name: "DataConnectEmulator",
     products: [
@@ -46,6 +47,7 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
         ),
@@ -62,7 +64,14 @@ let package = Package(
         ),
         // `TestEmulator` on a free port, for this package's tests; `Packages/DataConnectTesting` re-exports it to
         // users together with the SDK's in-process transport.
-        .target(name: "EmulatorTesting", dependencies: ["DataConnectEmulator"]),
+        // `TestPostgreSQLSchema` gives suites that run on both databases a fresh PostgreSQL schema.
+        .target(
+            name: "EmulatorTesting",
+            dependencies: [
+                "DataConnectEmulator",
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
+                .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
+            ]),
         // Realtime fan-out latency: 2,000 subscribers on the WebSocket stream held from one thread, one mutation,
         // p50/p99/max.
         .executableTarget(
@@ -79,7 +88,7 @@ let package = Package(
         .testTarget(
             name: "DataConnectEngineTests",
             dependencies: [
-                "DataConnectEngine",
+                "DataConnectEngine", "EmulatorTesting",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),

@@ -7,8 +7,8 @@ import EmulatorHTTP
 enum Command: Equatable {
     /// `dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]`
     case validate(ValidateOptions)
-    /// `dataconnect emulator [--backend DIR | --no-backend] [--host H] [--port P] [--data-dir DIR] [--seed FILE] [--import DIR]
-    /// [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...`
+    /// `dataconnect emulator [--backend DIR | --no-backend] [--host H] [--port P] [--data-dir DIR | --postgres URL]
+    /// [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...`
     case emulator(EmulatorOptions)
     /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
     case execute(ExecuteOptions)
@@ -41,6 +41,9 @@ struct EmulatorOptions: Equatable {
     var host = "127.0.0.1"
     var port: UInt16 = 9399
     var dataDirectory: String?
+    /// `--postgres URL` (or `FIREBASE_DATACONNECT_POSTGRESQL_STRING`): serve from a PostgreSQL database instead of
+    /// the embedded SQLite one.
+    var postgreSQL: String?
     var seedFile: String?
     var importDirectory: String?
     var exportOnExit: String?
@@ -169,6 +172,7 @@ extension EmulatorOptions {
             try reader.parse(
                 [
                     backendOption, .value("--host"), .value("--port"), .value("--listen"), .value("--data-dir"),
+                    .value("--postgres"),
                     .value("--seed"), .value("--import"), .value("--export-on-exit"), .flag("--no-watch"),
                     .flag("--no-backend"), .value("--allow-host"), .value("--allow-origin"),
                     .value("--max-selected-fields"),
@@ -197,6 +201,11 @@ extension EmulatorOptions {
                 options.host = String(text[..<colon])
                 options.port = port
             case "--data-dir": options.dataDirectory = text
+            case "--postgres":
+                guard !text.isEmpty else {
+                    throw UsageError(message: "--postgres needs a connection URL such as postgres://127.0.0.1:5432/db")
+                }
+                options.postgreSQL = text
             case "--seed": options.seedFile = text
             case "--import": options.importDirectory = text
             case "--export-on-exit": options.exportOnExit = text
@@ -229,6 +238,11 @@ extension EmulatorOptions {
                 options.executionLimits.requestTimeout = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
             default: break
             }
+        }
+        if options.postgreSQL != nil, options.dataDirectory != nil {
+            throw UsageError(
+                message: "--data-dir keeps an SQLite database; it cannot be combined with --postgres (the data "
+                    + "lives in the PostgreSQL server)")
         }
         return .emulator(options)
     }
@@ -368,14 +382,15 @@ func usage(_ topic: String?) -> String {
             """
     case "emulator":
         return """
-            usage: dataconnect emulator [--backend DIR | --no-backend] [--host 127.0.0.1] [--port 9399] [--data-dir DIR]
-                                        [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
+            usage: dataconnect emulator [--backend DIR | --no-backend] [--host 127.0.0.1] [--port 9399]
+                                        [--data-dir DIR | --postgres URL] [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
                                         [--allow-host HOST]... [--allow-origin ORIGIN]...
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
                                         [--max-filter-terms N] [--request-timeout SECONDS]
 
-            Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite. The data
-            lives in memory unless --data-dir is given (WAL, survives restarts). Prints one `ready <url>` line
+            Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite, or on
+            PostgreSQL with --postgres. The SQLite data lives in memory unless --data-dir is given (WAL,
+            survives restarts). Prints one `ready <url>` line
             when it serves; reloads when a schema or connector file changes (keeping the last good version
             when the new one has errors); stops cleanly on SIGINT and SIGTERM.
 
@@ -384,6 +399,10 @@ func usage(_ topic: String?) -> String {
                                      {"config_directory": DIR} to load one (as SDK test suites do)
               --host, --port         where to listen (default 127.0.0.1:9399; --port 0 picks a free port)
               --data-dir DIR         keep the database in DIR/dataconnect.sqlite
+              --postgres URL         serve from a PostgreSQL database (postgres://user@host:port/db, or a
+                                     key=value connection string); the default is the environment's
+                                     FIREBASE_DATACONNECT_POSTGRESQL_STRING, when set. The schema is
+                                     migrated at start; several emulators may share the database
               --seed FILE            run an admin GraphQL file (such as seed_data.gql) after start
               --import DIR           load DIR/dataconnect_export/sqlite.db at start
               --export-on-exit DIR   write DIR/dataconnect_export/sqlite.db when stopping

@@ -4,6 +4,9 @@ import Foundation
 
 /// `dataconnect emulator`: serve until SIGINT or SIGTERM.
 enum EmulatorCommand {
+    /// The environment variable firebase-tools reads for an external PostgreSQL database.
+    static let postgreSQLVariable = "FIREBASE_DATACONNECT_POSTGRESQL_STRING"
+
     static func run(_ options: EmulatorOptions) -> Int32 {
         // Before any thread starts, so every thread inherits the mask (see StopSignals).
         StopSignals.block()
@@ -11,11 +14,18 @@ enum EmulatorCommand {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         let emulator: Emulator
+        // As firebase-tools: the environment names an external PostgreSQL database unless --postgres does.
+        var postgreSQL = options.postgreSQL
+        if postgreSQL == nil, options.dataDirectory == nil,
+            let environment = ProcessInfo.processInfo.environment[Self.postgreSQLVariable], !environment.isEmpty
+        {
+            postgreSQL = environment
+        }
         do {
             emulator = try Emulator(
                 options: Emulator.Options(
                     backend: options.backend, host: options.host, port: options.port,
-                    dataDirectory: options.dataDirectory, seedFile: options.seedFile,
+                    dataDirectory: options.dataDirectory, postgreSQL: postgreSQL, seedFile: options.seedFile,
                     importDirectory: options.importDirectory, exportOnExit: options.exportOnExit,
                     watch: options.watch, log: log, allowedHosts: options.allowedHosts,
                     allowedOrigins: options.allowedOrigins, limits: options.limits,

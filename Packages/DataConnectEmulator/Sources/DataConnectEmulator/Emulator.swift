@@ -44,8 +44,11 @@ public final class Emulator: Sendable {
         public var host: String
         /// The port; 0 picks a free one.
         public var port: UInt16
-        /// Where the database file lives; in memory when `nil`.
+        /// Where the database file lives; in memory when `nil`. Ignored when ``postgreSQL`` is set.
         public var dataDirectory: String?
+        /// A PostgreSQL connection string (`postgres://user@host:port/db?sslmode=disable`, or `key=value` pairs):
+        /// serve from that database instead of the embedded SQLite one.
+        public var postgreSQL: String?
         /// An admin GraphQL file run once after start (e.g. `seed_data.gql`).
         public var seedFile: String?
         /// An export directory (`dataconnect_export/sqlite.db`) loaded at start.
@@ -79,7 +82,8 @@ public final class Emulator: Sendable {
         /// Creates options; everything but the backend has a default.
         public init(
             backend: String?, host: String = "127.0.0.1", port: UInt16 = 9399, dataDirectory: String? = nil,
-            seedFile: String? = nil, importDirectory: String? = nil, exportOnExit: String? = nil, watch: Bool = false,
+            postgreSQL: String? = nil, seedFile: String? = nil, importDirectory: String? = nil,
+            exportOnExit: String? = nil, watch: Bool = false,
             readers: Int = 3, threads: Int = HTTPServer.Configuration.onlineCoreCount,
             log: @escaping @Sendable (String) -> Void = { _ in },
             realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
@@ -96,6 +100,7 @@ public final class Emulator: Sendable {
             self.host = host
             self.port = port
             self.dataDirectory = dataDirectory
+            self.postgreSQL = postgreSQL
             self.seedFile = seedFile
             self.importDirectory = importDirectory
             self.exportOnExit = exportOnExit
@@ -111,8 +116,10 @@ public final class Emulator: Sendable {
 
     /// The options it runs with.
     public let options: Options
-    /// The database.
-    public let store: any DataStore
+    /// The database served from now: the one the options name, or the PostgreSQL database a
+    /// `POST /emulator/configure` named since.
+    public var store: any DataStore { currentStore.withLock { $0 } }
+    private let currentStore: Mutex<any DataStore>
     /// The HTTP responder: call it in-process to test routing without sockets.
     public let responder: EmulatorResponder
     let server: HTTPServer
@@ -159,7 +166,9 @@ public final class Emulator: Sendable {
         }
         backendDirectory = Mutex(options.backend)
         let handle = self.handle
-        store = try Self.openStore(options)
+        let store = try Self.openStore(options)
+        currentStore = Mutex(store)
+        options.log("database: \(store.summary.description)")
         try Self.migrate(service, store: store, log: options.log)
         if let directory = options.importDirectory {
             do {
@@ -173,7 +182,6 @@ public final class Emulator: Sendable {
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits)
         Self.report(engine, log: options.log)
-        let store = self.store
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         responder = EmulatorResponder(
             engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy, database: store.summary
@@ -182,10 +190,16 @@ public final class Emulator: Sendable {
             do {
                 switch request {
                 case .clear:
-                    try store.clear()
+                    guard let emulator = handle.emulator else {
+                        return .failure(RequestError(status: .unavailable, message: "the emulator is stopping"))
+                    }
+                    try emulator.store.clear()
                     return .success("cleared every table")
                 case .export(let path):
-                    let file = try store.export(to: path, version: Emulator.version)
+                    guard let emulator = handle.emulator else {
+                        return .failure(RequestError(status: .unavailable, message: "the emulator is stopping"))
+                    }
+                    let file = try emulator.store.export(to: path, version: Emulator.version)
                     return .success("exported to \(file)")
                 case .configure(let configuration):
                     guard let emulator = handle.emulator else {
@@ -342,10 +356,13 @@ public final class Emulator: Sendable {
     ///   does not declare, or the folder does not compile or migrate.
     @discardableResult
     public func configure(_ request: ConfigureRequest) throws(EmulatorError) -> String {
-        if request.connectionString != nil {
-            throw EmulatorError(
-                "this emulator serves from its embedded SQLite database; a PostgreSQL connectionString is not supported",
-                status: .unimplemented)
+        if let connectionString = request.connectionString {
+            try switchDatabase(to: connectionString)
+            if request.configDirectory == nil, backendDirectory.withLock({ $0 }) == nil {
+                let message = "serving from \(store.summary.description)"
+                options.log(message)
+                return message
+            }
         }
         guard let directory = request.configDirectory ?? backendDirectory.withLock({ $0 }) else {
             throw EmulatorError(
@@ -358,6 +375,32 @@ public final class Emulator: Sendable {
         let message = "serving service \"\(serviceID)\" from \(directory)"
         options.log(message)
         return message
+    }
+
+    /// Serves from the PostgreSQL database `connectionString` names from now on: connects, migrates the
+    /// served schema there, and closes the previous database (requests still running on it fail with
+    /// `UNAVAILABLE`). Nothing changes when the database cannot be reached or migrated.
+    private func switchDatabase(to connectionString: String) throws(EmulatorError) {
+        if let current = store as? PostgreSQLStore, current.pool.connectionString == connectionString { return }
+        let next: any DataStore
+        do throws(EmulatorError) {
+            next = try Self.openPostgreSQL(connectionString)
+        } catch {
+            throw EmulatorError(error.message, status: .failedPrecondition)
+        }
+        let service = engine.service
+        try Self.migrate(service, store: next, log: options.log)
+        let engine = Engine(
+            service: service, database: next.access, dialect: next.dialect, limits: options.limits,
+            executionLimits: options.executionLimits)
+        let previous = currentStore.withLock { current in
+            defer { current = next }
+            return current
+        }
+        responder.replace(engine, database: next.summary)
+        previous.beginClosing()
+        try? previous.close()
+        options.log("database: \(next.summary.description)")
     }
 
     /// Compiles, checks, migrates and serves the backend in `directory`; returns its service id.
@@ -407,12 +450,24 @@ public final class Emulator: Sendable {
 
     /// Opens the database the options name: SQLite in the data directory (or in memory).
     static func openStore(_ options: Options) throws(EmulatorError) -> any DataStore {
+        if let connectionString = options.postgreSQL {
+            return try openPostgreSQL(connectionString)
+        }
         do {
             return try SQLiteStore(
                 location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
                 readers: max(1, options.readers))
         } catch {
             throw EmulatorError("cannot open the database: \(error)")
+        }
+    }
+
+    /// Connects to a PostgreSQL database.
+    static func openPostgreSQL(_ connectionString: String) throws(EmulatorError) -> any DataStore {
+        do {
+            return try PostgreSQLStore(connectionString: connectionString)
+        } catch {
+            throw EmulatorError(error.message)
         }
     }
 

@@ -31,7 +31,7 @@ public final class EmulatorResponder: HTTPResponder {
     /// The emulator's version string.
     let version: String
     /// What `/emulator/info` reports about the database.
-    let database: DataStoreSummary
+    let database: Mutex<DataStoreSummary>
     /// Realtime subscriptions (the stream's `subscribe`), told about every mutation the responder runs.
     public let hub: SubscriptionHub
     /// Which hosts and web origins may call the emulator.
@@ -63,7 +63,7 @@ public final class EmulatorResponder: HTTPResponder {
         database: DataStoreSummary? = nil,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
-        self.database = database ?? DataStoreSummary(engine: "sqlite", location: "memory", version: "")
+        self.database = Mutex(database ?? DataStoreSummary(engine: "sqlite", location: "memory", version: ""))
         self.current = Mutex(engine)
         self.hub = hub ?? SubscriptionHub(engine: engine)
         self.originPolicy = originPolicy
@@ -72,8 +72,13 @@ public final class EmulatorResponder: HTTPResponder {
     }
 
     /// Serves a new engine from now on (requests in flight finish on the old one).
-    public func replace(_ engine: Engine) {
+    ///
+    /// - Parameters:
+    ///   - engine: The engine to serve.
+    ///   - database: What `/emulator/info` reports from now on, when the engine runs on another database.
+    public func replace(_ engine: Engine, database: DataStoreSummary? = nil) {
         current.withLock { $0 = engine }
+        if let database { self.database.withLock { $0 = database } }
         hub.replaceEngine(engine)
     }
 
@@ -274,6 +279,7 @@ public final class EmulatorResponder: HTTPResponder {
 
     func info() -> HTTPResponse {
         let engine = self.engine
+        let database = self.database.withLock { $0 }
         let serviceID = engine.service.project.config.serviceId
         let services: [JSONValue] =
             serviceID.isEmpty

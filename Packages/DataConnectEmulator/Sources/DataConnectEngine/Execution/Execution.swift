@@ -72,6 +72,8 @@ struct Execution {
                     }
                 }
             }
+        } catch let error as DatabaseError {
+            failure = .failedInDatabase(error)
         } catch {
             failure = ExecutionError(code: .internal, message: "internal error: \(error)")
         }

@@ -94,8 +94,8 @@ extension ExecutionError {
             return ExecutionError(
                 code: .resourceExhausted, message: "the database ran out of memory for this operation",
                 isRequestLevel: true)
-        case .unavailable:
-            return .databaseUnavailable(error)
+        case .unavailable, .interrupted:
+            return .failedInDatabase(error)
         default:
             return ExecutionError(
                 code: .invalidArgument,

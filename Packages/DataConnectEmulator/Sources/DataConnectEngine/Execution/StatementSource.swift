@@ -28,6 +28,8 @@ public protocol DatabaseStatement: AnyObject {
     /// A column of the current row in its storage form (an `INTEGER` key as `.integer`, a UUID as 32 hex
     /// digits, a timestamp in the stored text form).
     func storedValue(at index: Int) -> SQLiteValue
+    /// The number of columns of the rows (known once ``nextRow()`` ran).
+    var columnCount: Int { get }
     /// A column of the current row as the bytes of its text, or `nil` for NULL.
     func textBytes(at index: Int) -> [UInt8]?
     /// The rows inserted, updated or deleted by the last run.

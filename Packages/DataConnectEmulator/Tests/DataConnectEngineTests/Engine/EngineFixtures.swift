@@ -1,5 +1,6 @@
 import DataConnectSchema
 import DataConnectWire
+import EmulatorTesting
 import Foundation
 import SQLiteKit
 import Synchronization
@@ -158,6 +159,10 @@ enum EngineFixtures {
         uid: "anon-1", claims: ["sub": "anon-1", "firebase": ["sign_in_provider": "anonymous"]])
 }
 
+/// Whether the SQL the engine runs is not SQLite's: the tests' expectations on SQL text are written in the
+/// SQLite dialect, and hold trivially on PostgreSQL (which the same tests check by their answers).
+let sqlTextDiffers = TestDatabase.current != .sqlite
+
 /// Every SQL text the engine prepared, in order.
 final class SQLLog: Sendable {
     private let entries = Mutex<[String]>([])
@@ -200,7 +205,7 @@ final class RecordingSource: StatementSource {
 
 /// Pool access that records the SQL of each request (what the engine really ran).
 struct RecordingAccess: DatabaseAccess {
-    let base: PoolAccess
+    let base: any DatabaseAccess
     let log: SQLLog
 
     func read<T>(_ body: (any StatementSource) throws -> T) throws -> T {
@@ -246,7 +251,10 @@ struct EngineResult {
 /// ``ServiceCompiler``), migrated into an in-memory database and optionally seeded.
 final class TestBackend {
     let service: CompiledService
-    let pool: DatabasePool
+    /// The database: SQLite in memory, or a fresh PostgreSQL schema (``TestDatabase/current``).
+    let store: any DataStore
+    /// The PostgreSQL schema, dropped with the backend.
+    let postgreSQLSchema: TestPostgreSQLSchema?
     let engine: Engine
     let log = SQLLog()
 
@@ -298,15 +306,29 @@ final class TestBackend {
         let errors = diagnostics.filter { $0.severity == .error }
         #expect(errors.isEmpty, "\(errors)", sourceLocation: sourceLocation)
         service = try #require(compiled, sourceLocation: sourceLocation)
-        pool = try DatabasePool(location: .memory, readers: 1)
-        let report = try Migrator(model: service.api.model).migrate(pool)
+        switch TestDatabase.current {
+        case .sqlite:
+            postgreSQLSchema = nil
+            store = try SQLiteStore(location: .memory, readers: 1)
+        case .postgreSQL:
+            let created = try TestPostgreSQLSchema()
+            postgreSQLSchema = created
+            store = try PostgreSQLStore(connectionString: created.connectionString, connections: 2)
+        }
+        let report = try store.migrate(service.api.model)
         #expect(report.issues.isEmpty, "\(report.issues)", sourceLocation: sourceLocation)
         engine = Engine(
-            service: service, database: RecordingAccess(base: PoolAccess(pool), log: log),
+            service: service, database: RecordingAccess(base: store.access, log: log), dialect: store.dialect,
             executionLimits: executionLimits)
         #expect(engine.issues.isEmpty, "\(engine.issues)", sourceLocation: sourceLocation)
         if seeded {
-            let result = admin(EngineFixtures.seed)
+            // Seeded without the test's execution limits, which may refuse any statement.
+            let seeder = Engine(service: service, database: store.access, dialect: store.dialect)
+            let response = seeder.execute(
+                EngineRequest(
+                    kind: .admin(query: EngineFixtures.seed, operationName: nil, readOnly: false), enforceAuth: false))
+            let result = EngineResult(
+                status: response.status, body: (try? JSONValue(parsing: response.body)) ?? .null, sql: [])
             #expect(
                 result.errors.isEmpty && result.status == .ok, "seed failed: \(result.body)",
                 sourceLocation: sourceLocation)
@@ -349,7 +371,15 @@ final class TestBackend {
 
     /// The stored values of a raw SQL query's rows (for checking storage forms and side effects).
     func rows(_ sql: String) throws -> [[SQLiteValue]] {
-        try pool.read { try $0.connection.query(sql).map(\.values) }
+        try store.access.read { source in
+            let statement = try source.statement(sql)
+            defer { statement.finish() }
+            var rows: [[SQLiteValue]] = []
+            while try statement.nextRow() {
+                rows.append((0..<statement.columnCount).map { statement.storedValue(at: $0) })
+            }
+            return rows
+        }
     }
 }
 

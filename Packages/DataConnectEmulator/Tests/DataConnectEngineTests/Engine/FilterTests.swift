@@ -69,7 +69,8 @@ import Testing
 
         // then
         #expect(result.errors.isEmpty, "\(result.body)", sourceLocation: sourceLocation)
-        #expect(result.allSQL.contains(testCase.sql), "\(result.allSQL)", sourceLocation: sourceLocation)
+        #expect(
+            sqlTextDiffers || result.allSQL.contains(testCase.sql), "\(result.allSQL)", sourceLocation: sourceLocation)
         #expect(titles(result) == testCase.titles, sourceLocation: sourceLocation)
     }
 
@@ -243,8 +244,10 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"EXISTS (SELECT 1 FROM "movie" AS f2 WHERE t1."id" = f2."director_id" AND f2."genre" = ?1)"#))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"EXISTS (SELECT 1 FROM "movie" AS f2 WHERE t1."id" = f2."director_id" AND f2."genre" = ?1)"#)
+        )
         #expect(result.data == json(#"{"people": [{"name": "Gerwig"}, {"name": "Varda"}]}"#))
     }
 
@@ -261,10 +264,12 @@ import Testing
         #expect(!none.allSQL.contains("WHERE"))
         #expect(titles(none) == Self.all)
         #expect(
-            director.allSQL.contains(
-                #"WHERE EXISTS (SELECT 1 FROM "People" AS f2 WHERE f2."id" = t1."director_id" AND f2."name" = ?1)"#))
+            sqlTextDiffers
+                || director.allSQL.contains(
+                    #"WHERE EXISTS (SELECT 1 FROM "People" AS f2 WHERE f2."id" = t1."director_id" AND f2."name" = ?1)"#)
+        )
         #expect(titles(director) == ["Barbie", "Little Women"])
-        #expect(both.allSQL.contains(#"WHERE NOT (t1."title" = ?1) AND EXISTS"#))
+        #expect(sqlTextDiffers || both.allSQL.contains(#"WHERE NOT (t1."title" = ?1) AND EXISTS"#))
         #expect(titles(both) == ["Little Women"])
     }
 
@@ -278,11 +283,11 @@ import Testing
         let beforeNow = backend.query("CreatedBeforeNow")
 
         // then
-        #expect(mine.allSQL.contains(#"WHERE t1."user_id" = ?1"#))
+        #expect(sqlTextDiffers || mine.allSQL.contains(#"WHERE t1."user_id" = ?1"#))
         #expect(mine.data == json(#"{"reviews": [{"rating": 3}, {"rating": 5}]}"#))
-        #expect(others.allSQL.contains(#"WHERE t1."user_id" <> ?1"#))
+        #expect(sqlTextDiffers || others.allSQL.contains(#"WHERE t1."user_id" <> ?1"#))
         #expect(others.data == json(#"{"reviews": [{"rating": 4}]}"#))
-        #expect(beforeNow.allSQL.contains(#"WHERE t1."created_at" < ?1"#))
+        #expect(sqlTextDiffers || beforeNow.allSQL.contains(#"WHERE t1."created_at" < ?1"#))
         #expect(beforeNow.data?["movies"]?.arrayValue?.count == 5)
     }
 
@@ -296,11 +301,11 @@ import Testing
         let early = backend.query("CreatedBefore10OnJan3")
 
         // then
-        #expect(old.allSQL.contains(#"WHERE t1."release_date" < ?1"#))
+        #expect(sqlTextDiffers || old.allSQL.contains(#"WHERE t1."release_date" < ?1"#))
         #expect(old.data == json(#"{"movies": [{"title": "Cleo from 5 to 7"}, {"title": "Inception"}]}"#))
-        #expect(lateIn2019.allSQL.contains(#"WHERE t1."release_date" > ?1"#))
+        #expect(sqlTextDiffers || lateIn2019.allSQL.contains(#"WHERE t1."release_date" > ?1"#))
         #expect(lateIn2019.data == json(#"{"movies": [{"title": "Barbie"}, {"title": "Little Women"}]}"#))
-        #expect(early.allSQL.contains(#"WHERE t1."created_at" < ?1"#))
+        #expect(sqlTextDiffers || early.allSQL.contains(#"WHERE t1."created_at" < ?1"#))
         #expect(early.data == json(#"{"movies": [{"title": "Barbie"}, {"title": "Inception"}]}"#))
     }
 

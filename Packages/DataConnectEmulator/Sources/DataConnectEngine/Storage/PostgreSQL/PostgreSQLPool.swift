@@ -1,0 +1,166 @@
+import Foundation
+import PostgreSQLKit
+import Synchronization
+
+/// A few connections to one PostgreSQL database, lent out one request at a time.
+///
+/// Reads and writes both borrow any free connection: PostgreSQL runs them concurrently and keeps each
+/// transaction's writes apart, so, unlike SQLite, writes are not serialized in the process. Every connection
+/// works in UTC with the request time limit as its statement timeout.
+///
+/// A connection that lost the server is reset (reconnected) when it is next lent; while the server is down,
+/// requests fail at once with ``DatabaseError/Kind/unavailable`` instead of waiting.
+public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
+    /// The connection string, as given.
+    public let connectionString: String
+    /// The number of connections.
+    public let size: Int
+
+    private let condition = NSCondition()
+    private var free: [PostgreSQLSource]
+    private let all: [PostgreSQLSource]
+    private let closing = Atomic<Bool>(false)
+
+    /// Connects `size` connections.
+    ///
+    /// - Throws: ``PGError`` (one line naming host, port and cause) when the server cannot be reached or
+    ///   refuses the login.
+    public init(connectionString: String, size: Int = 4) throws(PGError) {
+        self.connectionString = connectionString
+        self.size = max(1, size)
+        var sources: [PostgreSQLSource] = []
+        for _ in 0..<self.size {
+            sources.append(try PostgreSQLSource(try PGConnection(connectionString)))
+        }
+        all = sources
+        free = sources
+    }
+
+    public var isClosing: Bool { closing.load(ordering: .relaxed) }
+
+    /// Marks the pool as closing and cancels every statement running now.
+    public func beginClosing() {
+        closing.store(true, ordering: .relaxed)
+        for source in all { source.cancel() }
+    }
+
+    public func read<T>(_ body: (any StatementSource) throws -> T) throws -> T {
+        try withConnection(body)
+    }
+
+    public func write<T>(_ body: (any StatementSource) throws -> T) throws -> T {
+        try withConnection(body)
+    }
+
+    /// Runs `body` with a connection of the pool, reconnecting it first when it lost the server.
+    ///
+    /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/unavailable`` when the pool is closing or the
+    ///   server cannot be reached; what `body` throws.
+    public func withConnection<T>(_ body: (PostgreSQLSource) throws -> T) throws -> T {
+        // Interrupted, as a statement cancelled by the stop is: the request's budget says why.
+        if isClosing { throw DatabaseError(.interrupted, "the database is closing") }
+        condition.lock()
+        while free.isEmpty { condition.wait() }
+        let source = free.removeLast()
+        condition.unlock()
+        defer {
+            source.endLoan()
+            condition.lock()
+            free.append(source)
+            condition.signal()
+            condition.unlock()
+        }
+        try source.ensureConnected()
+        return try body(source)
+    }
+}
+
+/// One pooled PostgreSQL connection with its prepared statements, cached by SQL text.
+public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
+    /// The connection.
+    public let connection: PGConnection
+    private var statements = LRUCache<String, PostgreSQLStatement>(capacity: 2_000)
+    private let canceller: Mutex<PGCanceller?>
+    /// The statement timeout set on the session, in milliseconds.
+    private var statementTimeout: Int64 = -1
+    /// The budget of the request holding the connection, checked before each statement runs.
+    private(set) var budget: RequestBudget?
+
+    init(_ connection: PGConnection) throws(PGError) {
+        self.connection = connection
+        canceller = Mutex(try? connection.makeCanceller())
+        try Self.configure(connection)
+    }
+
+    /// Session settings the engine's SQL relies on.
+    static func configure(_ connection: PGConnection) throws(PGError) {
+        try connection.execute("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, YMD'; SET extra_float_digits = 1")
+    }
+
+    /// Reconnects when the connection lost the server.
+    func ensureConnected() throws(DatabaseError) {
+        guard !connection.isConnected else { return }
+        do {
+            try connection.reset()
+            try Self.configure(connection)
+            statementTimeout = -1
+            canceller.withLock { $0 = try? connection.makeCanceller() }
+        } catch {
+            throw DatabaseError(.unavailable, error.description)
+        }
+    }
+
+    /// Cancels the statement running now, if any (from any thread).
+    func cancel() {
+        canceller.withLock { try? $0?.cancel() }
+    }
+
+    /// Rolls back a transaction left open, so that nothing outlives the loan.
+    func endLoan() {
+        switch connection.transactionStatus {
+        case .inTransaction, .inError: try? connection.execute("ROLLBACK")
+        default: break
+        }
+    }
+
+    public func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
+        if let cached = statements[sql] {
+            cached.finish()
+            return cached
+        }
+        let prepared: PGStatement
+        do {
+            prepared = try connection.prepare(sql)
+        } catch {
+            throw DatabaseError(error)
+        }
+        let statement = PostgreSQLStatement(prepared, source: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    public func execute(_ sql: String) throws(DatabaseError) {
+        do {
+            try connection.execute(sql)
+        } catch {
+            throw DatabaseError(error)
+        }
+    }
+
+    /// Bounds the request by its time limit: each statement checks the budget before it runs, and runs under
+    /// PostgreSQL's `statement_timeout` set to the limit; a stop cancels running statements through
+    /// ``PostgreSQLPool/beginClosing()``.
+    public func installBudget(_ budget: RequestBudget) {
+        self.budget = budget
+        let (seconds, attoseconds) = budget.limit.components
+        let milliseconds = max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+        guard milliseconds != statementTimeout else { return }
+        if (try? connection.execute("SET statement_timeout = \(milliseconds)")) != nil {
+            statementTimeout = milliseconds
+        }
+    }
+
+    public func removeBudget(_ budget: RequestBudget) {
+        self.budget = nil
+    }
+}
