@@ -19,7 +19,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate postgres postgres-stop
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -65,8 +65,10 @@ fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEE
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
 
-test-emulator:
+test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
+	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
+	  --filter 'DataConnectEngineTests\.|PostgreSQL'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)
@@ -98,6 +100,16 @@ generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectG
 check-generated: ## Fail when the checked-in generated packages differ from a fresh generation
 	$(SWIFT) build --product dataconnect
 	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend --check || exit 1; done
+
+POSTGRES_DIR ?= .dataconnect/postgres
+POSTGRES_PORT ?= 5432
+postgres: ## Start a PostgreSQL server for manual use (data in POSTGRES_DIR, port POSTGRES_PORT) and print its URL
+	$(SWIFT) build --package-path $(KIT) --product pg-cluster
+	$(KIT)/.build/debug/pg-cluster start $(POSTGRES_DIR) --port $(POSTGRES_PORT)
+
+postgres-stop: ## Stop the server `make postgres` started
+	$(SWIFT) build --package-path $(KIT) --product pg-cluster
+	$(KIT)/.build/debug/pg-cluster stop $(POSTGRES_DIR)
 
 validate: ## Validate $(BACKEND)
 	$(SWIFT) run dataconnect validate --backend $(BACKEND)

@@ -2,7 +2,8 @@ import DataConnectEmulator
 import DataConnectEngine
 import DataConnectWire
 
-/// An emulator for full-stack tests, with a fresh in-memory database: on a free port, or in-process only.
+/// An emulator for full-stack tests, with a fresh database (SQLite in memory, or a PostgreSQL schema): on a free
+/// port, or in-process only.
 ///
 /// Start one per test suite, ``reset()`` between tests. A ``Mode/live`` emulator serves HTTP on a free port:
 /// point the code under test at ``url`` (or at ``host`` and ``port`` for `useEmulator(host:port:)`). An
@@ -40,23 +41,40 @@ public final class TestEmulator: Sendable {
     public let seedFile: String?
     /// How the emulator is reached.
     public let mode: Mode
+    /// The PostgreSQL schema the emulator serves from, when it runs on PostgreSQL.
+    public let postgreSQLSchema: TestPostgreSQLSchema?
 
-    /// Compiles the backend and seeds a fresh in-memory database; a live emulator also starts serving.
+    /// Compiles the backend and seeds a fresh database; a live emulator also starts serving.
     ///
     /// - Parameters:
     ///   - backend: The folder holding `dataconnect.yaml`.
     ///   - seedFile: An admin GraphQL file to run at start and after each ``reset()``.
     ///   - mode: On a free port (``Mode/live``, the default) or without a socket (``Mode/inProcess``).
+    ///   - database: SQLite in memory (the default), or a fresh schema in the test process's PostgreSQL cluster
+    ///     (``TestPostgreSQLSchema``), dropped with the emulator.
     ///   - log: Where the emulator's messages go (nowhere by default).
-    /// - Throws: ``EmulatorError`` when the backend does not compile, the seed fails or no port can be bound.
+    /// - Throws: ``EmulatorError`` when the backend does not compile, the seed fails, no port can be bound, or the
+    ///   PostgreSQL cluster cannot be started.
     public init(
-        backend: String, seedFile: String? = nil, mode: Mode = .live,
+        backend: String, seedFile: String? = nil, mode: Mode = .live, database: TestDatabase = .sqlite,
         log: @escaping @Sendable (String) -> Void = { _ in }
     )
         throws(EmulatorError)
     {
+        switch database {
+        case .sqlite:
+            postgreSQLSchema = nil
+        case .postgreSQL:
+            do {
+                postgreSQLSchema = try TestPostgreSQLSchema()
+            } catch {
+                throw EmulatorError("cannot create a PostgreSQL schema for the test: \(error)")
+            }
+        }
         emulator = try Emulator(
-            options: Emulator.Options(backend: backend, port: 0, seedFile: seedFile, readers: 2, threads: 2, log: log))
+            options: Emulator.Options(
+                backend: backend, port: 0, postgreSQL: postgreSQLSchema?.connectionString, seedFile: seedFile,
+                readers: 2, threads: 2, log: log))
         self.seedFile = seedFile
         self.mode = mode
         if mode == .live { try emulator.start() }

@@ -121,7 +121,8 @@ import Testing
             (#"{"service_id": "other", "config_directory": "\#(directory)"}"#, 400, "INVALID_ARGUMENT", "other"),
             (#"{"config_directory": "/nonexistent/folder"}"#, 400, "FAILED_PRECONDITION", "/nonexistent/folder"),
             (#"{"config_directory": "\#(broken)"}"#, 400, "FAILED_PRECONDITION", "Strin"),
-            (#"{"connectionString": "postgresql://u@127.0.0.1:5432/db"}"#, 501, "UNIMPLEMENTED", "PostgreSQL"),
+            // Nothing listens on port 1: the database cannot be reached, and the one served stays.
+            (#"{"connectionString": "postgresql://u@127.0.0.1:1/db"}"#, 400, "FAILED_PRECONDITION", "127.0.0.1:1"),
         ]
         for item in cases {
             let answer = try Self.post(emulator.port, "/emulator/configure", item.body)

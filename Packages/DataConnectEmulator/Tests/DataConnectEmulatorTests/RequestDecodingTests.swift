@@ -33,6 +33,9 @@ import Testing
         options: Emulator.Options(
             backend: Backend.library.directory, port: 0, seedFile: Backend.library.seedFile, readers: 1, threads: 1))
 
+    /// The version of the SQLite library the emulator runs on, as `/emulator/info` reports it.
+    static let sqliteVersion = emulator?.store.summary.version ?? ""
+
     static let exchanges: [Exchange] = [
         // The body is not a request.
         Exchange(
@@ -359,12 +362,14 @@ import Testing
         Exchange(
             name: "info", method: .get, path: "/emulator/info", body: "", status: 200,
             answer:
-                #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}]}"#
+                #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}],"database":{"engine":"sqlite","location":"memory","version":""#
+                + sqliteVersion + #""}}"#
         ),
         Exchange(
             name: "info by POST", path: "/emulator/info", body: "", status: 200,
             answer:
-                #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}]}"#
+                #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}],"database":{"engine":"sqlite","location":"memory","version":""#
+                + sqliteVersion + #""}}"#
         ),
         Exchange(
             name: "clear by GET", method: .get, path: "/emulator/clear", body: "", status: 400,

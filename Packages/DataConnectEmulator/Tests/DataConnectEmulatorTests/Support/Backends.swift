@@ -20,9 +20,9 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The seed file run at start and after each reset.
     var seedFile: String { directory + "/seed_data.gql" }
 
-    /// A fresh emulator on a free port, seeded.
+    /// A fresh emulator on a free port, seeded, on the database of this test process (``TestDatabase/current``).
     func start() throws -> TestEmulator {
-        try TestEmulator(backend: directory, seedFile: seedFile)
+        try TestEmulator(backend: directory, seedFile: seedFile, database: TestDatabase.current)
     }
 
     var testDescription: String { rawValue }
