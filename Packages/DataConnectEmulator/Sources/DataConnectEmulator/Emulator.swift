@@ -183,6 +183,7 @@ public final class Emulator: Sendable {
             executionLimits: options.executionLimits)
         Self.report(engine, log: options.log)
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
+        Self.connect(hub, to: store)
         responder = EmulatorResponder(
             engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy, database: store.summary
         ) {
@@ -398,6 +399,7 @@ public final class Emulator: Sendable {
             return current
         }
         responder.replace(engine, database: next.summary)
+        Self.connect(responder.hub, to: next)
         previous.beginClosing()
         try? previous.close()
         options.log("database: \(next.summary.description)")
@@ -460,6 +462,13 @@ public final class Emulator: Sendable {
         } catch {
             throw EmulatorError("cannot open the database: \(error)")
         }
+    }
+
+    /// Shares the hub's changes with the other processes serving from the store's database, and theirs with
+    /// the hub.
+    static func connect(_ hub: SubscriptionHub, to store: any DataStore) {
+        hub.setChangePublisher { [weak store] change in store?.publish(change) }
+        store.observeChanges { [weak hub] change in hub?.changeCommittedElsewhere(change) }
     }
 
     /// Connects to a PostgreSQL database.

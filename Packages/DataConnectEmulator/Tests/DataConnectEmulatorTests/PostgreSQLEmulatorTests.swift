@@ -33,6 +33,7 @@ import Testing
     @Test func servesTheMoviesBackendAndItsAdminEndpoints() throws {
         // given: the movies backend, seeded, on a fresh schema; the same on SQLite for comparison
         let schema = try TestPostgreSQLSchema()
+        defer { withExtendedLifetime(schema) {} }
         let emulator = try Self.start(schema.connectionString)
         defer { emulator.stop() }
         let sqlite = try Backend.movies.start()
@@ -82,6 +83,7 @@ import Testing
     @Test func configureWithAConnectionStringMovesTheServiceToPostgreSQL() throws {
         // given: an emulator serving the movies backend from SQLite
         let schema = try TestPostgreSQLSchema()
+        defer { withExtendedLifetime(schema) {} }
         let emulator = try Emulator(options: Emulator.Options(backend: Backend.movies.directory, port: 0, threads: 2))
         try emulator.start()
         defer { emulator.stop() }
@@ -104,6 +106,7 @@ import Testing
     @Test func emulatorsStartingTogetherShareOneDatabase() async throws {
         // given: one schema, four emulators migrating it at the same time
         let schema = try TestPostgreSQLSchema()
+        defer { withExtendedLifetime(schema) {} }
         let emulators = try await withThrowingTaskGroup(of: Emulator.self) { group in
             for _ in 0..<4 {
                 group.addTask { try Self.start(schema.connectionString, seeded: false) }

@@ -68,6 +68,8 @@ public final class SubscriptionHub: Sendable {
     public let clock: any EmulatorClock
 
     private let state: Mutex<State>
+    /// Told about each change this process commits (for other processes serving from the same database).
+    private let changePublisher = Mutex<(@Sendable (DataChange) -> Void)?>(nil)
     private let executions = Atomic<Int>(0)
     private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
 
@@ -387,9 +389,30 @@ public final class SubscriptionHub: Sendable {
 
     // MARK: Changes
 
+    /// Calls `publisher` with every change reported to the hub from now on (not with changes reported by
+    /// ``changeCommittedElsewhere(_:)``): the emulator passes them to the other processes serving from its
+    /// database.
+    public func setChangePublisher(_ publisher: @escaping @Sendable (DataChange) -> Void) {
+        changePublisher.withLock { $0 = publisher }
+    }
+
+    /// Reports a change another process committed to the same database: subscriptions re-run as for a
+    /// local one.
+    public func changeCommittedElsewhere(_ change: DataChange) {
+        switch change {
+        case .mutation(let effect): schedule(effect)
+        case .tables(let tables): schedule(tables)
+        }
+    }
+
     /// Reports a committed mutation: groups reading its tables, and groups whose
     /// `@refresh(onMutationExecuted:)` names it, re-run (off the caller's thread).
     public func mutationExecuted(_ effect: MutationEffect) {
+        changePublisher.withLock { $0 }?(.mutation(effect))
+        schedule(effect)
+    }
+
+    private func schedule(_ effect: MutationEffect) {
         let hasGroups = state.withLock { state -> Bool in
             guard !state.groups.isEmpty else { return false }
             state.pendingTables.formUnion(effect.tables)
@@ -401,6 +424,11 @@ public final class SubscriptionHub: Sendable {
 
     /// Reports tables (GraphQL type names) written outside a mutation response (clear, import).
     public func tablesChanged(_ tables: Set<String>) {
+        changePublisher.withLock { $0 }?(.tables(tables))
+        schedule(tables)
+    }
+
+    private func schedule(_ tables: Set<String>) {
         let hasGroups = state.withLock { state -> Bool in
             guard !state.groups.isEmpty else { return false }
             state.pendingTables.formUnion(tables)

@@ -24,6 +24,28 @@ public protocol DataStore: AnyObject, Sendable {
     func beginClosing()
     /// Leaves the database in a clean state after the last request (SQLite folds its write-ahead log).
     func close() throws
+    /// Tells the other processes serving from the same database about a change this process committed, so
+    /// that their realtime subscribers see it; nothing for a database only this process serves from.
+    func publish(_ change: DataChange)
+    /// Calls `handler` (on a thread of the store's) for every change another process publishes, until
+    /// ``beginClosing()``; nothing for a database only this process serves from.
+    func observeChanges(_ handler: @escaping @Sendable (DataChange) -> Void)
+}
+
+extension DataStore {
+    /// Nothing to tell: no other process serves from the database.
+    public func publish(_ change: DataChange) {}
+
+    /// Nothing to observe: no other process serves from the database.
+    public func observeChanges(_ handler: @escaping @Sendable (DataChange) -> Void) {}
+}
+
+/// A change committed to the data, as the realtime hub needs it.
+public enum DataChange: Sendable {
+    /// A mutation committed.
+    case mutation(MutationEffect)
+    /// Tables (GraphQL type names) written outside a mutation (clear, import).
+    case tables(Set<String>)
 }
 
 /// What an emulator reports about its database.

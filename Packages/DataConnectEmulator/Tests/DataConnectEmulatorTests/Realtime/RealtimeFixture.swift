@@ -47,7 +47,15 @@ final class RealtimeFixture {
     let clock = ManualClock()
 
     /// Writes the backend, starts the emulator and seeds two authors and three books.
-    init(realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(), queries: String = queries) throws {
+    /// Creates the backend, starts an emulator on it and seeds it.
+    ///
+    /// - Parameters:
+    ///   - postgreSQL: A PostgreSQL connection string to serve from; SQLite in memory when `nil`.
+    ///   - seeded: Whether to insert the authors and books (an emulator sharing a seeded database does not).
+    init(
+        realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(), queries: String = queries,
+        postgreSQL: String? = nil, seeded: Bool = true
+    ) throws {
         directory = NSTemporaryDirectory() + "realtime-\(UUID().uuidString)"
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory + "/schema", withIntermediateDirectories: true)
@@ -70,9 +78,11 @@ final class RealtimeFixture {
         try Self.mutations.write(toFile: directory + "/connector/mutations.gql", atomically: true, encoding: .utf8)
         emulator = try Emulator(
             options: Emulator.Options(
-                backend: directory, port: 0, readers: 2, threads: 2, realtime: realtime, clock: clock))
+                backend: directory, port: 0, postgreSQL: postgreSQL, readers: 2, threads: 2, realtime: realtime,
+                clock: clock))
         try emulator.start()
-        let seeded = emulator.executeAdmin(
+        guard seeded else { return }
+        let seeding = emulator.executeAdmin(
             """
             mutation {
               author_insertMany(data: [{id: "\(Self.alice)", name: "Alice"}, {id: "\(Self.bob)", name: "Bob"}])
@@ -82,7 +92,7 @@ final class RealtimeFixture {
                 {title: "Cherries", year: 2010, authorId: "\(Self.bob)"}])
             }
             """)
-        guard seeded.status == .ok else { throw TestSetupError(String(decoding: seeded.body, as: UTF8.self)) }
+        guard seeding.status == .ok else { throw TestSetupError(String(decoding: seeding.body, as: UTF8.self)) }
     }
 
     deinit {

@@ -4,7 +4,8 @@ import PostgreSQLKit
 import Synchronization
 
 /// Data in a PostgreSQL server: the database production Data Connect runs on, which several emulator
-/// processes may share.
+/// processes may share (each one's committed changes reach the others' realtime subscribers through
+/// ``publish(_:)`` and ``observeChanges(_:)``).
 ///
 /// Opening checks what the SQLite store's `quick_check` checks for a file: that the server answers the
 /// login, its version (PostgreSQL 14 or later: pipeline mode and the SQL the dialect writes), and, when it
@@ -24,6 +25,8 @@ public final class PostgreSQLStore: DataStore {
     /// The tables of the last schema migrated to, for ``clear()``.
     private let tables = Mutex<[String]>([])
     public let summary: DataStoreSummary
+    /// Changes shared with the other processes serving from the database.
+    let feed: PostgreSQLChangeFeed
 
     /// Connects to the database and checks the server.
     ///
@@ -58,6 +61,7 @@ public final class PostgreSQLStore: DataStore {
                 .other,
                 "PostgreSQL \(probe.text) at \(probe.location) is too old: the emulator needs PostgreSQL 14 or later")
         }
+        feed = PostgreSQLChangeFeed(connectionString: connectionString)
         let version = probe.text.split(separator: " ").first.map(String.init) ?? probe.text
         summary = DataStoreSummary(engine: "postgresql", location: probe.location, version: version)
     }
@@ -104,7 +108,23 @@ public final class PostgreSQLStore: DataStore {
     }
 
     public func beginClosing() {
+        feed.stop()
         pool.beginClosing()
+    }
+
+    /// Sends the change on the database's notification channel (see ``PostgreSQLChangeFeed``); a failure to
+    /// send leaves the other processes' subscribers to the next change.
+    public func publish(_ change: DataChange) {
+        let payload = feed.payload(change)
+        try? pool.withConnection { source in
+            _ = try source.connection.query(
+                "SELECT pg_notify($1, $2)", [.text(PostgreSQLChangeFeed.channel), .text(payload)])
+        }
+    }
+
+    /// Listens on the database's notification channel on a connection and thread of its own.
+    public func observeChanges(_ handler: @escaping @Sendable (DataChange) -> Void) {
+        feed.start(handler)
     }
 
     /// Nothing to fold: every commit is already in the server.

@@ -1,0 +1,104 @@
+import DataConnectWire
+import Foundation
+import PostgreSQLKit
+import Synchronization
+
+/// Changes shared between the emulator processes serving from one PostgreSQL database, over `LISTEN`/`NOTIFY`.
+///
+/// A process publishes each change it commits on the channel ``channel`` as a JSON payload naming its origin
+/// (a random token per store), the tables written and, for a mutation, the operation, its variables and the
+/// caller, so that `@refresh(onMutationExecuted:)` conditions hold in other processes as they do in the one that
+/// ran the mutation. A payload larger than PostgreSQL's limit (8,000 bytes) goes without variables and caller:
+/// subscriptions reading the tables still re-run.
+///
+/// One connection of its own listens on a thread; it reconnects when the server restarts (changes committed
+/// while it was away are not replayed: subscribers then see the next change).
+final class PostgreSQLChangeFeed: Sendable {
+    /// The notification channel.
+    static let channel = "dataconnect_changes"
+    /// The largest payload sent whole; PostgreSQL refuses payloads of 8,000 bytes and more.
+    static let maximumPayload = 7_900
+
+    let connectionString: String
+    /// This store's token, so that a process skips its own notifications.
+    let origin: String
+    private let stopped = Atomic<Bool>(false)
+
+    init(connectionString: String) {
+        self.connectionString = connectionString
+        var random = SystemRandomNumberGenerator()
+        origin = String(random.next() as UInt64, radix: 16)
+    }
+
+    /// The payload of a change.
+    func payload(_ change: DataChange) -> String {
+        var object: JSONObject = ["origin": .string(origin)]
+        switch change {
+        case .tables(let tables):
+            object["tables"] = .array(tables.sorted().map(JSONValue.string))
+        case .mutation(let effect):
+            object["tables"] = .array(effect.tables.sorted().map(JSONValue.string))
+            var full = object
+            full["connector"] = effect.connector.map(JSONValue.string) ?? .null
+            full["operationName"] = .string(effect.operationName)
+            full["variables"] = .object(effect.variables)
+            if let auth = effect.auth {
+                full["auth"] = ["uid": auth.uid.map(JSONValue.string) ?? .null, "claims": .object(auth.claims)]
+            }
+            let text = JSONValue.object(full).jsonString()
+            if text.utf8.count <= Self.maximumPayload { return text }
+        }
+        return JSONValue.object(object).jsonString()
+    }
+
+    /// The change a payload describes, or `nil` for this store's own payloads and unreadable ones.
+    func change(from payload: String) -> DataChange? {
+        guard case .object(let object)? = try? JSONValue(parsing: Array(payload.utf8)),
+            object["origin"]?.stringValue != origin,
+            let tables = object["tables"]?.arrayValue?.compactMap(\.stringValue)
+        else { return nil }
+        guard let operationName = object["operationName"]?.stringValue else { return .tables(Set(tables)) }
+        var auth: AuthContext?
+        if case .object(let claims)? = object["auth"]?["claims"] {
+            auth = AuthContext(uid: object["auth"]?["uid"]?.stringValue, claims: claims)
+        }
+        return .mutation(
+            MutationEffect(
+                connector: object["connector"]?.stringValue, operationName: operationName,
+                variables: object["variables"]?.objectValue ?? [:], auth: auth, tables: Set(tables)))
+    }
+
+    /// Starts the listening thread.
+    func start(_ handler: @escaping @Sendable (DataChange) -> Void) {
+        let thread = Thread { [self] in listen(handler) }
+        thread.name = "dataconnect-changes"
+        thread.start()
+    }
+
+    /// Stops the listening thread (it notices within its poll interval).
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    private func listen(_ handler: @escaping @Sendable (DataChange) -> Void) {
+        var connection: PGConnection?
+        while !stopped.load(ordering: .relaxed) {
+            do {
+                if connection == nil || connection?.isConnected == false {
+                    connection = nil
+                    let opened = try PGConnection(connectionString)
+                    try opened.listen(Self.channel)
+                    connection = opened
+                }
+                guard let connection else { continue }
+                for notification in try connection.waitForNotifications(timeout: .milliseconds(250)) {
+                    if let change = change(from: notification.payload) { handler(change) }
+                }
+            } catch {
+                // The server is away: try again after the poll interval.
+                connection = nil
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+    }
+}
