@@ -57,7 +57,7 @@ public final class Emulator: Sendable {
         public var exportOnExit: String?
         /// Whether to watch the backend directory and reload on changes.
         public var watch: Bool
-        /// The number of reader connections.
+        /// The number of reader connections (on SQLite, beside the writer); on PostgreSQL, the pool holds one more.
         public var readers: Int
         /// The number of HTTP worker threads.
         public var threads: Int
@@ -385,7 +385,7 @@ public final class Emulator: Sendable {
         if let current = store as? PostgreSQLStore, current.pool.connectionString == connectionString { return }
         let next: any DataStore
         do throws(EmulatorError) {
-            next = try Self.openPostgreSQL(connectionString)
+            next = try Self.openPostgreSQL(connectionString, connections: options.readers + 1)
         } catch {
             throw EmulatorError(error.message, status: .failedPrecondition)
         }
@@ -453,7 +453,7 @@ public final class Emulator: Sendable {
     /// Opens the database the options name: SQLite in the data directory (or in memory).
     static func openStore(_ options: Options) throws(EmulatorError) -> any DataStore {
         if let connectionString = options.postgreSQL {
-            return try openPostgreSQL(connectionString)
+            return try openPostgreSQL(connectionString, connections: options.readers + 1)
         }
         do {
             return try SQLiteStore(
@@ -472,9 +472,10 @@ public final class Emulator: Sendable {
     }
 
     /// Connects to a PostgreSQL database.
-    static func openPostgreSQL(_ connectionString: String) throws(EmulatorError) -> any DataStore {
+    static func openPostgreSQL(_ connectionString: String, connections: Int = 4) throws(EmulatorError) -> any DataStore
+    {
         do {
-            return try PostgreSQLStore(connectionString: connectionString)
+            return try PostgreSQLStore(connectionString: connectionString, connections: connections)
         } catch {
             throw EmulatorError(error.message)
         }

@@ -212,11 +212,14 @@ public final class PostgreSQLCluster: Sendable {
     ///
     /// - Throws: ``PostgreSQLClusterError`` with `pg_ctl`'s output and the new part of the log.
     private static func startServer(directory: String, port: Int, tools: PostgreSQLServerTools, durable: Bool) throws {
-        var options = [
-            "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c max_connections=200",
-        ]
-        if !durable {
-            options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+        var options = ["-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1"]
+        if durable {
+            options += ["-c max_connections=200"]
+        } else {
+            // Test suites start many emulators at once, each with a few connections.
+            options += [
+                "-c max_connections=1000", "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+            ]
         }
         let log = directory + "/log"
         let logOffset = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
