@@ -19,7 +19,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate postgres postgres-stop
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -143,6 +143,34 @@ demo: bootstrap ## The walkthrough: build, serve Backend/movies, then create, li
 	  echo; echo "== The movies CLI on the same generated SDK: movies --emulator $$address list --genre Sci-Fi --limit 5"; \
 	  MOVIES_CONFIG_DIR=$$(mktemp -d) NO_COLOR=1 .build/release/movies --emulator $$address list --genre Sci-Fi --limit 5 || exit 1; \
 	  kill -TERM $$pid; wait $$pid; trap - EXIT; rm -f $$out; echo; echo "== The emulator stopped cleanly. Next: make tui, make test, docs/walkthrough.md"
+
+demo-postgres: bootstrap ## The walkthrough on PostgreSQL: two emulators on one throwaway server, the demo through one, the CLI through the other
+	@echo "== Building the CLI, the demo app and pg-cluster (release)"
+	$(SWIFT) build -c release --product dataconnect
+	$(SWIFT) build -c release --product movies
+	$(SWIFT) build -c release --product movies-demo
+	$(SWIFT) build -c release --package-path $(KIT) --product pg-cluster
+	@echo
+	@dir=$$(mktemp -d /tmp/dataconnect-demo-pg-XXXXXX); first=$$(mktemp); second=$$(mktemp); \
+	  port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'); \
+	  trap 'kill -TERM $$one $$two 2>/dev/null; wait $$one $$two 2>/dev/null; $(KIT)/.build/release/pg-cluster stop $$dir/cluster > /dev/null; rm -rf $$dir $$first $$second' EXIT; \
+	  echo "== A throwaway PostgreSQL server (pg-cluster start $$dir/cluster --port $$port)"; \
+	  db=$$($(KIT)/.build/release/pg-cluster start $$dir/cluster --port $$port | tail -1) || exit 1; echo "   $$db"; \
+	  echo; echo "== Two emulators on it: the first migrates and seeds, the second finds the schema up to date"; \
+	  .build/release/dataconnect emulator --backend $(BACKEND) --port 0 --no-watch --postgres "$$db" \
+	    --seed $(BACKEND)/seed_data.gql > $$first 2>$$first.log & one=$$!; \
+	  for i in $$(seq 400); do grep -q '^ready ' $$first && break; sleep 0.05; done; \
+	  .build/release/dataconnect emulator --backend $(BACKEND) --port 0 --no-watch --postgres "$$db" \
+	    > $$second 2>$$second.log & two=$$!; \
+	  for i in $$(seq 400); do grep -q '^ready ' $$second && break; sleep 0.05; done; \
+	  a=$$(sed -n 's|^ready http://||p' $$first); b=$$(sed -n 's|^ready http://||p' $$second); \
+	  test -n "$$a" && test -n "$$b" || { cat $$first.log $$second.log; echo "an emulator did not start"; exit 1; }; \
+	  grep -h '^database:' $$first.log | sed 's/^/   /'; echo "   emulators ready at $$a and $$b"; \
+	  echo; echo "== The walkthrough through the first ($$a); its subscription is served by the same emulator"; \
+	  .build/release/movies-demo --emulator $$a || exit 1; \
+	  echo; echo "== The movies CLI through the second ($$b) reads what the first wrote"; \
+	  MOVIES_CONFIG_DIR=$$(mktemp -d) NO_COLOR=1 .build/release/movies --emulator $$b list --genre Sci-Fi --limit 5 || exit 1; \
+	  kill -TERM $$one $$two; wait $$one $$two; echo; echo "== Both emulators stopped; the server is removed. See docs/postgres.md"
 
 tui: ## Open the movies TUI against an emulator on 127.0.0.1:9399 (started here with the seed if none is running)
 	$(SWIFT) build -c release --product dataconnect
