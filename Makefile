@@ -86,8 +86,10 @@ test-root:
 	$(SWIFT) build --product dataconnect
 	$(SWIFT) test
 
-test-consumer: ## Compile the generated packages and run every operation against a live emulator
+test-consumer: ## Compile the generated packages and run every operation against a live emulator, on SQLite then on PostgreSQL
 	$(SWIFT) test --package-path $(CONSUMER)
+	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(CONSUMER) \
+	  --filter 'MoviesOperationsTests|LibraryOperationsTests'
 
 test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warnings as errors) and run it against a live emulator
 	$(SWIFT) build --build-tests --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors

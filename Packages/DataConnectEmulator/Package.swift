@@ -98,6 +98,7 @@ let package = Package(
             name: "DataConnectEmulatorTests",
             dependencies: [
                 "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]

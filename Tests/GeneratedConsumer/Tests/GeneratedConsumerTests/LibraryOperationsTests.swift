@@ -9,7 +9,8 @@ import Testing
 enum LibraryFixture {
     /// Started once, on first use, for the whole suite.
     private static let started: Result<TestEmulator, any Error> = Result {
-        try TestEmulator(backend: RepositoryPaths.library, seedFile: RepositoryPaths.librarySeed)
+        try TestEmulator(
+            backend: RepositoryPaths.library, seedFile: RepositoryPaths.librarySeed, database: TestDatabase.current)
     }
     /// The signed-in user of both connectors, if any.
     static let auth = EmulatorAuth()

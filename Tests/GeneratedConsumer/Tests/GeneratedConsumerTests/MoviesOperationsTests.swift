@@ -7,7 +7,8 @@ import Testing
 /// The shared seeded movies emulator and the auth provider `DataConnect.moviesConnector` uses in these tests.
 enum MoviesFixture {
     private static let started: Result<TestEmulator, any Error> = Result {
-        try TestEmulator(backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed)
+        try TestEmulator(
+            backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed, database: TestDatabase.current)
     }
     static let auth = EmulatorAuth()
 

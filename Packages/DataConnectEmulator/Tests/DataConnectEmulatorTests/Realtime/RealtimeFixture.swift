@@ -1,7 +1,9 @@
 import DataConnectEmulator
 import DataConnectEngine
 import DataConnectWire
+import EmulatorTesting
 import Foundation
+import PostgreSQLKit
 
 /// A small bookshop backend written to a temporary folder, served by an in-process emulator on a free
 /// port, with realtime settings suited to tests.
@@ -43,6 +45,10 @@ final class RealtimeFixture {
 
     let directory: String
     let emulator: Emulator
+    /// The PostgreSQL database served from, if any.
+    let connectionString: String?
+    /// The schema this fixture created (dropped with it).
+    let ownSchema: TestPostgreSQLSchema?
     /// The clock of the hub's heartbeats and refreshes; time stands still until a test advances it.
     let clock = ManualClock()
 
@@ -50,7 +56,8 @@ final class RealtimeFixture {
     /// Creates the backend, starts an emulator on it and seeds it.
     ///
     /// - Parameters:
-    ///   - postgreSQL: A PostgreSQL connection string to serve from; SQLite in memory when `nil`.
+    ///   - postgreSQL: A PostgreSQL connection string to serve from; when `nil`, the test process's database
+    ///     (``TestDatabase/current``): SQLite in memory, or a fresh PostgreSQL schema.
     ///   - seeded: Whether to insert the authors and books (an emulator sharing a seeded database does not).
     init(
         realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(), queries: String = queries,
@@ -76,9 +83,17 @@ final class RealtimeFixture {
         try Self.schema.write(toFile: directory + "/schema/schema.gql", atomically: true, encoding: .utf8)
         try queries.write(toFile: directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
         try Self.mutations.write(toFile: directory + "/connector/mutations.gql", atomically: true, encoding: .utf8)
+        if postgreSQL == nil, TestDatabase.current == .postgreSQL {
+            let schema = try TestPostgreSQLSchema()
+            ownSchema = schema
+            connectionString = schema.connectionString
+        } else {
+            ownSchema = nil
+            connectionString = postgreSQL
+        }
         emulator = try Emulator(
             options: Emulator.Options(
-                backend: directory, port: 0, postgreSQL: postgreSQL, readers: 2, threads: 2, realtime: realtime,
+                backend: directory, port: 0, postgreSQL: connectionString, readers: 2, threads: 2, realtime: realtime,
                 clock: clock))
         try emulator.start()
         guard seeded else { return }
@@ -139,6 +154,10 @@ final class RealtimeFixture {
 
     /// Changes data behind the hub's back (no notification), as another process would.
     func writeDirectly(_ sql: String) throws {
+        if let connectionString {
+            try PGConnection(connectionString).execute(sql)
+            return
+        }
         try (emulator.store as! SQLiteStore).pool.write { try $0.connection.execute(sql) }
     }
 
