@@ -98,6 +98,8 @@ let package = Package(
             name: "DataConnectEmulatorTests",
             dependencies: [
                 "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
+                // the differential test reads the connectors' operations to know which lists they order
+                .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
