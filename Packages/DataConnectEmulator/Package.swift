@@ -99,6 +99,8 @@ let package = Package(
             dependencies: [
                 "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),
+                // the differential test reads the connectors' operations to know which lists they order
+                .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
