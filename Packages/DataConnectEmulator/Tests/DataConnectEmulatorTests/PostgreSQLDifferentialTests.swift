@@ -21,11 +21,11 @@ import Testing
 /// - **Constraint failures are worded by the database.** The code is the same (`ALREADY_EXISTS` for a unique
 ///   key, `FAILED_PRECONDITION` for a foreign key); the message ends with the database's own text:
 ///   - unique key: SQLite `duplicate key value violates unique constraint: UNIQUE constraint failed:
-///     user.username`, PostgreSQL `duplicate key value violates unique constraint: duplicate key value violates
-///     unique constraint "user_username_uidx"` (the same for `member.email` / `member_email_uidx`, and for a
+///     user.username`, PostgreSQL `duplicate key value violates unique constraint
+///     "user_username_uidx"` (the same for `member.email` / `member_email_uidx`, and for a
 ///     primary key, `book.isbn` / `book_pkey`);
 ///   - foreign key: SQLite `violates foreign key constraint: FOREIGN KEY constraint failed`, PostgreSQL
-///     `violates foreign key constraint: insert or update on table "Reviews" violates foreign key constraint
+///     `insert or update on table "Reviews" violates foreign key constraint
 ///     "Reviews_movie_id_fkey"` (SQLite names neither table nor constraint).
 ///   Messages are not compared; codes and paths are.
 /// - **Keys of `Any` objects come in another order.** Both databases store the value parsed, not as written

@@ -115,15 +115,19 @@ struct MutationRunner {
         return statement.rowsChanged
     }
 
-    /// Maps constraint failures to Data Connect codes.
+    /// Maps constraint failures to Data Connect codes, with the database's message after a summary (PostgreSQL's
+    /// own messages, which production answers, already say it).
     static func map(_ error: DatabaseError, table: Table) -> ExecutionError {
         let message = error.message
+        func summarized(_ summary: String) -> String {
+            message.contains(summary) ? message : "\(summary): \(message)"
+        }
         switch error.kind {
         case .uniqueViolation:
             return ExecutionError(
-                code: .alreadyExists, message: "duplicate key value violates unique constraint: \(message)")
+                code: .alreadyExists, message: summarized("duplicate key value violates unique constraint"))
         case .foreignKeyViolation:
-            return ExecutionError(code: .failedPrecondition, message: "violates foreign key constraint: \(message)")
+            return ExecutionError(code: .failedPrecondition, message: summarized("violates foreign key constraint"))
         case .notNullViolation, .checkViolation:
             return ExecutionError(code: .invalidArgument, message: "violates a constraint of \(table.name): \(message)")
         case .numericOutOfRange:

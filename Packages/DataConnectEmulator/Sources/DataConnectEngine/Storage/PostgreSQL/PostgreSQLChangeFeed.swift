@@ -5,7 +5,9 @@ import Synchronization
 
 /// Changes shared between the emulator processes serving from one PostgreSQL database, over `LISTEN`/`NOTIFY`.
 ///
-/// A process publishes each change it commits on the channel ``channel`` as a JSON payload naming its origin
+/// A process publishes each change it commits on the channel of the schema it serves from (``channel``:
+/// `dataconnect_changes.<schema>`, so that services in other schemas of the same database are not woken) as a
+/// JSON payload naming its origin
 /// (a random token per store), the tables written and, for a mutation, the operation, its variables and the
 /// caller, so that `@refresh(onMutationExecuted:)` conditions hold in other processes as they do in the one that
 /// ran the mutation. A payload larger than PostgreSQL's limit (8,000 bytes) goes without variables and caller:
@@ -14,8 +16,10 @@ import Synchronization
 /// One connection of its own listens on a thread; it reconnects when the server restarts (changes committed
 /// while it was away are not replayed: subscribers then see the next change).
 final class PostgreSQLChangeFeed: Sendable {
-    /// The notification channel.
-    static let channel = "dataconnect_changes"
+    /// The channels' prefix.
+    static let channelPrefix = "dataconnect_changes"
+    /// The notification channel of the schema served from.
+    let channel: String
     /// The largest payload sent whole; PostgreSQL refuses payloads of 8,000 bytes and more.
     static let maximumPayload = 7_900
 
@@ -24,8 +28,11 @@ final class PostgreSQLChangeFeed: Sendable {
     let origin: String
     private let stopped = Atomic<Bool>(false)
 
-    init(connectionString: String) {
+    /// Creates the feed of the schema `schema` of the database `connectionString` names.
+    init(connectionString: String, schema: String) {
         self.connectionString = connectionString
+        // A channel name is an identifier: at most 63 bytes.
+        channel = String((Self.channelPrefix + "." + schema).utf8.prefix(63)) ?? Self.channelPrefix
         var random = SystemRandomNumberGenerator()
         origin = String(random.next() as UInt64, radix: 16)
     }
@@ -87,7 +94,7 @@ final class PostgreSQLChangeFeed: Sendable {
                 if connection == nil || connection?.isConnected == false {
                     connection = nil
                     let opened = try PGConnection(connectionString)
-                    try opened.listen(Self.channel)
+                    try opened.listen(channel)
                     connection = opened
                 }
                 guard let connection else { continue }

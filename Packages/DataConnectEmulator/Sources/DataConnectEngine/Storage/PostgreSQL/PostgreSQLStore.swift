@@ -42,13 +42,14 @@ public final class PostgreSQLStore: DataStore {
         } catch {
             throw DatabaseError(.unavailable, error.description)
         }
-        let probe: (version: Int, text: String, location: String)
+        let probe: (version: Int, text: String, location: String, schema: String)
         do {
             probe = try pool.withConnection { source in
                 (
                     version: source.connection.serverVersion,
                     text: try source.connection.serverVersionString,
-                    location: "\(source.connection.host):\(source.connection.port)/\(source.connection.databaseName)"
+                    location: "\(source.connection.host):\(source.connection.port)/\(source.connection.databaseName)",
+                    schema: try source.connection.query("SELECT current_schema()").string(row: 0, column: 0) ?? "public"
                 )
             }
         } catch let error as DatabaseError {
@@ -61,7 +62,7 @@ public final class PostgreSQLStore: DataStore {
                 .other,
                 "PostgreSQL \(probe.text) at \(probe.location) is too old: the emulator needs PostgreSQL 14 or later")
         }
-        feed = PostgreSQLChangeFeed(connectionString: connectionString)
+        feed = PostgreSQLChangeFeed(connectionString: connectionString, schema: probe.schema)
         let version = probe.text.split(separator: " ").first.map(String.init) ?? probe.text
         summary = DataStoreSummary(engine: "postgresql", location: probe.location, version: version)
     }
@@ -118,7 +119,7 @@ public final class PostgreSQLStore: DataStore {
         let payload = feed.payload(change)
         try? pool.withConnection { source in
             _ = try source.connection.query(
-                "SELECT pg_notify($1, $2)", [.text(PostgreSQLChangeFeed.channel), .text(payload)])
+                "SELECT pg_notify($1, $2)", [.text(feed.channel), .text(payload)])
         }
     }
 
