@@ -42,6 +42,8 @@ let package = Package(
                 .product(name: "DataConnectEngine", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
                 .product(name: "DataConnectCodegen", package: "DataConnectCodegen"),
+                // The connection `dataconnect sql` diffs, migrates, sets up and grants on.
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
             ],
             path: "Tools/dataconnect"
         ),
@@ -138,6 +140,9 @@ let package = Package(
                 "WorkspaceTestSupport",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
+                // `dataconnect sql` runs against a throwaway server; the tests read its catalog themselves.
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
+                .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
             ],
             path: "Tests/DataConnectCLITests",
             // Corpus/*.case are inputs the tests read from disk, not sources.

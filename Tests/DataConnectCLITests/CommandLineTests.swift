@@ -65,7 +65,7 @@ import WorkspaceTestSupport
     @Test(arguments: [
         (
             ["help", "bogus"],
-            "dataconnect: no help for \"bogus\"; commands: validate, generate, init, emulator, execute"
+            "dataconnect: no help for \"bogus\"; commands: validate, generate, init, emulator, execute, sql"
         ),
         (["validate", "--bogus"], "dataconnect: unknown option \"--bogus\" for validate"),
         (["emulator", "--port", "abc"], "dataconnect: --port needs a number from 0 to 65535, got \"abc\""),

@@ -64,4 +64,61 @@ import Testing
     func emulatorLimitUsageErrors(_ arguments: [String], message: String) {
         #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
     }
+
+    @Test(arguments: [
+        (["sql", "diff"], SQLOptions(action: .diff)),
+        (
+            ["sql", "diff", "--backend", "b", "--postgres", "postgres://h/db"],
+            SQLOptions(action: .diff, backend: "b", postgreSQL: "postgres://h/db")
+        ),
+        (["sql", "migrate"], SQLOptions(action: .migrate(force: false))),
+        (["sql", "migrate", "--config-dir=b", "--force"], SQLOptions(action: .migrate(force: true), backend: "b")),
+        (["sql", "setup", "--postgres=postgres://h/db"], SQLOptions(action: .setup, postgreSQL: "postgres://h/db")),
+        (["sql", "grant", "--role", "writer", "--user", "app"], SQLOptions(action: .grant(.writer, user: "app"))),
+        (["sql", "grant", "-R", "owner", "--email", "ops"], SQLOptions(action: .grant(.owner, user: "ops"))),
+    ])
+    func sqlOptions(_ arguments: [String], expected: SQLOptions) throws {
+        #expect(try parseCommandLine(arguments) == .sql(expected))
+    }
+
+    @Test(arguments: [["help", "sql"], ["sql", "--help"], ["sql", "migrate", "--force", "-h"]])
+    func sqlHelp(_ arguments: [String]) throws {
+        #expect(try parseCommandLine(arguments) == .help(topic: "sql"))
+    }
+
+    @Test(arguments: [
+        (["sql"], "sql needs a subcommand: diff, migrate, setup, grant"),
+        (["sql", "drop"], "unknown command \"drop\"; commands: diff, migrate, setup, grant"),
+        (["sql", "diff", "--force"], "unknown option \"--force\" for sql diff"),
+        (["sql", "setup", "--backend", "b"], "unknown option \"--backend\" for sql setup"),
+        (["sql", "migrate", "extra"], "unknown option \"extra\" for sql migrate"),
+        (["sql", "migrate", "--postgres"], "--postgres needs a connection URL"),
+        (
+            ["sql", "diff", "--postgres", ""],
+            "--postgres needs a connection URL such as postgres://127.0.0.1:5432/db"
+        ),
+        (["sql", "grant", "--user", "app"], "sql grant needs --role reader, writer or owner"),
+        (["sql", "grant", "--role", "admin", "--user", "app"], "--role needs reader, writer or owner, got \"admin\""),
+        (["sql", "grant", "--role", "reader"], "sql grant needs --user NAME, an existing PostgreSQL role"),
+    ])
+    func sqlUsageErrors(_ arguments: [String], message: String) {
+        #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
+    }
+
+    @Test func sqlDatabaseComesFromTheOptionThenTheEnvironment() throws {
+        // given
+        let variable = ["FIREBASE_DATACONNECT_POSTGRESQL_STRING": "postgres://environment/db"]
+        let named = SQLOptions(action: .diff, postgreSQL: "postgres://option/db")
+        let unnamed = SQLOptions(action: .migrate(force: false))
+
+        // then
+        #expect(try SQLCommand.connectionString(named, environment: variable) == "postgres://option/db")
+        #expect(try SQLCommand.connectionString(unnamed, environment: variable) == "postgres://environment/db")
+        #expect(
+            throws: UsageError(
+                message:
+                    "sql migrate needs a database: pass --postgres URL or set FIREBASE_DATACONNECT_POSTGRESQL_STRING"
+            )
+        ) { try SQLCommand.connectionString(unnamed, environment: [:]) }
+    }
 }

@@ -16,6 +16,8 @@ enum Command: Equatable {
     case generate(GenerateOptions)
     /// `dataconnect init [--template movies|blank] [--name NAME] DIR`
     case initProject(InitOptions)
+    /// `dataconnect sql diff|migrate|setup|grant [options]`
+    case sql(SQLOptions)
     /// `dataconnect help [COMMAND]`, `--help`, `-h`
     case help(topic: String?)
     /// `dataconnect --version`
@@ -85,6 +87,37 @@ struct InitOptions: Equatable {
     var name: String?
 }
 
+/// Options of `dataconnect sql`: the subcommand, and where the schema and the database are.
+struct SQLOptions: Equatable {
+    /// What `dataconnect sql` does.
+    enum Action: Equatable {
+        /// `sql diff`: print the statements that would bring the database to the schema.
+        case diff
+        /// `sql migrate [--force]`: apply them; destructive ones only with `force`.
+        case migrate(force: Bool)
+        /// `sql setup`: check the server and create the emulator's bookkeeping table.
+        case setup
+        /// `sql grant --role ROLE --user NAME`: give an existing PostgreSQL role access to the schema's tables.
+        case grant(SQLRole, user: String)
+    }
+
+    var action: Action
+    /// The folder holding `dataconnect.yaml` (`diff` and `migrate` only).
+    var backend = "."
+    /// `--postgres URL`; `nil` to read `FIREBASE_DATACONNECT_POSTGRESQL_STRING` when the command runs.
+    var postgreSQL: String?
+}
+
+/// The access `dataconnect sql grant --role` gives, named as firebase-tools names its SQL roles.
+enum SQLRole: String, CaseIterable, Equatable {
+    /// Read the tables: `SELECT`.
+    case reader
+    /// Read and change rows: `SELECT, INSERT, UPDATE, DELETE`.
+    case writer
+    /// Everything on the tables, and creating tables in the schema.
+    case owner
+}
+
 /// A command-line usage error: printed with the usage text, exit status 2.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     var message: String
@@ -92,7 +125,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The commands `dataconnect help` knows about, in the order the "no help" message lists them.
-let helpTopics = ["validate", "generate", "init", "emulator", "execute"]
+let helpTopics = ["validate", "generate", "init", "emulator", "execute", "sql"]
 
 /// Parses the arguments after the program name into a ``Command``.
 ///
@@ -122,6 +155,8 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
         return try GenerateOptions.parse(&reader)
     case "init":
         return try InitOptions.parse(&reader)
+    case "sql":
+        return try SQLOptions.parse(&reader)
     default:
         throw UsageError(message: ArgumentError(.unknownCommand(first, known: [])).message)
     }
@@ -323,6 +358,65 @@ extension InitOptions {
     }
 }
 
+extension SQLOptions {
+    /// The subcommands of `dataconnect sql`.
+    static let subcommands = ["diff", "migrate", "setup", "grant"]
+
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        guard let first = reader.remaining.first else {
+            throw UsageError(message: "sql needs a subcommand: \(subcommands.joined(separator: ", "))")
+        }
+        if first == "-h" || first == "--help" { return .help(topic: "sql") }
+        guard subcommands.contains(first) else {
+            throw UsageError(message: ArgumentError(.unknownCommand(first, known: subcommands)).message)
+        }
+        _ = reader.next()
+        let command = "sql \(first)"
+        let postgres = Option.value("--postgres", expecting: "a connection URL")
+        let options: [Option] =
+            switch first {
+            case "diff": [backendOption, postgres]
+            case "migrate": [backendOption, postgres, .flag("--force")]
+            case "setup": [postgres]
+            default:
+                [
+                    postgres, .value("--role", aliases: "-R", expecting: "reader, writer or owner"),
+                    .value("--user", aliases: "--email", "-E", expecting: "a role name"),
+                ]
+            }
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(options, command: command)
+        }
+        if parsed.helpRequested { return .help(topic: "sql") }
+        if let extra = parsed.positionals.first { throw .unexpected(extra, for: command) }
+        var result = SQLOptions(action: .diff)
+        result.backend = parsed.value("--backend") ?? result.backend
+        if let url = parsed.value("--postgres") {
+            guard !url.isEmpty else {
+                throw UsageError(message: "--postgres needs a connection URL such as postgres://127.0.0.1:5432/db")
+            }
+            result.postgreSQL = url
+        }
+        switch first {
+        case "diff": result.action = .diff
+        case "migrate": result.action = .migrate(force: parsed.contains("--force"))
+        case "setup": result.action = .setup
+        default:
+            guard let roleName = parsed.value("--role") else {
+                throw UsageError(message: "sql grant needs --role reader, writer or owner")
+            }
+            guard let role = SQLRole(rawValue: roleName) else {
+                throw UsageError(message: "--role needs reader, writer or owner, got \"\(roleName)\"")
+            }
+            guard let user = parsed.value("--user"), !user.isEmpty else {
+                throw UsageError(message: "sql grant needs --user NAME, an existing PostgreSQL role")
+            }
+            result.action = .grant(role, user: user)
+        }
+        return .sql(result)
+    }
+}
+
 /// The help text for a topic.
 func usage(_ topic: String?) -> String {
     switch topic {
@@ -434,6 +528,44 @@ func usage(_ topic: String?) -> String {
             Runs an admin GraphQL document (any query or mutation against the generated API, no @auth) on a
             running emulator and prints the JSON response. Exit status 1 when the response has errors.
             """
+    case "sql":
+        return """
+            usage: dataconnect sql diff    [--backend DIR] [--postgres URL]
+                   dataconnect sql migrate [--backend DIR] [--postgres URL] [--force]
+                   dataconnect sql setup   [--postgres URL]
+                   dataconnect sql grant   --role reader|writer|owner --user NAME [--postgres URL]
+
+            Manages the SQL schema of a PostgreSQL database the emulator serves from (`emulator --postgres`),
+            in the database's current schema (the first of its search_path, usually public).
+
+              diff      print the SQL that would bring the database to the backend's schema: missing enum
+                        types and values, tables, columns and indexes; then, marked destructive, tables and
+                        columns the schema no longer has and type changes that may lose values. Says "the
+                        database matches the schema" when there is nothing to do
+              migrate   print that plan and apply it in one transaction, holding the lock emulators take at
+                        start-up. A plan with destructive statements is refused (nothing applied, exit 1)
+                        unless --force is given; with --force every statement runs. Records the schema's
+                        fingerprint, so emulators starting later find the database up to date
+              setup     check the connection, the server version (14 or later) and that the user can create
+                        tables, and create the emulator's bookkeeping table (_dataconnect_meta)
+              grant     give the existing PostgreSQL role NAME access to the schema's tables, and to tables
+                        created later by the user running grant: reader SELECT; writer SELECT, INSERT,
+                        UPDATE, DELETE; owner ALL and CREATE on the schema (altering a table still needs its
+                        PostgreSQL owner). Create the role first (CREATE ROLE NAME LOGIN): Cloud SQL IAM users
+                        and service accounts (firebase's --email) have no local equivalent
+
+              --backend DIR   the folder holding dataconnect.yaml (default: the current folder)
+              --postgres URL  the database (postgres://user@host:port/db, or a key=value connection string);
+                              the default is the environment's FIREBASE_DATACONNECT_POSTGRESQL_STRING
+              --force         with migrate: apply destructive statements too (they drop data)
+              --role, -R      with grant: reader, writer or owner
+              --user, -E      with grant: the role to grant to (--email is accepted too)
+
+            Diff prints SQL on standard output and a summary on standard error.
+            Exit status: 0 on success (diff: whether or not there are differences), 1 when the database
+            cannot be reached or refuses a statement, the backend has errors, or migrate refuses a
+            destructive plan; 2 on a usage error.
+            """
     default:
         return """
             usage: dataconnect <command> [options]
@@ -442,8 +574,9 @@ func usage(_ topic: String?) -> String {
               init        create a project (backend, generated SDK, app, Makefile) from a template
               validate    check a backend's schema and connector operations
               generate    write the typed Swift package of each connector
-              emulator    serve a backend locally over HTTP on SQLite
+              emulator    serve a backend locally over HTTP on SQLite or PostgreSQL
               execute     run an admin GraphQL file on a running emulator
+              sql         compare and migrate a PostgreSQL database's schema; set it up, grant access
               help        show help for a command
 
             Run `dataconnect help <command>` for a command's options.

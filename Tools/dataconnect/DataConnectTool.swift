@@ -32,6 +32,8 @@ struct DataConnectTool {
             exit(GenerateCommand.run(options))
         case .initProject(let options):
             exit(InitCommand.run(options))
+        case .sql(let options):
+            exit(SQLCommand.run(options))
         }
     }
 

@@ -18,7 +18,8 @@ import PostgreSQLKit
 /// ```swift
 /// let migrator = PostgreSQLMigrator(model: model)
 /// let plan = try migrator.plan(on: connection)          // what `sql diff` prints
-/// let report = try migrator.migrate(on: connection)     // additive only; `force: true` for the rest
+/// let report = try migrator.migrate(on: connection)     // start-up: additive only; `force: true` for the rest
+/// let outcome = try migrator.apply(plan, on: connection) // `sql migrate`: exactly the plan shown, or nothing
 /// ```
 public struct PostgreSQLMigrator: Sendable {
     /// The key of the advisory lock migrations hold: the bytes of `dcmigrat` as an integer.
@@ -132,24 +133,42 @@ public struct PostgreSQLMigrator: Sendable {
     /// The table where the migrator records the fingerprint it applied.
     public static let metadataTable = Migrator.metadataTable
 
+    /// Creates the table where migrations record the schema fingerprint, unless it exists.
+    ///
+    /// ``migrate(on:force:)`` and ``apply(_:on:)`` create it themselves; `dataconnect sql setup` calls this to
+    /// prepare a database, and to prove that its user may create tables.
+    ///
+    /// When the table exists in the current schema no `CREATE` runs, so a user without the right to create
+    /// tables can still migrate a database that needs no new table.
+    ///
+    /// - Returns: Whether the table was created (`false` when it existed).
+    /// - Throws: ``PGError``, e.g. `permission denied for schema public` when the user may not create tables.
+    @discardableResult
+    public static func createMetadataTable(on connection: PGConnection) throws(PGError) -> Bool {
+        let name = PGConnection.quoteIdentifier(metadataTable)
+        let existing = try connection.query(
+            "SELECT to_regclass(quote_ident(current_schema()) || '.' || $1) IS NOT NULL", [.text(name)])
+        if existing.bool(row: 0, column: 0) == true { return false }
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS \(name) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
+        return true
+    }
+
     /// Migrates the database in one transaction under the advisory lock: the additive steps always, the
     /// destructive ones only when `force` is set.
+    ///
+    /// When the database records this schema's fingerprint, nothing is examined: start-up stays cheap. Use
+    /// ``apply(_:on:)`` to compare the catalog whatever the fingerprint says.
     ///
     /// - Parameter force: Apply destructive steps too.
     /// - Returns: The statements run, and an issue per destructive step left out or note.
     /// - Throws: ``PGError`` when a statement fails (nothing is applied then).
     public func migrate(on connection: PGConnection, force: Bool = false) throws(PGError) -> MigrationReport {
-        try connection.execute("BEGIN")
-        do {
-            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
-            try connection.execute(
-                "CREATE TABLE IF NOT EXISTS \(ddl.dialect.quote(Self.metadataTable)) "
-                    + "(\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
+        try inLockedTransaction(on: connection) { () throws(PGError) in
             let recorded = try connection.query(
                 "SELECT \"value\" FROM \(ddl.dialect.quote(Self.metadataTable)) WHERE \"key\" = 'fingerprint'"
             ).string(row: 0, column: 0)
             if recorded == ddl.fingerprint {
-                try connection.execute("COMMIT")
                 return MigrationReport(statements: [], issues: [], fingerprint: ddl.fingerprint, wasUpToDate: true)
             }
             let plan = try plan(on: connection)
@@ -161,19 +180,80 @@ public struct PostgreSQLMigrator: Sendable {
                     MigrationIssue(table: "", message: "not applied without --force: \($0)")
                 }
             }
-            if issues.isEmpty {
-                _ = try connection.query(
-                    "INSERT INTO \(ddl.dialect.quote(Self.metadataTable)) (\"key\", \"value\") VALUES ('fingerprint', $1) "
-                        + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
-                    [.text(ddl.fingerprint)])
-            }
-            try connection.execute("COMMIT")
+            if issues.isEmpty { try recordFingerprint(on: connection) }
             return MigrationReport(
                 statements: statements, issues: issues, fingerprint: ddl.fingerprint, wasUpToDate: false)
+        }
+    }
+
+    /// How ``apply(_:on:)`` ended.
+    public enum Application: Hashable, Sendable {
+        /// The plan ran and was committed.
+        case applied(MigrationReport)
+        /// The database no longer calls for the plan given (another process changed it since the plan was
+        /// made); nothing ran. The associated plan is the current one.
+        case superseded(by: Plan)
+    }
+
+    /// Applies a plan made earlier by ``plan(on:)``, destructive statements included, in one transaction under
+    /// the advisory lock, provided the database still calls for exactly that plan.
+    ///
+    /// This is `dataconnect sql migrate`: the user sees the plan (and decides about its destructive
+    /// statements) before it runs, and what runs is what they saw. Unlike ``migrate(on:force:)`` it does not
+    /// trust a recorded fingerprint: it compares the catalog every time, so it also repairs a database changed
+    /// behind the migrator's back. The fingerprint is recorded when no note is left, so that every emulator's
+    /// start-up then finds the database up to date.
+    ///
+    /// ```swift
+    /// let plan = try migrator.plan(on: connection)
+    /// guard plan.destructive.isEmpty || force else { ... }  // refuse, nothing applied
+    /// if case .applied(let report) = try migrator.apply(plan, on: connection) { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - plan: The plan to apply, as ``plan(on:)`` returned it.
+    ///   - connection: The database.
+    /// - Returns: ``Application/applied(_:)`` with the statements run and the notes as issues, or
+    ///   ``Application/superseded(by:)`` when the database changed since the plan was made.
+    /// - Throws: ``PGError`` when a statement fails (nothing is applied then).
+    public func apply(_ plan: Plan, on connection: PGConnection) throws(PGError) -> Application {
+        try inLockedTransaction(on: connection) { () throws(PGError) in
+            let current = try self.plan(on: connection)
+            guard current == plan else { return .superseded(by: current) }
+            let statements = plan.additive + plan.destructive
+            for statement in statements { try connection.execute(statement) }
+            if plan.notes.isEmpty { try recordFingerprint(on: connection) }
+            return .applied(
+                MigrationReport(
+                    statements: statements, issues: plan.notes.map { MigrationIssue(table: "", message: $0) },
+                    fingerprint: ddl.fingerprint, wasUpToDate: false))
+        }
+    }
+
+    /// Runs `body` in a transaction holding the advisory lock, with the metadata table created: committed
+    /// when `body` returns, rolled back when it throws.
+    private func inLockedTransaction<Result>(
+        on connection: PGConnection, _ body: () throws(PGError) -> Result
+    ) throws(PGError) -> Result {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
+            try Self.createMetadataTable(on: connection)
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Records this schema's fingerprint in the metadata table.
+    private func recordFingerprint(on connection: PGConnection) throws(PGError) {
+        try connection.query(
+            "INSERT INTO \(ddl.dialect.quote(Self.metadataTable)) (\"key\", \"value\") VALUES ('fingerprint', $1) "
+                + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
+            [.text(ddl.fingerprint)])
     }
 
     /// A column type as the catalog spells it (`udt_name`, with `varchar(n)`'s length and `_` for arrays).
