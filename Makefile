@@ -153,11 +153,12 @@ demo-postgres: bootstrap ## The walkthrough on PostgreSQL: two emulators on one 
 	$(SWIFT) build -c release --product movies-demo
 	$(SWIFT) build -c release --package-path $(KIT) --product pg-cluster
 	@echo
-	@dir=$$(mktemp -d /tmp/dataconnect-demo-pg-XXXXXX); first=$$(mktemp); second=$$(mktemp); \
+	@dir=$$(mktemp -d /tmp/dataconnect-demo-pg-XXXXXX); chmod 755 $$dir; first=$$(mktemp); second=$$(mktemp); \
 	  port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'); \
 	  trap 'kill -TERM $$one $$two 2>/dev/null; wait $$one $$two 2>/dev/null; $(KIT)/.build/release/pg-cluster stop $$dir/cluster > /dev/null; rm -rf $$dir $$first $$second' EXIT; \
 	  echo "== A throwaway PostgreSQL server (pg-cluster start $$dir/cluster --port $$port)"; \
-	  db=$$($(KIT)/.build/release/pg-cluster start $$dir/cluster --port $$port | tail -1) || exit 1; echo "   $$db"; \
+	  db=$$($(KIT)/.build/release/pg-cluster start $$dir/cluster --port $$port) || exit 1; \
+	  db=$$(echo "$$db" | tail -1); echo "   $$db"; \
 	  echo; echo "== Two emulators on it: the first migrates and seeds, the second finds the schema up to date"; \
 	  .build/release/dataconnect emulator --backend $(BACKEND) --port 0 --no-watch --postgres "$$db" \
 	    --seed $(BACKEND)/seed_data.gql > $$first 2>$$first.log & one=$$!; \
