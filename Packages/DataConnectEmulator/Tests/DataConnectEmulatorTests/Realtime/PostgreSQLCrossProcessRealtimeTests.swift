@@ -1,6 +1,7 @@
 import DataConnectEmulator
 import DataConnectWire
 import EmulatorTesting
+import Foundation
 import PostgreSQLKit
 import Testing
 
@@ -27,6 +28,10 @@ import Testing
 
         // then
         #expect(client.nextData()?.titles == ["Apples", "Bananas", "Cherries", "Figs"])
+        if ProcessInfo.processInfo.environment["DATACONNECT_STREAM_TRANSCRIPT"] != nil {
+            print("subscriber of \(reader.emulator.url), mutation through \(writer.emulator.url):")
+            print(client.client.transcript.joined(separator: "\n"))
+        }
     }
 
     @Test func refreshOnAMutationOfAnotherEmulatorSeesItsVariables() throws {
