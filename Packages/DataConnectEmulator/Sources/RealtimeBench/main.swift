@@ -9,7 +9,15 @@
 // Subscribers are WebSockets on the stream endpoint with `--per-connection N` subscriptions each (default 1: one
 // connection per subscriber). `--transport websocket`, the only transport, is still accepted.
 //
+// `--postgres URL` serves from that PostgreSQL database (empty: the first emulator seeds it) instead of SQLite in
+// memory. `--subscribers-on-second-emulator` (with `--postgres`) starts a second emulator on the same database,
+// opens the subscribers on it (500 on `listMovies` and 50 on each of the 10 others: 1,000) and sends the
+// mutations to the first one: the change reaches the second emulator through PostgreSQL's LISTEN/NOTIFY. The two
+// emulators are two `Emulator` instances in this process, each with its own store, connection pool and
+// listening connection, which is what two emulator processes would have; they share only the CPU.
+//
 //     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]
+//         [--postgres URL [--subscribers-on-second-emulator]]
 
 import DataConnectEmulator
 import DataConnectWire
@@ -24,6 +32,8 @@ import Glibc
 var backend = "Backend/movies"
 var rounds = 5
 var perConnection = 1
+var postgreSQL: String?
+var secondEmulator = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -35,12 +45,19 @@ while let argument = arguments.next() {
             exit(2)
         }
     case "--per-connection": perConnection = max(1, Int(arguments.next() ?? "") ?? perConnection)
+    case "--postgres": postgreSQL = arguments.next()
+    case "--subscribers-on-second-emulator": secondEmulator = true
     default:
         print(
             "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]"
+                + " [--postgres URL [--subscribers-on-second-emulator]]"
         )
         exit(2)
     }
+}
+if secondEmulator && postgreSQL == nil {
+    print("error: --subscribers-on-second-emulator needs --postgres URL (two emulators share one database)")
+    exit(2)
 }
 
 // MARK: File descriptors
@@ -57,23 +74,38 @@ guard limit.rlim_cur >= 4_500 else {
 
 // MARK: Emulator
 
+/// The emulator the mutations go to.
 let emulator: Emulator
+/// The emulator the subscribers connect to: the same one, or a second one on the same PostgreSQL database.
+let subscriberEmulator: Emulator
 do {
     emulator = try Emulator(
         options: Emulator.Options(
-            backend: backend, port: 0, seedFile: backend + "/seed_data.gql", readers: 3, threads: 2,
-            realtime: .init(maximumSubscriptionsPerClient: 100_000)))
+            backend: backend, port: 0, postgreSQL: postgreSQL, seedFile: backend + "/seed_data.gql", readers: 3,
+            threads: 2, realtime: .init(maximumSubscriptionsPerClient: 100_000)))
     try emulator.start()
+    if secondEmulator {
+        subscriberEmulator = try Emulator(
+            options: Emulator.Options(
+                backend: backend, port: 0, postgreSQL: postgreSQL, readers: 3, threads: 2,
+                realtime: .init(maximumSubscriptionsPerClient: 100_000)))
+        try subscriberEmulator.start()
+    } else {
+        subscriberEmulator = emulator
+    }
 } catch {
     print("error: \(error)")
     exit(1)
 }
-let port = emulator.port
+let port = subscriberEmulator.port
+let mutationPort = emulator.port
 
 // MARK: Subscribers
 
 let starWars = "252ff53a-a807-5c12-840b-96bff4798d7b"
-let queries: [(name: String, variables: JSONObject, count: Int)] = [
+/// The subscriptions; halved (1,000 in all) when they live on a second emulator.
+let subscriberShare = secondEmulator ? 2 : 1
+let queryMix: [(name: String, variables: JSONObject, count: Int)] = [
     ("listMovies", [:], 1_000),
     ("getMovieById", ["id": .string(starWars)], 100),
     ("getMovieByTitle", ["title": "Star Wars"], 100),
@@ -86,6 +118,7 @@ let queries: [(name: String, variables: JSONObject, count: Int)] = [
     ("listGenreStats", [:], 100),
     ("getCatalogueStats", [:], 100),
 ]
+let queries = queryMix.map { (name: $0.name, variables: $0.variables, count: $0.count / subscriberShare) }
 
 /// A REST request to a connector method.
 func request(_ method: String, _ operation: String, _ variables: JSONObject) -> [UInt8] {
@@ -99,7 +132,7 @@ func request(_ method: String, _ operation: String, _ variables: JSONObject) -> 
     return Array(head.utf8) + body
 }
 
-@MainActor func connectSocket() -> Int32 {
+@MainActor func connectSocket(to port: UInt16 = port) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -245,28 +278,34 @@ func procStatus(_ key: String) -> String {
 let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
 let rss = procStatus("VmRSS")
 let rssDelta = residentKilobytes() - rssBefore
-let liveSubscribers = emulator.responder.hub.subscriberCount
-let liveGroups = emulator.responder.hub.groupCount
+let liveSubscribers = subscriberEmulator.responder.hub.subscriberCount
+let liveGroups = subscriberEmulator.responder.hub.groupCount
 
 // MARK: Rounds: one mutation, every subscriber's event
 
 var latencies: [Double] = []
+/// From the mutation's response (its commit is then visible) to each event.
+var latenciesAfterResponse: [Double] = []
 var mutationTimes: [Double] = []
 var missing = 0
-let executionsBefore = emulator.responder.hub.executionCount
+let executionsBefore = subscriberEmulator.responder.hub.executionCount
 for round in 1...rounds {
     let expected = connections.mapValues { $0.events + $0.subscriptions }
-    let mutationSocket = connectSocket()
+    let mutationSocket = connectSocket(to: mutationPort)
     let sentAt = ContinuousClock.now
     sendAll(mutationSocket, request("executeMutation", "bumpMovieRating", ["id": .string(starWars)]))
     var reply = [UInt8](repeating: 0, count: 4096)
     _ = recv(mutationSocket, &reply, reply.count, 0)
-    mutationTimes.append((ContinuousClock.now - sentAt).milliseconds)
+    let answeredAt = ContinuousClock.now
+    mutationTimes.append((answeredAt - sentAt).milliseconds)
     close(mutationSocket)
     pump(until: .now + .seconds(10)) { connections.allSatisfy { $0.value.events >= expected[$0.key]! } }
     for (fd, connection) in connections {
         if connection.events >= expected[fd]! {
-            for _ in 0..<connection.subscriptions { latencies.append((connection.lastEvent - sentAt).milliseconds) }
+            for _ in 0..<connection.subscriptions {
+                latencies.append((connection.lastEvent - sentAt).milliseconds)
+                latenciesAfterResponse.append(max(0, (connection.lastEvent - answeredAt).milliseconds))
+            }
         } else {
             missing += connection.subscriptions
         }
@@ -274,7 +313,7 @@ for round in 1...rounds {
     _ = round
     usleep(200_000)
 }
-let executions = emulator.responder.hub.executionCount - executionsBefore
+let executions = subscriberEmulator.responder.hub.executionCount - executionsBefore
 
 extension Duration {
     var milliseconds: Double {
@@ -294,6 +333,9 @@ print("")
 print("| measure | value |")
 print("|---|---|")
 print("| transport | WebSocket, \(perConnection) subscription(s) per connection |")
+print(
+    "| database | \(postgreSQL == nil ? "SQLite (in memory)" : "PostgreSQL")"
+        + "\(secondEmulator ? "; subscribers on a second emulator, mutations on the first" : "") |")
 print("| connections | \(total) |")
 print(
     "| subscribers (groups) | \(liveSubscribers) (\(liveGroups)); \(total) opened, \(initialMissing) without a first event |"
@@ -304,6 +346,9 @@ print("| events measured (missing) | \(latencies.count) (\(missing)) |")
 print("| latency p50 | \(format(percentile(latencies, 0.50))) |")
 print("| latency p99 | \(format(percentile(latencies, 0.99))) |")
 print("| latency max | \(format(latencies.max() ?? .nan)) |")
+print(
+    "| latency after the mutation's response p50 / p99 / max | \(format(percentile(latenciesAfterResponse, 0.50))) / "
+        + "\(format(percentile(latenciesAfterResponse, 0.99))) / \(format(latenciesAfterResponse.max() ?? .nan)) |")
 print("| mutation response p50 | \(format(percentile(mutationTimes, 0.50))) |")
 print("| threads (/proc/self/task) | \(threads) |")
 print("| VmRSS while holding | \(rss) |")
@@ -311,9 +356,19 @@ print(
     "| RSS delta / subscriber (both sides) | \(String(format: "%.1f", Double(rssDelta) / Double(max(1, liveSubscribers)))) kB (\(rssDelta) kB in all) |"
 )
 print("")
-print(
-    "Latency: from sending the mutation request to each subscriber's event; one process holds the emulator and the client."
-)
+if secondEmulator {
+    print(
+        "Latency: from sending the mutation request (or from its response) to each subscriber's event; one process "
+            + "holds both emulators (each with its own store, pool and LISTEN connection on the one PostgreSQL "
+            + "database) and the client."
+    )
+} else {
+    print(
+        "Latency: from sending the mutation request (or from its response) to each subscriber's event; one process "
+            + "holds the emulator and the client."
+    )
+}
 
 for fd in connections.keys { close(fd) }
+if secondEmulator { subscriberEmulator.stop() }
 emulator.stop()

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The emulator benchmark on PostgreSQL, end to end: build (release), start a throwaway PostgreSQL 15 cluster in
+# .out/pg (durable: fsync on; stopped and removed at exit, also on failure or Ctrl-C), seed it with the data of
+# run.sh (gen_data.py through `dataconnect emulator --postgres ... --seed`; the SQLite copy is run.sh's cache),
+# then bench_postgres.py measures every target on 127.0.0.1 and prints the Markdown table, and realtime-bench
+# measures realtime fan-out across two emulators on one database.
+# Usage: Benchmarks/emulator/run-postgres.sh   (from anywhere)
+# Environment: DURATION=5 (seconds per wrk run), CONNECTIONS=32, ROUNDS=3 (interleaved rounds),
+#   BENCH_INDEX=composite (default) or genre, as run.sh; BENCH_SKIP_BUILD=1 (reuse the last build);
+#   BENCH_REALTIME=0 (skip the realtime measurement).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$here/.out"
+mkdir -p "$out"
+
+children=()
+cluster=""
+cleanup() {
+  for pid in "${children[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [ -n "$cluster" ]; then
+    "$pgcluster" stop "$cluster" >&2 || true
+    rm -rf "$cluster"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+need() { command -v "$1" >/dev/null || { echo "run-postgres.sh: $1 is missing (apt-get install -y $2)" >&2; exit 1; }; }
+need wrk wrk
+need gcc gcc
+need psql postgresql-client
+pkg-config --exists libpq || { echo "run-postgres.sh: libpq-dev is missing" >&2; exit 1; }
+
+# BENCH_SKIP_BUILD=1 reuses the binaries of the last build. The emulator's executables (and pg-cluster) are
+# built from the root package, so the libraries are compiled once.
+build() { [ "${BENCH_SKIP_BUILD:-0}" = 1 ] || (swift build -c release "$@" 2>&1 | tail -1) >&2; }
+echo "== build (release)" >&2
+for product in dataconnect pg-cluster http-bench realtime-bench; do
+  build --package-path "$root" --product "$product"
+done
+dataconnect="$root/.build/release/dataconnect"
+pgcluster="$root/.build/release/pg-cluster"
+ceiling="$root/.build/release/http-bench"
+realtime="$root/.build/release/realtime-bench"
+build --package-path "$here/tools" --product sql-explain
+explain="$here/tools/.build/release/sql-explain"
+gcc -O2 -o "$out/pg_floor" "$here/pg_floor.c" $(pkg-config --cflags --libs libpq) -lpthread
+
+backend="$here/backend"
+if [ "${BENCH_INDEX:-composite}" = composite ]; then
+  backend="$out/backend-composite"
+  rm -rf "$backend" && cp -r "$here/backend" "$backend"
+  sed -i -e 's/^type Movie @table {/type Movie @table @index(fields: ["genre", "releaseYear"], order: [ASC, DESC]) {/' \
+    -e 's/^  genre: String @index$/  genre: String/' "$backend/schema/schema.gql"
+  grep -q '@index(fields' "$backend/schema/schema.gql" || { echo "run-postgres.sh: cannot make the composite variant" >&2; exit 1; }
+fi
+
+# Starts `dataconnect emulator ARGS...` with the seed file, waits for ready, stops it. The seed is one
+# transaction of 42,000 rows: on PostgreSQL it takes longer than the default 30 s request limit on a busy machine.
+seed() {
+  local log="$1"
+  shift
+  "$dataconnect" emulator --backend "$backend" --port 0 --no-watch --request-timeout 600 --seed "$out/seed.gql" "$@" \
+    >"$log" 2>&1 &
+  children+=($!)
+  for _ in $(seq 1 6000); do
+    grep -q '^ready ' "$log" && break
+    kill -0 "${children[-1]}" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q '^ready ' "$log" || { cat "$log" >&2; exit 1; }
+  kill -TERM "${children[-1]}" && wait "${children[-1]}" || true
+}
+
+# The SQLite data: run.sh's cache (the same key), made here when missing.
+key=$(cat "$here/gen_data.py" "$backend"/schema/*.gql "$dataconnect" | sha256sum | cut -c1-16)
+data="$out/data-$key"
+if [ ! -f "$data/dataconnect.sqlite" ] || [ ! -f "$out/seed.gql" ]; then
+  echo "== generate data ($data)" >&2
+  rm -rf "$out"/data-* "$out/seed.gql"
+  python3 "$here/gen_data.py" "$out/seed.gql" >&2
+  rm -rf "$data.tmp"
+  seed "$out/seed.log" --data-dir "$data.tmp"
+  mv "$data.tmp" "$data"
+fi
+
+echo "== start PostgreSQL (.out/pg)" >&2
+"$pgcluster" stop "$out/pg" >/dev/null 2>&1 || true
+rm -rf "$out/pg"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cluster="$out/pg"
+server=$("$pgcluster" start "$cluster" --port "$port")
+url() { echo "${server%%/postgres\?*}/$1?sslmode=disable"; }
+for database in bench inserts realtime; do psql "$server" -qc "CREATE DATABASE $database" >&2; done
+echo "== seed PostgreSQL ($(url bench))" >&2
+start=$(date +%s.%N)
+seed "$out/seed-postgres.log" --postgres "$(url bench)"
+echo "   seeded in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s" >&2
+psql "$(url bench)" -qc "VACUUM ANALYZE" >&2
+
+echo "== measure" >&2
+python3 "$here/bench_postgres.py" --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" \
+  --pg-floor "$out/pg_floor" --data "$data" --backend "$backend" --postgres "$(url bench)" \
+  --postgres-inserts "$(url inserts)" \
+  --duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-3}" &
+children+=($!)
+wait "${children[-1]}"
+
+if [ "${BENCH_REALTIME:-1}" = 1 ]; then
+  echo "== realtime across two emulators on one database" >&2
+  echo
+  echo "Realtime across emulators: \`realtime-bench --postgres URL --subscribers-on-second-emulator\`"
+  "$realtime" --backend "$root/Backend/movies" --postgres "$(url realtime)" --subscribers-on-second-emulator &
+  children+=($!)
+  wait "${children[-1]}"
+fi
