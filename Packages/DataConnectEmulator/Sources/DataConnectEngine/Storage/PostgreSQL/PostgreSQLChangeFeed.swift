@@ -1,4 +1,5 @@
 import DataConnectWire
+import Dispatch
 import Foundation
 import PostgreSQLKit
 import Synchronization
@@ -14,7 +15,9 @@ import Synchronization
 /// subscriptions reading the tables still re-run.
 ///
 /// One connection of its own listens on a thread; it reconnects when the server restarts (changes committed
-/// while it was away are not replayed: subscribers then see the next change).
+/// while it was away are not replayed: subscribers then see the next change). Another sends this process's
+/// changes, in order, from a queue of its own, so that a mutation's answer does not wait for the notification
+/// (nor take a pooled connection for it).
 final class PostgreSQLChangeFeed: Sendable {
     /// The channels' prefix.
     static let channelPrefix = "dataconnect_changes"
@@ -27,6 +30,21 @@ final class PostgreSQLChangeFeed: Sendable {
     /// This store's token, so that a process skips its own notifications.
     let origin: String
     private let stopped = Atomic<Bool>(false)
+    /// Sends notifications in the order changes were committed.
+    private let outbox = DispatchQueue(label: "dataconnect-changes-outbox")
+    /// The sending connection and its prepared `pg_notify`, touched only on ``outbox``.
+    private let sender = Mutex<Sender?>(nil)
+
+    /// A connection that sends notifications.
+    private final class Sender: @unchecked Sendable {
+        let connection: PGConnection
+        let notify: PGStatement
+
+        init(_ connectionString: String) throws(PGError) {
+            connection = try PGConnection(connectionString)
+            notify = try connection.prepare("SELECT pg_notify($1, $2)")
+        }
+    }
 
     /// Creates the feed of the schema `schema` of the database `connectionString` names.
     init(connectionString: String, schema: String) {
@@ -56,6 +74,24 @@ final class PostgreSQLChangeFeed: Sendable {
             if text.utf8.count <= Self.maximumPayload { return text }
         }
         return JSONValue.object(object).jsonString()
+    }
+
+    /// Sends a change to the other processes, after the changes sent before it; a change that cannot be sent
+    /// (the server is away) is dropped, and the connection is opened again for the next one.
+    func send(_ change: DataChange) {
+        let payload = payload(change)
+        outbox.async { [self] in
+            sender.withLock { sender in
+                do {
+                    if sender == nil || sender?.connection.isConnected == false {
+                        sender = try Sender(connectionString)
+                    }
+                    try sender?.notify.execute([.text(channel), .text(payload)])
+                } catch {
+                    sender = nil
+                }
+            }
+        }
     }
 
     /// The change a payload describes, or `nil` for this store's own payloads and unreadable ones.

@@ -113,14 +113,10 @@ public final class PostgreSQLStore: DataStore {
         pool.beginClosing()
     }
 
-    /// Sends the change on the database's notification channel (see ``PostgreSQLChangeFeed``); a failure to
-    /// send leaves the other processes' subscribers to the next change.
+    /// Sends the change on the schema's notification channel (see ``PostgreSQLChangeFeed``), off the caller's
+    /// thread; a failure to send leaves the other processes' subscribers to the next change.
     public func publish(_ change: DataChange) {
-        let payload = feed.payload(change)
-        try? pool.withConnection { source in
-            _ = try source.connection.query(
-                "SELECT pg_notify($1, $2)", [.text(feed.channel), .text(payload)])
-        }
+        feed.send(change)
     }
 
     /// Listens on the database's notification channel on a connection and thread of its own.
