@@ -11,28 +11,26 @@ import SQLiteKit
 public final class SQLiteStore: DataStore {
     /// The connections.
     public let pool: DatabasePool
+    public let summary: DataStoreSummary
 
     /// Opens the database (see ``DatabasePool/init(location:readers:busyTimeout:)``).
     public init(location: DatabaseLocation, readers: Int = 3) throws {
         pool = try DatabasePool(location: location, readers: readers)
+        let path: String =
+            switch location {
+            case .memory: "memory"
+            case .file(let file): file
+            }
+        var version = ""
+        if case .text(let text)? = try pool.read({ try $0.connection.query("SELECT sqlite_version()").first?[0] }) {
+            version = text
+        }
+        summary = DataStoreSummary(engine: "sqlite", location: path, version: version)
     }
 
     public var access: any DatabaseAccess { PoolAccess(pool) }
 
     public var dialect: any SQLDialect { SQLiteDialect() }
-
-    public var summary: DataStoreSummary {
-        let location: String =
-            switch pool.location {
-            case .memory: "memory"
-            case .file(let path): path
-            }
-        var version = ""
-        if case .text(let text)? = try? pool.read({ try $0.connection.query("SELECT sqlite_version()").first?[0] }) {
-            version = text
-        }
-        return DataStoreSummary(engine: "sqlite", location: location, version: version)
-    }
 
     public func migrate(_ model: SchemaModel) throws -> MigrationReport {
         try Migrator(model: model).migrate(pool)
