@@ -145,21 +145,27 @@ struct MutationCompiler {
         var (values, transforms) = try assignments(data, table: table)
         if !transforms.isEmpty { throw .invalid("\"\(transforms[0].column.name)_update\" applies only to updates") }
         let provided = Set(values.map(\.column.name))
+        var numbered: [(column: Column, value: String)] = []
         for column in table.columns where !provided.contains(column.name) {
-            if case .expression(let expression)? = column.defaultValue {
+            if column.isSerial {
+                if let value = dialect.serialValue(column, of: table) { numbered.append((column, value)) }
+            } else if case .expression(let expression)? = column.defaultValue {
                 values.append((column, .columnDefault(expression, column)))
             } else if column.isNonNull && column.defaultValue == nil {
                 throw .invalid("\(table.name).\(column.name) is required (\(column.graphQLType)) but was not given")
             }
         }
         var sql = "INSERT INTO \(dialect.quote(table.sqlName)) "
-        if values.isEmpty {
+        if values.isEmpty && numbered.isEmpty {
             sql += "DEFAULT VALUES"
         } else {
+            let columns = values.map(\.column.sqlName) + numbered.map(\.column.sqlName)
+            let placeholders = values.enumerated().map {
+                dialect.placeholder($0.offset + 1, type: $0.element.source.parameterType)
+            }
             sql +=
-                "(" + values.map { dialect.quote($0.column.sqlName) }.joined(separator: ", ") + ") VALUES ("
-                + values.enumerated().map { dialect.placeholder($0.offset + 1, type: $0.element.source.parameterType) }
-                .joined(separator: ", ") + ")"
+                "(" + columns.map(dialect.quote).joined(separator: ", ") + ") VALUES ("
+                + (placeholders + numbered.map(\.value)).joined(separator: ", ") + ")"
         }
         if upsert {
             let keys = Set(table.primaryKey)

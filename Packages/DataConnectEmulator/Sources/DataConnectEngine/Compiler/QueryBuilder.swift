@@ -161,6 +161,12 @@ struct QueryBuilder {
         case .relation(_, let relation):
             guard let parentAlias, let parentTable else { return "NULL" }
             if nesting >= dialect.maximumSubqueryNesting {
+                if parentTable.isView {
+                    throw PlanError(
+                        message:
+                            "relation \"\(node.name)\" of view \(parentTable.name) is nested too deeply: a view has no key to fetch it by",
+                        location: node.location)
+                }
                 return try split(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
             }
             return try relationValue(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
@@ -195,7 +201,8 @@ struct QueryBuilder {
         for child in children where !resolution.skipped.contains(child.id) {
             pairs.append((child.responseKey, try fieldValue(child, parentAlias: alias, parentTable: table)))
         }
-        if includeEntityIDs { pairs.append((Self.entityIDKey, entityID(table, alias: alias))) }
+        // A view's rows have no key, so no entity id.
+        if includeEntityIDs && !table.isView { pairs.append((Self.entityIDKey, entityID(table, alias: alias))) }
         return jsonObject(pairs)
     }
 

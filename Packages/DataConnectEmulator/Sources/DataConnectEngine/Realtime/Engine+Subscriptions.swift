@@ -98,8 +98,10 @@ extension Engine {
             tables.formUnion(plan.tables)
         }
         // Relations name tables by type or SQL name; keep type names only.
-        return Set(
+        let read = Set(
             tables.compactMap { name in model.table(name)?.name ?? model.tables.first { $0.sqlName == name }?.name })
+        // A view may read any table.
+        return read.contains { model.table($0)?.isView == true } ? allTables : read
     }
 
     /// The tables (type names) a mutation may write: each root field's table, and for deletes and upserts

@@ -22,6 +22,12 @@ public protocol SQLDialect: Sendable {
     func placeholder(_ index: Int, type: SQLParameterType) -> String
     /// The SQL type of a column.
     func columnType(_ column: Column) -> String
+    /// What the column definition of an auto-numbered (``Column/isSerial``) column adds after its type, or `nil`
+    /// when nothing: the database numbers it by itself or through ``serialValue(_:of:)``.
+    func serialClause(_ column: Column) -> String?
+    /// The SQL value an insert gives an auto-numbered column it was not given, or `nil` when the database assigns
+    /// one when the column is left out.
+    func serialValue(_ column: Column, of table: Table) -> String?
     /// The SQL expression that renders a stored column value as its JSON wire form, for use as a
     /// value inside ``jsonObject(_:)``.
     func jsonValue(_ expression: String, of column: Column) -> String
@@ -182,6 +188,19 @@ public struct SQLiteDialect: SQLDialect {
             case .float: return "REAL"
             }
         }
+    }
+
+    /// Nothing: a single `INTEGER` key is SQLite's row id, numbered when left out; other columns take
+    /// ``serialValue(_:of:)``.
+    public func serialClause(_ column: Column) -> String? { nil }
+
+    /// `nil` for the single `INTEGER` key (the row id: SQLite numbers it); otherwise one more than the largest
+    /// number in the column (mutations run one at a time on the writer connection, so no two inserts see the
+    /// same largest number).
+    public func serialValue(_ column: Column, of table: Table) -> String? {
+        if table.primaryKey == [column.name], columnType(column) == "INTEGER" { return nil }
+        let name = quote(column.sqlName)
+        return "(SELECT coalesce(max(\(name)), 0) + 1 FROM \(quote(table.sqlName)))"
     }
 
     public func jsonValue(_ expression: String, of column: Column) -> String {

@@ -10,8 +10,10 @@ import GraphQLLanguage
 ///   the dialect's ``SQLDialect/listLiteral(_:of:)`` of their elements' wire form (UUIDs canonical, `Int64` as
 ///   strings, timestamps in UTC with 0, 3 or 6 fractional digits), as SQLite's list columns store them. A
 ///   database with its own types reads each text literal as the column's type.
-/// - `@default(sql:)`: the whitelisted functions become the dialect's ``SQLDefaultFunction`` expressions;
-///   constants become literals like `@default(value:)`.
+/// - `@default(sql:)`: the portable functions (`now()`, `CURRENT_TIMESTAMP`, `CURRENT_DATE`, `gen_random_uuid()`,
+///   `uuid_generate_v4()`) become the dialect's ``SQLDefaultFunction`` expressions and constants become literals
+///   like `@default(value:)`; any other expression is the author's PostgreSQL SQL and is written as is, in
+///   parentheses (``isNative(_:for:)``).
 /// - `@default(expr:)`: nothing; the engine evaluates CEL defaults when it inserts.
 enum ColumnDefaultSQL {
     /// The SQL of the `DEFAULT` clause for `column`, or `nil` when the column has none in the DDL.
@@ -155,7 +157,14 @@ enum ColumnDefaultSQL {
             if scalar == .any || scalar == .vector { return dialect.stringLiteral(body) }
             return storedText(body, scalar: scalar).map(dialect.stringLiteral) ?? dialect.stringLiteral(body)
         }
-        return isNumericLiteral(trimmed) ? trimmed : nil
+        return isNumericLiteral(trimmed) ? trimmed : "(\(trimmed))"
+    }
+
+    /// Whether a `@default(sql:)` is written to the database as is: not one of the portable functions or
+    /// constants this type translates.
+    static func isNative(_ sql: String, for column: Column) -> Bool {
+        let trimmed = sql.trimmingWhitespace
+        return sqlDefault(sql, for: column, dialect: SQLiteDialect()) == "(\(trimmed))"
     }
 
     /// Whether `text` is a plain SQL numeric literal: an optional sign, digits with an optional fraction, and

@@ -32,10 +32,13 @@ public struct Migrator: Sendable {
 
     /// The DDL to migrate to.
     public let ddl: SchemaDDL
+    /// The schema the DDL was translated from, when known: its `@default(sql:)` expressions are checked first.
+    let model: SchemaModel?
 
     /// Creates a migrator to the given DDL.
     public init(ddl: SchemaDDL) {
         self.ddl = ddl
+        self.model = nil
     }
 
     /// Creates a migrator to the DDL of a model.
@@ -45,6 +48,7 @@ public struct Migrator: Sendable {
     ///   - dialect: The SQL dialect; SQLite by default.
     public init(model: SchemaModel, dialect: any SQLDialect = SQLiteDialect()) {
         self.ddl = SchemaDDL(model: model, dialect: dialect)
+        self.model = model
     }
 
     /// Migrates the database behind a pool, on its writer connection.
@@ -60,6 +64,7 @@ public struct Migrator: Sendable {
     /// - Returns: The statements run and the issues found.
     /// - Throws: ``SQLiteError`` for failures that are not about the data (I/O, a locked database, ...).
     public func migrate(_ connection: Connection) throws -> MigrationReport {
+        if let model { try NativeDefaultCheck.check(model, on: connection) }
         var run = MigrationRun(ddl: ddl, db: connection)
         return try run.run()
     }
@@ -151,6 +156,19 @@ private struct RebuildRefused: Error {
     var message: String
 }
 
+/// A `@view(sql:)` SQLite cannot create or read.
+public struct ViewRefused: Error, CustomStringConvertible, Sendable {
+    /// The view's GraphQL type name.
+    public var typeName: String
+    /// The database's reason.
+    public var reason: String
+
+    public var description: String {
+        "@view(sql:) of \(typeName) does not run on SQLite (\(reason)); if it is PostgreSQL SQL, run the emulator "
+            + "with --postgres"
+    }
+}
+
 /// The state of one migration.
 private struct MigrationRun {
     let ddl: SchemaDDL
@@ -180,9 +198,13 @@ private struct MigrationRun {
             if foreignKeysWereOn { try? db.execute("PRAGMA foreign_keys = ON") }
         }
         try db.transaction(.immediate) {
+            // Views hold no data: the ones this migrator created go first (a table rebuilt under a view would
+            // fail) and the declared ones are created after the tables.
+            try dropRecordedViews()
             for table in ddl.tables {
                 try migrate(table)
             }
+            try createViews()
             try reportDanglingReferences()
             if issues.isEmpty {
                 try setMetadata("schema_fingerprint", ddl.fingerprint)
@@ -191,6 +213,47 @@ private struct MigrationRun {
             }
         }
         return MigrationReport(statements: statements, issues: issues, fingerprint: ddl.fingerprint, wasUpToDate: false)
+    }
+
+    // MARK: Views
+
+    mutating func dropRecordedViews() throws {
+        let recorded = try db.query(
+            "SELECT \"key\" FROM \(q(Migrator.metadataTable)) WHERE \"key\" LIKE 'view:%'")
+        for row in recorded {
+            guard let key = row[0].textValue else { continue }
+            try db.execute("DROP VIEW IF EXISTS \(q(String(key.dropFirst(5))))")
+            try db.execute("DELETE FROM \(q(Migrator.metadataTable)) WHERE \"key\" = ?", [.text(key)])
+        }
+    }
+
+    /// Creates each `@view(sql:)`, and reports each `@view(name:)` whose view the database does not have.
+    ///
+    /// - Throws: ``ViewRefused`` when SQLite refuses a view's SQL.
+    mutating func createViews() throws {
+        for view in ddl.views {
+            guard let create = view.createStatement, let sql = view.sql else {
+                let found = try db.query(
+                    "SELECT 1 FROM sqlite_master WHERE type IN ('view', 'table') AND name = ?", [.text(view.name)])
+                if found.isEmpty {
+                    issues.append(
+                        MigrationIssue(
+                            table: view.name,
+                            message:
+                                "@view(name: \"\(view.name)\") of \(view.typeName) names a view the database does not have; create it, or declare @view(sql:)"
+                        ))
+                }
+                continue
+            }
+            do {
+                try apply(create)
+                // SQLite checks the tables a view reads only when it is used.
+                _ = try db.query("SELECT * FROM \(view.quotedName) LIMIT 0")
+            } catch let error as SQLiteError {
+                throw ViewRefused(typeName: view.typeName, reason: error.message)
+            }
+            try setMetadata(view.metadataKey, sql)
+        }
     }
 
     // MARK: Tables

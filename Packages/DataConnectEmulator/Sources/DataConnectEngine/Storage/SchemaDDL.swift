@@ -38,6 +38,8 @@ public struct SchemaDDL: Sendable {
     public let enumTypes: [String]
     /// The tables in creation order: referenced tables first where possible.
     public let tables: [TableDDL]
+    /// The `@view` types, in declaration order, created after the tables.
+    public let views: [ViewDDL]
 
     /// Translates a model.
     ///
@@ -48,13 +50,16 @@ public struct SchemaDDL: Sendable {
         self.dialect = dialect
         let translator = TableTranslator(model: model, dialect: dialect)
         self.enumTypes = model.enums.compactMap(dialect.enumTypeDefinition)
-        self.tables = Self.dependencyOrder(model.tables).map(translator.translate)
+        self.tables = Self.dependencyOrder(model.tables.filter { !$0.isView }).map(translator.translate)
+        self.views = model.tables.compactMap { table in table.view.map { ViewDDL(table, source: $0, dialect: dialect) }
+        }
     }
 
     /// Every statement, without a trailing `;`: the enum types, then each table's `CREATE TABLE` followed by its
-    /// indexes.
+    /// indexes, then each `@view(sql:)`'s `CREATE VIEW`.
     public var statements: [String] {
         enumTypes + tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
+            + views.compactMap(\.createStatement)
     }
 
     /// The statements as one script, each ending with `;` on its own line.
@@ -273,6 +278,7 @@ private struct TableTranslator {
         let checks = self.checks(column, quotedName: name)
         var definition = "\(name) \(type)"
         if isNotNull { definition += " NOT NULL" }
+        if column.isSerial, let clause = dialect.serialClause(column) { definition += " " + clause }
         if let defaultSQL { definition += " DEFAULT \(defaultSQL)" }
         for check in checks { definition += " CHECK(\(check))" }
         return ColumnDDL(
@@ -297,4 +303,40 @@ private struct TableTranslator {
             name: name, table: table, columns: columns, descending: descending, kind: kind,
             statement: "\(head) IF NOT EXISTS \(tail)", recordedSQL: "\(head) \(tail)")
     }
+}
+
+/// A `@view` type's DDL: the `CREATE VIEW` of a `@view(sql:)`, or the name of a view a `@view(name:)` expects to
+/// find in the database.
+public struct ViewDDL: Hashable, Sendable {
+    /// The view's SQL name.
+    public var name: String
+    /// The GraphQL type name.
+    public var typeName: String
+    /// The name, quoted.
+    public var quotedName: String
+    /// The `SELECT` of a `@view(sql:)` without a trailing `;`, or `nil` for a `@view(name:)`.
+    public var sql: String?
+
+    init(_ table: Table, source: ViewSource, dialect: any SQLDialect) {
+        name = table.sqlName
+        typeName = table.name
+        quotedName = dialect.quote(table.sqlName)
+        if case .sql(let text) = source {
+            var body = Substring(text)
+            while let last = body.last, last == ";" || last.isWhitespace { body = body.dropLast() }
+            while let first = body.first, first.isWhitespace { body = body.dropFirst() }
+            sql = String(body)
+        }
+    }
+
+    /// `CREATE VIEW "name" AS <sql>`, or `nil` for a view the schema only names.
+    public var createStatement: String? {
+        sql.map { "CREATE VIEW \(quotedName) AS \($0)" }
+    }
+
+    /// `DROP VIEW IF EXISTS "name"`.
+    public var dropStatement: String { "DROP VIEW IF EXISTS \(quotedName)" }
+
+    /// The key under which migrators record the SQL of a view they created.
+    public var metadataKey: String { "view:" + name }
 }

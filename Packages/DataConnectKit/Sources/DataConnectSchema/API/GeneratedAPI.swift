@@ -261,8 +261,11 @@ private struct APIBuilder {
         }
         fields.append(
             Self.field("_metadata", "_Metadata", description: "Extra information about this row in search results."))
-        fields.append(Self.field("_id", "ID!", description: "An opaque, stable id of this row, derived from its key."))
-        setRole(.entityId(table: n), "_id", on: n)
+        if !table.isView {
+            fields.append(
+                Self.field("_id", "ID!", description: "An opaque, stable id of this row, derived from its key."))
+            setRole(.entityId(table: n), "_id", on: n)
+        }
         fields.append(Self.field("_count", "Int!", description: "The number of rows (an aggregate)."))
         setRole(.rowCount(table: n), "_count", on: n)
         let distinct = [Self.input("distinct", "Boolean", default: Self.falseValue)]
@@ -285,17 +288,35 @@ private struct APIBuilder {
                 .object(
                     ObjectTypeDefinition(
                         description: Self.description(table.documentation), name: Name(n),
-                        directives: [Directive(name: Name("table"), arguments: tableArguments(table))], fields: fields))
+                        directives: [typeDirective(table)], fields: fields))
             ))
-        definitions.append(
-            .type(
-                .scalar(
-                    ScalarTypeDefinition(
-                        description: Self.description("The key of a \(n): a JSON object of its key fields."),
-                        name: Name("\(n)_KeyOutput")))))
+        if !table.isView {
+            definitions.append(
+                .type(
+                    .scalar(
+                        ScalarTypeDefinition(
+                            description: Self.description("The key of a \(n): a JSON object of its key fields."),
+                            name: Name("\(n)_KeyOutput")))))
+        }
 
         buildRootFields(table)
         buildInputs(table)
+    }
+
+    /// `@table(...)` of a table, `@view(...)` of a view, as the generated SDL declares them.
+    func typeDirective(_ table: Table) -> Directive {
+        guard let view = table.view else { return Directive(name: Name("table"), arguments: tableArguments(table)) }
+        let source: Argument =
+            switch view {
+            case .sql(let sql): Argument(name: Name("sql"), value: .string(StringValue(sql)))
+            case .name(let name): Argument(name: Name("name"), value: .string(StringValue(name)))
+            }
+        return Directive(
+            name: Name("view"),
+            arguments: [
+                source, Argument(name: Name("singular"), value: .string(StringValue(table.singular))),
+                Argument(name: Name("plural"), value: .string(StringValue(table.plural))),
+            ])
     }
 
     func tableArguments(_ table: Table) -> [Argument] {
@@ -311,13 +332,17 @@ private struct APIBuilder {
         let n = table.name
         let s = table.singular
         let p = table.plural
-        queryFields.append(
-            Self.field(
-                s, n, arguments: Self.selectorArguments(table),
-                description: "Looks up one \(n) by its id, key or first match; null when none matches."))
-        setRole(.lookup(table: n), s, on: "Query")
+        if !table.isView {
+            queryFields.append(
+                Self.field(
+                    s, n, arguments: Self.selectorArguments(table),
+                    description: "Looks up one \(n) by its id, key or first match; null when none matches."))
+            setRole(.lookup(table: n), s, on: "Query")
+        }
         queryFields.append(Self.field(p, "[\(n)!]!", arguments: Self.listArguments(n), description: "Lists \(n) rows."))
         setRole(.list(table: n), p, on: "Query")
+        // A view is read-only and has no key.
+        if table.isView { return }
 
         let data = Self.input("data", "\(n)_Data!")
         let mutations: [(String, String, [InputValueDefinition], APIFieldRole, String)] = [
@@ -378,6 +403,12 @@ private struct APIBuilder {
     }
 
     mutating func buildInputs(_ table: Table) {
+        if !table.isView { buildKeyAndDataInputs(table) }
+        buildFilterInputs(table)
+    }
+
+    /// `X_FirstRow`, `X_Key` and `X_Data`: the inputs of lookups and writes, which views do not have.
+    mutating func buildKeyAndDataInputs(_ table: Table) {
         let n = table.name
         addInput(
             "\(n)_FirstRow", [Self.input("where", "\(n)_Filter"), Self.input("orderBy", "[\(n)_Order!]")],
@@ -434,7 +465,11 @@ private struct APIBuilder {
                 ))
         }
         addInput("\(n)_Data", dataFields, description: "The fields of a \(n) to write.")
+    }
 
+    /// `X_Filter`, `X_ListFilter`, `X_Order` and `X_Having`.
+    mutating func buildFilterInputs(_ table: Table) {
+        let n = table.name
         // X_Filter
         var filterFields: [InputValueDefinition] = [
             Self.input("_and", "[\(n)_Filter!]"),

@@ -26,6 +26,9 @@ enum SQLDataType {
         .vector: ["vector"],
     ]
 
+    /// The auto-numbered types: the database assigns the next number when an insert gives none.
+    static let serialTypes: Set<String> = ["serial", "serial4", "smallserial", "serial2", "bigserial", "serial8"]
+
     static func check(_ dataType: String, for type: ColumnType, isList: Bool) -> Result {
         var text = dataType.lowercased().trimmingCharacters(in: " ")
         if text.hasSuffix("[]") { text = String(text.dropLast(2)).trimmingCharacters(in: " ") }

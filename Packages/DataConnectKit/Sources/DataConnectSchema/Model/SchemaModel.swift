@@ -53,7 +53,9 @@ public enum ColumnDefault: Sendable, Hashable {
     case value(Value)
     /// `@default(expr:)`: a CEL expression such as `uuidV4()`, `auth.uid` or `request.time`.
     case expression(String)
-    /// `@default(sql:)`: a SQL expression from the supported whitelist, such as `now()`.
+    /// `@default(sql:)`: a SQL expression, as written. The portable ones (`now()`, `CURRENT_DATE`,
+    /// `gen_random_uuid()`, constants) are translated for each database; any other is PostgreSQL SQL that runs
+    /// as written (on SQLite only when SQLite accepts it).
     case sql(String)
 }
 
@@ -102,6 +104,13 @@ public struct Column: Sendable, Hashable {
         self.origin = origin
         self.documentation = documentation
         self.location = location
+    }
+
+    /// Whether `@col(dataType:)` makes the column auto-numbered (`serial`, `bigserial`, `smallserial` and their
+    /// aliases): the database assigns the next number when an insert does not give one.
+    public var isSerial: Bool {
+        guard let dataType else { return false }
+        return SQLDataType.serialTypes.contains(dataType.lowercased().filter { !$0.isWhitespace })
     }
 
     /// The GraphQL type of the field: `String!`, `[String]`, `[String!]` (lists hold non-null elements).
@@ -161,7 +170,15 @@ public struct Index: Sendable, Hashable {
     public var type: String
 }
 
-/// A table declared with `@table`.
+/// Where the rows of a `@view` type come from.
+public enum ViewSource: Sendable, Hashable {
+    /// `@view(sql:)`: the view's `SELECT`, created by the emulator.
+    case sql(String)
+    /// `@view(name:)`: a view that already exists in the database.
+    case name(String)
+}
+
+/// A table declared with `@table`, or a read-only view declared with `@view`.
 public struct Table: Sendable, Hashable {
     /// The GraphQL type name (`RecipeNote`).
     public var name: String
@@ -188,6 +205,12 @@ public struct Table: Sendable, Hashable {
     public var documentation: String?
     /// Where the type was declared.
     public var location: NodeLocation
+    /// For a `@view` type, where its rows come from; `nil` for a table. A view has no key (so no lookup, no
+    /// mutations and no `_id`), every field is nullable, and nothing references it.
+    public var view: ViewSource? = nil
+
+    /// Whether the type is a read-only view.
+    public var isView: Bool { view != nil }
 
     /// The column with this field name.
     public func column(_ name: String) -> Column? { columns.first { $0.name == name } }

@@ -127,7 +127,61 @@ public struct PostgreSQLMigrator: Sendable {
         for name in catalog.columns.keys.sorted() where !wanted.contains(name) && name != Self.metadataTable {
             plan.destructive.append("DROP TABLE \(q(name)) CASCADE")
         }
+        planViews(&plan, catalog: catalog)
         return plan
+    }
+
+    /// Runs one statement of a plan; a failing `CREATE VIEW` names the `@view` type it declares.
+    func run(_ statement: String, on connection: PGConnection) throws(PGError) {
+        do {
+            try connection.execute(statement)
+        } catch {
+            guard let view = ddl.views.first(where: { $0.createStatement == statement }) else { throw error }
+            var named = error
+            named.message = "@view(sql:) of \(view.typeName) does not run: \(error.message)"
+            throw named
+        }
+    }
+
+    /// Views hold no data: each `@view(sql:)` is created when missing or changed, and every view this migrator
+    /// created is dropped first and created again when tables change (PostgreSQL refuses to alter a column a
+    /// view reads). Views no longer declared are dropped; a `@view(name:)` the database lacks is a note.
+    func planViews(_ plan: inout Plan, catalog: Catalog) {
+        let tablesChange = !plan.isEmpty
+        var first: [String] = []
+        var last: [String] = []
+        let declared = Set(ddl.views.map(\.name))
+        for (name, _) in catalog.recordedViews.sorted(by: { $0.key < $1.key }) where !declared.contains(name) {
+            first.append("DROP VIEW IF EXISTS \(ddl.dialect.quote(name))")
+            first.append(
+                "DELETE FROM \(ddl.dialect.quote(Self.metadataTable)) WHERE \"key\" = "
+                    + ddl.dialect.stringLiteral("view:" + name))
+        }
+        for view in ddl.views {
+            guard let create = view.createStatement, let sql = view.sql else {
+                if !catalog.views.contains(view.name) && catalog.columns[view.name] == nil {
+                    plan.notes.append(
+                        "@view(name: \"\(view.name)\") of \(view.typeName) names a view the database does not have; "
+                            + "create it, or declare @view(sql:)")
+                }
+                continue
+            }
+            let current = catalog.views.contains(view.name) && catalog.recordedViews[view.name] == sql
+            guard tablesChange || !current else { continue }
+            first.append(view.dropStatement)
+            last.append(create)
+            last.append(
+                "INSERT INTO \(ddl.dialect.quote(Self.metadataTable)) (\"key\", \"value\") VALUES ("
+                    + "\(ddl.dialect.stringLiteral(view.metadataKey)), \(ddl.dialect.stringLiteral(sql))) "
+                    + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"")
+        }
+        guard !first.isEmpty || !last.isEmpty else { return }
+        if !last.isEmpty && !catalog.hasMetadataTable {
+            first.insert(
+                "CREATE TABLE IF NOT EXISTS \(ddl.dialect.quote(Self.metadataTable)) "
+                    + "(\"key\" text PRIMARY KEY, \"value\" text NOT NULL)", at: 0)
+        }
+        plan.additive = first + plan.additive + last
     }
 
     /// The table where the migrator records the fingerprint it applied.
@@ -173,7 +227,7 @@ public struct PostgreSQLMigrator: Sendable {
             }
             let plan = try plan(on: connection)
             let statements = plan.additive + (force ? plan.destructive : [])
-            for statement in statements { try connection.execute(statement) }
+            for statement in statements { try run(statement, on: connection) }
             var issues = plan.notes.map { MigrationIssue(table: "", message: $0) }
             if !force {
                 issues += plan.destructive.map {
@@ -221,7 +275,7 @@ public struct PostgreSQLMigrator: Sendable {
             let current = try self.plan(on: connection)
             guard current == plan else { return .superseded(by: current) }
             let statements = plan.additive + plan.destructive
-            for statement in statements { try connection.execute(statement) }
+            for statement in statements { try run(statement, on: connection) }
             if plan.notes.isEmpty { try recordFingerprint(on: connection) }
             return .applied(
                 MigrationReport(
@@ -304,6 +358,12 @@ public struct PostgreSQLMigrator: Sendable {
         var enums: [String: [String]] = [:]
         /// Index and constraint names.
         var indexes: Set<String> = []
+        /// The names of the schema's views.
+        var views: Set<String> = []
+        /// The SQL of the views migrations created, by view name.
+        var recordedViews: [String: String] = [:]
+        /// Whether the migrator's own table exists.
+        var hasMetadataTable = false
 
         init(_ connection: PGConnection) throws(PGError) {
             let columnRows = try connection.query(
@@ -335,6 +395,26 @@ public struct PostgreSQLMigrator: Sendable {
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")
             for row in 0..<indexRows.rowCount {
                 if let name = indexRows.string(row: row, column: 0) { indexes.insert(name) }
+            }
+            let viewRows = try connection.query(
+                "SELECT viewname FROM pg_views WHERE schemaname = current_schema()")
+            for row in 0..<viewRows.rowCount {
+                if let name = viewRows.string(row: row, column: 0) { views.insert(name) }
+            }
+            let meta = PGConnection.quoteIdentifier(PostgreSQLMigrator.metadataTable)
+            hasMetadataTable =
+                try connection.query(
+                    "SELECT to_regclass(quote_ident(current_schema()) || '.' || $1) IS NOT NULL", [.text(meta)]
+                ).bool(row: 0, column: 0) == true
+            if hasMetadataTable {
+                let recorded = try connection.query(
+                    "SELECT substr(\"key\", 6), \"value\" FROM \(meta) WHERE \"key\" LIKE 'view:%'")
+                for row in 0..<recorded.rowCount {
+                    guard let name = recorded.string(row: row, column: 0),
+                        let sql = recorded.string(row: row, column: 1)
+                    else { continue }
+                    recordedViews[name] = sql
+                }
             }
         }
     }

@@ -17,9 +17,17 @@ extension SchemaCompilation {
                     error(
                         "the schema may not declare type \"\(object.name.value)\"; its fields are generated from the tables",
                         at: object.name.location)
-                } else if object.directives.first(named: "view") != nil {
-                    error(
-                        "@view is not supported by this version; declare a @table instead", at: object.name.location)
+                } else if let view = object.directives.first(named: "view") {
+                    if let table = object.directives.first(named: "table") {
+                        error("a type is either a @table or a @view, not both", at: table.location)
+                    } else if (view.argument("sql") == nil) == (view.argument("name") == nil) {
+                        error("@view needs exactly one of sql: and name:", at: view.location)
+                    } else {
+                        tableDefinitions.append(object)
+                        tableDefinitionsByName[object.name.value] = object
+                        tableNames.insert(object.name.value)
+                        viewNames.insert(object.name.value)
+                    }
                 } else if object.directives.first(named: "table") == nil {
                     error(
                         "type \"\(object.name.value)\" must be a table: add @table (plain object types are not supported)",

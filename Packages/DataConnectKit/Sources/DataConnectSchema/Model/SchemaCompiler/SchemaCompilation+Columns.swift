@@ -25,6 +25,11 @@ extension SchemaCompilation {
         }
         if let dataType = col.string("dataType") {
             column.dataType = dataType
+            if column.isSerial && column.isList {
+                error(
+                    "@col(dataType: \"\(dataType)\") applies to a single number, not a list",
+                    at: col.location(of: "dataType"))
+            }
             switch SQLDataType.check(dataType, for: column.type, isList: column.isList) {
             case .ok(let maxLength): column.maxLength = maxLength
             case .problem(let message): error(message, at: col.location(of: "dataType"))
@@ -34,6 +39,12 @@ extension SchemaCompilation {
 
     mutating func applyDefault(_ field: FieldDefinition, to column: inout Column, table: String) {
         guard let directive = field.directives.first(named: "default") else { return }
+        if column.isSerial {
+            error(
+                "\"\(table).\(column.name)\" is \(column.dataType ?? "serial"): the database numbers it, so it takes no @default",
+                at: directive.location)
+            return
+        }
         if let value = directive.argument("value")?.value {
             var checker = ValueChecker(system: prelude, allowVariables: false)
             let element: TypeReference = .named(Name(column.type.graphQLName))
@@ -74,17 +85,8 @@ extension SchemaCompilation {
             }
             column.defaultValue = .expression(expr)
         } else if let sql = directive.string("sql") {
-            let normalized = sql.lowercased().filter { !$0.isWhitespace }
-            let supported = [
-                "now()", "current_timestamp", "current_date", "gen_random_uuid()", "uuid_generate_v4()", "true",
-                "false",
-            ]
-            let isNumber = Double(normalized) != nil
-            let isQuoted = normalized.count >= 2 && normalized.hasPrefix("'") && normalized.hasSuffix("'")
-            guard supported.contains(normalized) || isNumber || isQuoted else {
-                error(
-                    "unsupported @default(sql:) \"\(sql)\"; the emulator supports now(), CURRENT_TIMESTAMP, CURRENT_DATE, gen_random_uuid(), uuid_generate_v4(), and constants",
-                    at: directive.location(of: "sql"))
+            guard sql.contains(where: { !$0.isWhitespace }) else {
+                error("@default(sql:) may not be empty", at: directive.location(of: "sql"))
                 return
             }
             column.defaultValue = .sql(sql)

@@ -50,7 +50,8 @@ extension SchemaCompilation {
 
     /// The declared key of a table: `@table(key:)`, else `["id"]`.
     func declaredKey(of table: ObjectTypeDefinition) -> [String] {
-        table.directives.first(named: "table")?.strings("key") ?? ["id"]
+        if viewNames.contains(table.name.value) { return [] }
+        return table.directives.first(named: "table")?.strings("key") ?? ["id"]
     }
 
     /// The tables a table's key refers to through references (its key's dependencies).
@@ -110,6 +111,10 @@ extension SchemaCompilation {
         guard resolvingKeys.insert(tableName).inserted else { return nil }
         defer { resolvingKeys.remove(tableName) }
         var result: [(String, ColumnType)] = []
+        if viewNames.contains(tableName) {
+            keyColumnCache[tableName] = []
+            return []
+        }
         let key = declaredKey(of: table)
         let hasExplicitKey = table.directives.first(named: "table")?.argument("key") != nil
         if key.isEmpty {
@@ -153,6 +158,12 @@ extension SchemaCompilation {
         of field: FieldDefinition, in table: String, target: String
     ) -> [(name: String, type: ColumnType, targetField: String)]? {
         let ref = field.directives.first(named: "ref")
+        if viewNames.contains(target) {
+            error(
+                "\"\(table).\(field.name.value)\" refers to view \"\(target)\": a view has no key, so nothing can reference it",
+                at: field.type.location)
+            return nil
+        }
         var targetColumns: [(String, ColumnType)]
         if let references = ref?.strings("references") {
             guard let targetTable = definition(of: target) else { return nil }

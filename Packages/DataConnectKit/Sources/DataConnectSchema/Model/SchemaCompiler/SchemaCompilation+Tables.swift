@@ -4,7 +4,8 @@ import GraphQLLanguage
 extension SchemaCompilation {
     mutating func compileTable(_ definition: ObjectTypeDefinition) {
         let name = definition.name.value
-        let tableDirective = definition.directives.first(named: "table")!
+        let isView = viewNames.contains(name)
+        let tableDirective = definition.directives.first(named: isView ? "view" : "table")!
         let sqlName = tableDirective.string("name") ?? Naming.snakeCase(name)
         let singular = tableDirective.string("singular") ?? Naming.lowerCamel(name)
         let plural = tableDirective.string("plural") ?? Naming.plural(singular)
@@ -23,7 +24,10 @@ extension SchemaCompilation {
             documentation: documentation(description: definition.description, comments: definition.leadingComments),
             location: definition.name.location)
 
-        if !hasExplicitKey && !declaresId {
+        if isView {
+            table.view = tableDirective.string("sql").map(ViewSource.sql) ?? .name(sqlName)
+        }
+        if !isView && !hasExplicitKey && !declaresId {
             table.columns.append(
                 Column(
                     name: "id", sqlName: "id", type: .scalar(.uuid), isList: false, isNonNull: true, dataType: nil,
@@ -117,6 +121,19 @@ extension SchemaCompilation {
             }
         }
 
+        if isView {
+            checkView(definition, table)
+            // `@unique` on a view's reference makes the relation one-to-one; the view enforces nothing.
+            for index in table.references.indices
+            where definition.fields.first(where: { $0.name.value == table.references[index].name })?.directives
+                .first(named: "unique") != nil
+            {
+                table.references[index].isOneToOne = true
+            }
+            model.tables.append(table)
+            return
+        }
+
         // The primary key.
         guard let key = keyColumns(of: name) else { return }
         table.primaryKey = key.map(\.0)
@@ -133,6 +150,30 @@ extension SchemaCompilation {
 
         applyUniqueAndIndexes(definition, to: &table)
         model.tables.append(table)
+    }
+
+    /// Rules of a `@view` type: every field nullable, no constraints or defaults (a view stores nothing), and a
+    /// `@view(sql:)` that is not empty.
+    mutating func checkView(_ definition: ObjectTypeDefinition, _ table: Table) {
+        if case .sql(let sql)? = table.view, !sql.contains(where: { !$0.isWhitespace }) {
+            error("@view(sql:) may not be empty", at: definition.directives.first(named: "view")!.location(of: "sql"))
+        }
+        if let directive = definition.directives.first(named: "unique") ?? definition.directives.first(named: "index") {
+            error("@\(directive.name.value) does not apply to a view (\"\(table.name)\")", at: directive.location)
+        }
+        for field in definition.fields {
+            if field.type.isNonNull {
+                error(
+                    "every field of a view must be nullable: \"\(table.name).\(field.name.value)\" is \(field.type)",
+                    at: field.type.location)
+            }
+            let isReference = tableNames.contains(field.type.nullable.namedType.value)
+            for name in ["unique", "index", "default"] where !(name == "unique" && isReference) {
+                if let directive = field.directives.first(named: name) {
+                    error("@\(name) does not apply to a field of a view", at: directive.location)
+                }
+            }
+        }
     }
 
     func isValidName(_ name: String) -> Bool {

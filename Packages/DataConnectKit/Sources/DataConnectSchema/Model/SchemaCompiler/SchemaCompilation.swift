@@ -14,6 +14,8 @@ struct SchemaCompilation {
     var tableDefinitionsByName: [String: ObjectTypeDefinition] = [:]
     var tableNames: Set<String> = []
     var enumNames: Set<String> = []
+    /// The `@view` types among ``tableNames``.
+    var viewNames: Set<String> = []
 
     /// Resolved key columns per table: (field name, type) of each primary-key column.
     var keyColumnCache: [String: [(String, ColumnType)]] = [:]
