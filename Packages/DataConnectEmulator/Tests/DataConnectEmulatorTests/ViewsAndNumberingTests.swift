@@ -1,6 +1,10 @@
+import DataConnectEngine
+import DataConnectSchema
 import DataConnectWire
 import EmulatorTesting
 import Foundation
+import GraphQLLanguage
+import PostgreSQLKit
 import Testing
 
 /// `Tests/Backends/ledger` over HTTP, on the test process's database: auto-numbered columns
@@ -88,6 +92,55 @@ import Testing
             #expect(answer.status == 400, "\(answer)")
             #expect("\(answer.json)".contains(field), "\(answer)")
         }
+    }
+
+    @Test func aSubscriptionToAViewIsPushedWhenATableItReadsChanges() async throws {
+        // given: one account, and a subscriber to the balances over the WebSocket stream
+        _ = try await client.mutation("OpenAccount", ["owner": "ada"])
+        let stream = try WebSocketClient(
+            port: UInt16(emulator.port),
+            path: "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/ledger")
+        defer { stream.close() }
+        stream.send([
+            "requestId": "1", "subscribe": ["operationName": "Balances", "variables": ["minimum": 0]],
+            "name": "projects/p/locations/l/services/ledger/connectors/books",
+        ])
+        let first = stream.nextResult()
+
+        // when: a posting, a table the view reads but the query does not name
+        _ = try await client.mutation("Post", ["account": 1, "amount": 7])
+        let pushed = stream.nextResult()
+
+        // then
+        #expect(first?["data"]?["balances"]?[0]?["total"] == 0.0, "\(first ?? .null)")
+        #expect(pushed?["data"]?["balances"]?[0]?["total"] == 7.0, "\(pushed ?? .null)")
+    }
+
+    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    func postgreSQLMigrationsReplaceAChangedViewAndDropARemovedOne() throws {
+        // given: a schema of its own with a table, a row and a view
+        let schema = try TestPostgreSQLSchema()
+        defer { withExtendedLifetime(schema) {} }
+        let connection = try PGConnection(schema.connectionString)
+        func migrate(_ text: String) throws -> MigrationReport {
+            let model = try #require(SchemaCompiler.compile([Source(name: "s.gql", text: text)]).model)
+            return try PostgreSQLMigrator(model: model).migrate(on: connection)
+        }
+        let table = "type Item @table { price: Float! }"
+        _ = try migrate(table + #" type Total @view(sql: "SELECT sum(price) AS total FROM item") { total: Float }"#)
+        try connection.execute("INSERT INTO item (id, price) VALUES (gen_random_uuid(), 2.5)")
+
+        // when
+        let changed = try migrate(
+            table + #" type Total @view(sql: "SELECT sum(price) * 2 AS total FROM item") { total: Float }"#)
+        let doubled = try connection.query("SELECT total FROM total").string(row: 0, column: 0)
+        let removed = try migrate(table)
+        let views = try connection.query("SELECT count(*) FROM pg_views WHERE schemaname = current_schema()")
+
+        // then
+        #expect(changed.issues.isEmpty && removed.issues.isEmpty, "\(changed.issues) \(removed.issues)")
+        #expect(doubled == "5")
+        #expect(views.string(row: 0, column: 0) == "0")
     }
 
     /// A backend in a temporary folder with one schema file and no operations.

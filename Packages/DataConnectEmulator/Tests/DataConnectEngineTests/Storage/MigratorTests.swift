@@ -366,4 +366,35 @@ import Testing
         }
         #expect(tables == ["_dataconnect_meta", "bookmark", "chef", "cook", "recipe", "recipe_note"])
     }
+
+    @Test func aChangedViewIsReplacedAndARemovedOneDropped() throws {
+        // given: a table with a row and a view over it
+        let db = try Connection()
+        let table = "type Item @table { price: Float! }"
+        _ = try Self.migrate(
+            db, table + #" type Total @view(sql: "SELECT sum(price) AS total FROM item") { total: Float }"#)
+        try db.execute("INSERT INTO item (id, price) VALUES ('\(String(repeating: "a", count: 32))', 2.5)")
+
+        // when: the view's SQL changes, then the view goes
+        let changed = try Self.migrate(
+            db, table + #" type Total @view(sql: "SELECT sum(price) * 2 AS total FROM item;") { total: Float }"#)
+        let doubled = try StorageFixtures.scalar(db, "SELECT total FROM total")
+        let removed = try Self.migrate(db, table)
+        let views = try db.query("SELECT name FROM sqlite_master WHERE type = 'view'")
+
+        // then: the rows stay, the view follows the schema
+        #expect(changed.issues.isEmpty && removed.issues.isEmpty)
+        #expect(doubled == .real(5.0))
+        #expect(views.isEmpty)
+        #expect(try StorageFixtures.scalar(db, "SELECT count(*) FROM item") == 1)
+    }
+
+    @Test func aNamedViewTheDatabaseLacksIsAnIssue() throws {
+        // when
+        let report = try Self.migrate(
+            try Connection(), #"type Legacy @view(name: "legacy_totals") { total: Float }"#)
+
+        // then
+        #expect(report.issues.map(\.message).contains { $0.contains("legacy_totals") }, "\(report.issues)")
+    }
 }
