@@ -1,4 +1,4 @@
-/// Renders `<Connector>Keys.swift`: one `<Type>Key` per `@table` type.
+/// Renders `<Connector>Keys.swift`: one `<Type>Key` per `@table` type (a `@view` has no key).
 struct KeysRenderer {
     let connector: SwiftConnector
 

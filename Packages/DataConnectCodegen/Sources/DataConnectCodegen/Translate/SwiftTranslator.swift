@@ -35,7 +35,7 @@ struct SwiftTranslator {
             options: options,
             operations: operations,
             enums: model.enums.map { SwiftEnum(name: $0.name, values: $0.values) } + preludeEnums(inputNames),
-            keys: model.tables.map { table in
+            keys: model.tables.filter { !$0.isView }.map { table in
                 SwiftKey(
                     name: table.name + "Key",
                     fields: table.keyColumns.map {

@@ -54,6 +54,21 @@ import Testing
                 """)
     }
 
+    @Test func aViewHasNoKeyStructAndItsRowsDecodeLikeATables() throws {
+        // given
+        let schema =
+            kitchenSchema + #"type ChefStat @view(sql: "SELECT count(*) AS dishes FROM recipe") { dishes: Int }"#
+
+        // when
+        let fixture = try generate(schema: schema, operations: "query stats { chefStats { dishes } }")
+        let keys = try fixture.file("Sources/KitchenAppKeys.swift")
+
+        // then
+        #expect(!keys.contains("ChefStatKey"))
+        #expect(keys.contains("public struct ChefKey"))
+        #expect(try fixture.operations.contains("public var dishes: Int?"))
+    }
+
     @Test func compositeKeyStructKeepsForeignKeyNames() throws {
         let keys = try generate(operations: "query listChefs { chefs { name } }").file("Sources/KitchenAppKeys.swift")
         #expect(
