@@ -103,7 +103,9 @@ let package = Package(
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
-            ]
+            ],
+            // backend folders the tests start emulators on
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

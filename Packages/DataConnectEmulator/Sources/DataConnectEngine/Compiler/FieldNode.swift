@@ -57,6 +57,15 @@ final class FieldNode: Sendable {
         !checks.isEmpty || isRedacted || children.contains { $0.needsPostProcessing }
     }
 
+    /// Whether the field is answered by a compiled SQL plan (not `__typename`, introspection, `_service` or
+    /// native SQL).
+    var hasReadPlan: Bool {
+        switch role {
+        case nil, .service?, .nativeSQL?: false
+        default: true
+        }
+    }
+
     /// Every node of the subtree, depth first.
     var subtree: [FieldNode] {
         var result: [FieldNode] = []

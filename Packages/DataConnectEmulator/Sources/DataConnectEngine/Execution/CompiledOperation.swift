@@ -185,9 +185,9 @@ final class CompiledOperation: Sendable {
         var resolver = ArgumentResolver(system: system, variables: variables)
         resolver.resolve(nodesWithArguments: nodesWithArguments)
         let resolution = resolver.resolution
-        for root in roots where root.role != nil && !resolution.skipped.contains(root.id) {
+        for root in roots where root.hasReadPlan && !resolution.skipped.contains(root.id) {
             let reads: [FieldNode] =
-                root.role == .mutationQuery ? root.children.filter { $0.role != nil } : (kind == .query ? [root] : [])
+                root.role == .mutationQuery ? root.children.filter(\.hasReadPlan) : (kind == .query ? [root] : [])
             for node in reads {
                 do {
                     _ = try readPlan(for: node, resolution: resolution, entityIDs: entityIDs, context: context)
@@ -195,7 +195,7 @@ final class CompiledOperation: Sendable {
                     if isExactShape { throw PlanError(message: error.message, location: node.location) }
                 }
             }
-            if kind == .mutation, let role = root.role, role != .mutationQuery {
+            if kind == .mutation, let role = root.role, role != .mutationQuery, root.hasReadPlan {
                 _ = try? mutationPlan(
                     for: root, role: role, resolution: resolution, entityIDs: entityIDs, context: context)
             }

@@ -102,6 +102,8 @@ public final class Engine: Sendable {
     let limits: OperationLimits
     /// The time and filter-size bounds of each request.
     public let executionLimits: ExecutionLimits
+    /// The schema's introspection and SDL, computed once.
+    let answers: SchemaAnswers
 
     /// Compiles every valid operation of every connector.
     ///
@@ -118,6 +120,7 @@ public final class Engine: Sendable {
     ) {
         self.executionLimits = executionLimits
         self.service = service
+        self.answers = SchemaAnswers(api: service.api, schemaSources: service.project.schemaSources)
         self.database = database
         self.dialect = dialect
         self.limits = limits

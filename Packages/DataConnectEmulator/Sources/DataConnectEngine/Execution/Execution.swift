@@ -100,8 +100,8 @@ struct Execution {
     /// Runs a read field (a root field, or a field of a mutation's `query`): its JSON text as SQL rendered
     /// it, or, when the plan split relations off or built an object in parts, the assembled value.
     func read(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> FieldOutput {
-        // `__typename` of the root type: a JSON string, no SQL needed.
-        if root.role == nil { return .raw(JSONValue.string(root.parentType).serialized()) }
+        // `__typename`, introspection, `_service` and native SQL: no compiled plan.
+        if let output = try builtInOutput(root, on: source) { return output }
         let plan = try operation.readPlan(
             for: root, resolution: resolution, entityIDs: entityIDs, context: planContext)
         let assembler = ReadAssembler(source: source, binder: binder)
@@ -392,6 +392,13 @@ struct Execution {
             bindings.response[root.responseKey] = .object(object)
             properties += pendingIDs
             if !root.isRedacted { outputs.append((root.responseKey, .value(.object(object)))) }
+            return
+        }
+        if case .nativeSQL(let field) = role {
+            let value = try runNativeSQL(root, field: field, on: source)
+            try check(root, value: value, reached: true)
+            bindings.response[root.responseKey] = value
+            if !root.isRedacted { outputs.append((root.responseKey, .value(value))) }
             return
         }
         let plan = try operation.mutationPlan(

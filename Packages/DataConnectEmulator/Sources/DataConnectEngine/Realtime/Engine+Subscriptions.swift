@@ -88,7 +88,10 @@ extension Engine {
         }
         var resolver = ArgumentResolver(system: service.api.typeSystem, variables: variables)
         resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
-        for root in operation.roots where root.role != nil && !resolver.resolution.skipped.contains(root.id) {
+        for root in operation.roots where !resolver.resolution.skipped.contains(root.id) {
+            // Native SQL may read any table; introspection and `_service` read none.
+            if case .nativeSQL? = root.role { return allTables }
+            guard root.hasReadPlan else { continue }
             // The tables the compiler recorded as it wrote the statements (so filters on relations count).
             guard
                 let plan = try? operation.readPlan(
@@ -120,6 +123,9 @@ extension Engine {
             case .delete(let table), .deleteMany(let table):
                 written.insert(table)
                 deletedFrom.append(table)
+            case .nativeSQL:
+                // Which tables a native statement writes is unknown without parsing its SQL: all of them.
+                return allTables
             default: break
             }
         }

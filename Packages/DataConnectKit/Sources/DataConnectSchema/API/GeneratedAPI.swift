@@ -41,6 +41,9 @@ public enum APIFieldRole: Sendable, Hashable {
     case mutationQuery
     /// `Query._service`.
     case service
+    /// A native SQL root field: `Query._select`/`_selectFirst`, `Mutation._execute`/`_executeReturning`/
+    /// `_executeReturningFirst`.
+    case nativeSQL(NativeSQLField)
 }
 
 /// The GraphQL API generated from a schema: the SDL definitions, a type system that includes the
@@ -64,7 +67,9 @@ public struct GeneratedAPI: Sendable {
         self.model = model
         self.definitions = builder.definitions
         self.roles = builder.roles
-        var system = TypeSystem.build(from: PreludeTypeSystem.definitions + builder.definitions).0
+        var system = TypeSystem.build(
+            from: PreludeTypeSystem.definitions + IntrospectionTypes.definitions + builder.definitions
+        ).0
         system.queryType = "Query"
         system.mutationType = "Mutation"
         self.typeSystem = system
@@ -87,7 +92,7 @@ public struct GeneratedAPI: Sendable {
 }
 
 /// Builds the generated definitions (graphql-js style SDL AST) for every table.
-private struct APIBuilder {
+struct APIBuilder {
     let model: SchemaModel
     var definitions: [Definition] = []
     var roles: [String: [String: APIFieldRole]] = [:]
@@ -152,6 +157,7 @@ private struct APIBuilder {
         let service = Self.field("_service", "_Service!", description: "The service's schema.")
         queryFields.append(service)
         setRole(.service, "_service", on: "Query")
+        buildNativeSQLFields()
         mutationFields.append(
             Self.field(
                 "query", "Query",

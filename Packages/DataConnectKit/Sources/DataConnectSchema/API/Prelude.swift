@@ -400,6 +400,24 @@ public enum Prelude {
           sdl(omitBuiltin: Boolean = false, omitDescription: Boolean = false): String!
           "The user's schema source."
           schema: String!
+          "The source of each schema of the service, by id (the main schema is \"main\")."
+          schemas: [_Schema!]!
+          "Documentation pages of the service."
+          docs: [_Doc!]!
+        }
+        "One schema of the service."
+        type _Schema {
+          "The schema's id: \"main\" for the main schema."
+          id: String!
+          "The schema's source, its files joined."
+          source: String!
+        }
+        "One documentation page."
+        type _Doc {
+          "The page's name."
+          page: String!
+          "The page's text, in Markdown."
+          markdown: String!
         }
         """#
 }

@@ -133,8 +133,16 @@ public struct TypeSystem: Sendable {
     }
 
     /// One output field of an object or interface type.
+    ///
+    /// On the query root of a type system that holds the introspection types, `__schema` and `__type` are
+    /// the meta fields of ``IntrospectionTypes``.
     public func field(_ name: String, on typeName: String) -> FieldDefinition? {
-        fields(of: typeName).first { $0.name.value == name }
+        if name.hasPrefix("__"), typeName == queryType, types["__Schema"] != nil,
+            let meta = IntrospectionTypes.queryMetaField(name)
+        {
+            return meta
+        }
+        return fields(of: typeName).first { $0.name.value == name }
     }
 
     /// The input fields of an input object type.

@@ -129,8 +129,9 @@ struct ValueChecker {
                 error(
                     "expected value of type \"\(type)\", found \(GraphQLPrinter.print(value))\(problem)",
                     at: value.location)
-            } else if typeName == "Any" || typeName == "Vector" {
-                checkNoVariablesInsideConstant(value)
+            } else if typeName == "Any" || typeName == "Vector" || typeName == "SQL_Params" {
+                // A native SQL parameter takes a variable of any type.
+                checkNoVariablesInsideConstant(value, expected: typeName == "SQL_Params" ? typeName : "Any")
             }
         case .enum(let e):
             if case .enum(let name) = value {
@@ -182,17 +183,18 @@ struct ValueChecker {
         }
     }
 
-    private mutating func checkNoVariablesInsideConstant(_ value: Value) {
+    private mutating func checkNoVariablesInsideConstant(_ value: Value, expected: String = "Any") {
         switch value {
-        case .list(let items, _): for item in items { checkNoVariablesInsideConstant(item) }
-        case .object(let fields, _): for field in fields { checkNoVariablesInsideConstant(field.value) }
+        case .list(let items, _): for item in items { checkNoVariablesInsideConstant(item, expected: expected) }
+        case .object(let fields, _):
+            for field in fields { checkNoVariablesInsideConstant(field.value, expected: expected) }
         case .variable(let name):
             // Variables nested in an `Any` literal are allowed and take any JSON value.
             if allowVariables {
                 usages.append(
                     VariableUsage(
                         name: name.value,
-                        expectedType: .named(Name("Any")), positionHasDefault: false, location: name.location))
+                        expectedType: .named(Name(expected)), positionHasDefault: false, location: name.location))
             } else {
                 disallowedVariables.insert(name.value)
                 error("unexpected variable \"$\(name.value)\" in a constant value", at: name.location)
@@ -260,6 +262,9 @@ struct ValueChecker {
             return " (only true is allowed)"
         case "Void":
             return ""
+        case "SQL_Params":
+            // A list of literals, variables and `{_expr: "..."}` values (checked by the native SQL rule).
+            return nil
         default:
             if scalar.hasSuffix("_Expr") || scalar.hasPrefix("SQL_") || scalar == "Any_SQL"
                 || scalar == "Vector_Embed_Model"

@@ -106,6 +106,8 @@ extension OperationValidator {
 
     /// The spec's `AreTypesCompatible` with the allowance for defaults (§5.8.5).
     func isCompatible(variable: VariableDefinition, usage: VariableUsage) -> Bool {
+        // A native SQL parameter (an element of `params: SQL_Params`) takes a variable of any type.
+        if usage.expectedType.namedType.value == "SQL_Params" { return true }
         var variableType = variable.type
         let expected = usage.expectedType
         if expected.isNonNull && !variableType.isNonNull {
@@ -221,6 +223,7 @@ extension OperationValidator {
         diagnostics += checker.diagnostics
         currentUsages += checker.usages
         checkManyMutationGuard(field, parentType: parentType)
+        checkNativeSQL(field, parentType: parentType)
         let typeName = definition.type.namedType.value
         if system.isLeaf(typeName) {
             if let set = field.selectionSet {
