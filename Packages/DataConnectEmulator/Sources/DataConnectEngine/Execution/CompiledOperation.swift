@@ -185,9 +185,10 @@ final class CompiledOperation: Sendable {
         var resolver = ArgumentResolver(system: system, variables: variables)
         resolver.resolve(nodesWithArguments: nodesWithArguments)
         let resolution = resolver.resolution
-        for root in roots where root.role != nil && !resolution.skipped.contains(root.id) {
+        for root in roots where root.role != nil && root.remoteSchema == nil && !resolution.skipped.contains(root.id) {
             let reads: [FieldNode] =
-                root.role == .mutationQuery ? root.children.filter { $0.role != nil } : (kind == .query ? [root] : [])
+                root.role == .mutationQuery
+                ? root.children.filter { $0.role != nil && $0.remoteSchema == nil } : (kind == .query ? [root] : [])
             for node in reads {
                 do {
                     _ = try readPlan(for: node, resolution: resolution, entityIDs: entityIDs, context: context)
