@@ -98,12 +98,16 @@ let package = Package(
             name: "DataConnectEmulatorTests",
             dependencies: [
                 "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
+                // the custom resolver tests serve a small GraphQL endpoint with it
+                "EmulatorHTTP",
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),
                 // the differential test reads the connectors' operations to know which lists they order
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
-            ]
+            ],
+            // backends the tests copy to a temporary folder
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
