@@ -219,7 +219,9 @@ final class ResolverBackend {
         client = EmulatorClient(emulator, connector: "resolvers")
         let seeded = emulator.executeAdmin(
             #"mutation { movie_insert(data: {id: "\#(CustomResolverTests.movieID)", title: "Heat", rating: 3}) }"#)
-        guard seeded["errors"]?.arrayValue?.isEmpty ?? true else { throw TestSetupError("cannot seed the movie: \(seeded)") }
+        guard seeded["errors"]?.arrayValue?.isEmpty ?? true else {
+            throw TestSetupError("cannot seed the movie: \(seeded)")
+        }
     }
 
     deinit {
