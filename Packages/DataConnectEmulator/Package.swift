@@ -98,13 +98,15 @@ let package = Package(
             name: "DataConnectEmulatorTests",
             dependencies: [
                 "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
+                // the custom resolver tests serve a small GraphQL endpoint with it
+                "EmulatorHTTP",
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),
                 // the differential test reads the connectors' operations to know which lists they order
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ],
-            // backend folders the tests start emulators on
+            // backend folders the tests start emulators on, or copy to a temporary folder
             exclude: ["Fixtures"]
         ),
     ],

@@ -25,7 +25,8 @@ public struct CompiledConnector: Sendable {
 /// The stages:
 /// 1. **Load** `dataconnect.yaml`, `connector.yaml` files and the `.gql` sources (``ProjectLoader``).
 /// 2. **Compile** the schema into tables and relations (``SchemaCompiler``).
-/// 3. **Generate** the GraphQL API from the model (``GeneratedAPI``).
+/// 3. **Generate** the GraphQL API from the model (``GeneratedAPI``), merged with the custom resolver
+///    schemas of `schemas:` (``RemoteSchemaCompiler``).
 /// 4. **Validate** each connector's operations against that API (``OperationValidator``).
 public enum ServiceCompiler {
     /// Compiles the backend in `directory`.
@@ -56,7 +57,17 @@ public enum ServiceCompiler {
         let (model, schemaDiagnostics) = SchemaCompiler.compile(project.schemaSources)
         diagnostics += schemaDiagnostics
         guard let model else { return (nil, diagnostics.sortedForDisplay()) }
-        let api = GeneratedAPI(model: model)
+        var remoteSchemas: [RemoteSchema] = []
+        for secondary in project.config.secondarySchemas {
+            guard let id = secondary.id, case .httpGraphQL(let endpoint) = secondary.datasource else { continue }
+            let (remote, remoteDiagnostics) = RemoteSchemaCompiler.compile(
+                id: id, endpoint: endpoint, sources: project.secondarySchemaSources[id] ?? [])
+            diagnostics += remoteDiagnostics
+            if let remote { remoteSchemas.append(remote) }
+        }
+        let (api, mergeDiagnostics) = GeneratedAPI.merging(model: model, remoteSchemas: remoteSchemas)
+        diagnostics += mergeDiagnostics
+        if diagnostics.containsErrors { return (nil, diagnostics.sortedForDisplay()) }
         var connectors: [CompiledConnector] = []
         for connector in project.connectors {
             let validated = OperationValidator.validate(connector.files, api: api, limits: limits)

@@ -57,11 +57,11 @@ final class FieldNode: Sendable {
         !checks.isEmpty || isRedacted || children.contains { $0.needsPostProcessing }
     }
 
-    /// Whether the field is answered by a compiled SQL plan (not `__typename`, introspection, `_service` or
-    /// native SQL).
+    /// Whether the field is answered by a compiled SQL plan (not `__typename`, introspection, `_service`,
+    /// native SQL or a custom resolver).
     var hasReadPlan: Bool {
         switch role {
-        case nil, .service?, .nativeSQL?: false
+        case nil, .service?, .nativeSQL?, .remote?: false
         default: true
         }
     }

@@ -102,6 +102,7 @@ struct Execution {
     func read(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> FieldOutput {
         // `__typename`, introspection, `_service` and native SQL: no compiled plan.
         if let output = try builtInOutput(root, on: source) { return output }
+        if let schema = root.remoteSchema { return .value(try forwardFailingOnError(root, schema: schema)) }
         let plan = try operation.readPlan(
             for: root, resolution: resolution, entityIDs: entityIDs, context: planContext)
         let assembler = ReadAssembler(source: source, binder: binder)
@@ -121,6 +122,10 @@ struct Execution {
 
     mutating func runQuery(_ source: any StatementSource) throws(ExecutionError) {
         for root in operation.roots where !resolution.skipped.contains(root.id) {
+            if let schema = root.remoteSchema {
+                try emitRemote(root, schema: schema)
+                continue
+            }
             try emit(root, output: try read(root, on: source))
         }
     }
@@ -364,6 +369,10 @@ struct Execution {
     mutating func runMutationField(_ root: FieldNode, source: any StatementSource) throws(ExecutionError) {
         guard let role = root.role else {
             outputs.append((root.responseKey, .value(.string("Mutation"))))
+            return
+        }
+        if root.remoteSchema != nil {
+            try emit(root, output: try read(root, on: source))
             return
         }
         if role == .mutationQuery {

@@ -40,6 +40,7 @@ extension Engine {
         if let failure = authorize(operation, request: request) {
             return .refused(failure)
         }
+        if let refusal = remoteFieldsRefusal(operation) { return .refused(refusal) }
         let coerced: JSONObject
         do {
             coerced = try operation.coercer.coerce(variables)

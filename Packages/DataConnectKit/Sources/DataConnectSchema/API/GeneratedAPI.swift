@@ -44,6 +44,8 @@ public enum APIFieldRole: Sendable, Hashable {
     /// A native SQL root field: `Query._select`/`_selectFirst`, `Mutation._execute`/`_executeReturning`/
     /// `_executeReturningFirst`.
     case nativeSQL(NativeSQLField)
+    /// A root field of a custom resolver schema: forwarded to the endpoint of the `schemas:` entry `schema`.
+    case remote(schema: String)
 }
 
 /// The GraphQL API generated from a schema: the SDL definitions, a type system that includes the
@@ -57,14 +59,21 @@ public struct GeneratedAPI: Sendable {
     public let definitions: [Definition]
     /// Prelude plus generated types.
     public let typeSystem: TypeSystem
+    /// The custom resolver schemas merged into the API, in `schemas:` order.
+    public let remoteSchemas: [RemoteSchema]
     /// Type → field → role.
     private let roles: [String: [String: APIFieldRole]]
 
-    /// Generates the API of a compiled schema.
-    public init(model: SchemaModel) {
+    /// Generates the API of a compiled schema, with the root fields and types of custom resolver schemas.
+    ///
+    /// The remote schemas must not clash with the generated names or with each other; use
+    /// ``merging(model:remoteSchemas:)`` to check them first.
+    public init(model: SchemaModel, remoteSchemas: [RemoteSchema] = []) {
         var builder = APIBuilder(model: model)
+        builder.remoteSchemas = remoteSchemas
         builder.build()
         self.model = model
+        self.remoteSchemas = remoteSchemas
         self.definitions = builder.definitions
         self.roles = builder.roles
         var system = TypeSystem.build(
@@ -98,6 +107,7 @@ struct APIBuilder {
     var roles: [String: [String: APIFieldRole]] = [:]
     var queryFields: [FieldDefinition] = []
     var mutationFields: [FieldDefinition] = []
+    var remoteSchemas: [RemoteSchema] = []
 
     init(model: SchemaModel) {
         self.model = model
@@ -163,6 +173,7 @@ struct APIBuilder {
                 "query", "Query",
                 description: "Runs a query inside the mutation, e.g. to @check a condition before a write."))
         setRole(.mutationQuery, "query", on: "Mutation")
+        buildRemoteSchemas()
         definitions.append(.type(.object(ObjectTypeDefinition(name: Name("Query"), fields: queryFields))))
         definitions.append(.type(.object(ObjectTypeDefinition(name: Name("Mutation"), fields: mutationFields))))
     }

@@ -17,17 +17,20 @@ public struct Project: Hashable, Sendable {
     public var schemaSources: [Source]
     /// One entry per `connectorDirs` entry that loaded, in `connectorDirs` order.
     public var connectors: [ConnectorSources]
+    /// The `.gql` files of each secondary schema (custom resolvers), by schema id, sorted by path.
+    public var secondarySchemaSources: [String: [Source]]
 
     /// Creates a project.
     public init(
         directory: String, configFile: String, config: ServiceConfig, schemaSources: [Source],
-        connectors: [ConnectorSources]
+        connectors: [ConnectorSources], secondarySchemaSources: [String: [Source]] = [:]
     ) {
         self.directory = directory
         self.configFile = configFile
         self.config = config
         self.schemaSources = schemaSources
         self.connectors = connectors
+        self.secondarySchemaSources = secondarySchemaSources
     }
 }
 
@@ -97,6 +100,20 @@ public enum ProjectLoader {
                     message: "schema folder not found (schema.source in \(configFile))"))
         }
 
+        var secondarySources: [String: [Source]] = [:]
+        for secondary in config.secondarySchemas {
+            guard let id = secondary.id else { continue }
+            let directory = ConfigPath.join(backendDirectory, secondary.source)
+            guard isDirectory(directory) else {
+                diagnostics.append(
+                    Diagnostic(
+                        file: directory, location: nil,
+                        message: "schema folder not found (source of schema \"\(id)\" in \(configFile))"))
+                continue
+            }
+            secondarySources[id] = readGQLFiles(in: directory, diagnostics: &diagnostics)
+        }
+
         var connectors: [ConnectorSources] = []
         var connectorIds: Set<String> = []
         for connectorDir in config.connectorDirs {
@@ -127,7 +144,7 @@ public enum ProjectLoader {
 
         let project = Project(
             directory: backendDirectory, configFile: configFile, config: config, schemaSources: schemaSources,
-            connectors: connectors)
+            connectors: connectors, secondarySchemaSources: secondarySources)
         return (project, diagnostics)
     }
 

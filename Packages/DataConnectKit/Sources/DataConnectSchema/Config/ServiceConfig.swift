@@ -221,6 +221,11 @@ public struct ServiceConfig: Hashable, Sendable {
                 if mapping.value("source") == nil {
                     decoder.missing(mapping, "source")
                 }
+                if case .postgresql = schema.datasource {
+                    decoder.error(
+                        "schema \"\(id)\" must use an httpGraphql datasource (only the main schema is stored in PostgreSQL)",
+                        at: item.location)
+                }
                 secondary.append(schema)
             }
         }
@@ -253,6 +258,11 @@ public struct ServiceConfig: Hashable, Sendable {
             if let http {
                 decoder.checkKeys(http, known: ["uri", "timeout"])
                 let uri = decoder.requiredString(http, "uri") ?? ""
+                if !uri.isEmpty && !uri.hasPrefix("http://") && !uri.hasPrefix("https://") {
+                    decoder.error(
+                        "\"\(http.path).uri\" must be an http:// or https:// URL, found \"\(uri)\"",
+                        at: http.value("uri")?.location ?? http.location)
+                }
                 schema.datasource = .httpGraphQL(
                     HTTPGraphQL(uri: uri, timeout: decoder.optionalDuration(http, "timeout")))
             } else if let postgres {

@@ -248,6 +248,30 @@ import Testing
         #expect(http.timeout?.seconds == 10)
     }
 
+    @Test func refusesSecondarySchemasThatAreNotHTTPGraphQL() {
+        // given a secondary schema without a datasource (PostgreSQL by default) and one with a bad uri
+        let text = """
+            serviceId: s
+            location: l
+            schemas:
+              - id: main
+                source: ./schema
+              - id: extra
+                source: ./extra
+              - id: remote
+                source: ./remote
+                datasource: {httpGraphql: {uri: "ftp://x"}}
+            """
+        // when
+        let messages = parse(text).messages
+        // then
+        #expect(
+            messages == [
+                "Backend/x/dataconnect.yaml:6:5: error: schema \"extra\" must use an httpGraphql datasource (only the main schema is stored in PostgreSQL)",
+                "Backend/x/dataconnect.yaml:10:37: error: \"schemas[2].datasource.httpGraphql.uri\" must be an http:// or https:// URL, found \"ftp://x\"",
+            ])
+    }
+
     @Test func multiSchemaMainMayHaveNoId() throws {
         // given
         let text = "serviceId: s\nlocation: l\nschemas:\n  - source: ./db\n"

@@ -1,0 +1,319 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a custom resolver listens: an `http://host:port/path` URL taken apart.
+struct HTTPEndpoint: Hashable, Sendable {
+    /// The host name or address, without brackets.
+    let host: String
+    /// The TCP port (80 when the URL has none).
+    let port: UInt16
+    /// The path and query, `/` when the URL has none.
+    let target: String
+
+    /// The `Host` header's value.
+    var hostHeader: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == 80 ? name : "\(name):\(port)"
+    }
+
+    /// Parses an endpoint URL.
+    ///
+    /// - Throws: ``RemoteHTTPError/unsupported(_:)`` for `https://` (the emulator speaks plain HTTP to
+    ///   resolvers) and for anything that is not an `http://` URL.
+    init(parsing uri: String) throws(RemoteHTTPError) {
+        guard uri.hasPrefix("http://") else {
+            if uri.hasPrefix("https://") {
+                throw .unsupported(
+                    "the emulator calls custom resolvers over plain HTTP; serve the resolver locally (for example in "
+                        + "the Cloud Functions emulator) and set its uri to an http:// URL")
+            }
+            throw .unsupported("the uri is not an http:// URL")
+        }
+        let rest = uri.dropFirst("http://".count)
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        var target = String(rest[authorityEnd...])
+        if target.isEmpty { target = "/" } else if target.hasPrefix("?") { target = "/" + target }
+        var host = Substring(authority)
+        var port: UInt16 = 80
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw .unsupported("the uri's host is malformed") }
+            let after = host[host.index(after: close)...]
+            if after.hasPrefix(":") {
+                guard let value = UInt16(after.dropFirst()) else { throw .unsupported("the uri's port is malformed") }
+                port = value
+            }
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.lastIndex(of: ":") {
+            guard let value = UInt16(host[host.index(after: colon)...]) else {
+                throw .unsupported("the uri's port is malformed")
+            }
+            port = value
+            host = host[..<colon]
+        }
+        guard !host.isEmpty else { throw .unsupported("the uri has no host") }
+        self.host = String(host)
+        self.port = port
+        self.target = target
+    }
+}
+
+/// A response of a custom resolver.
+struct RemoteHTTPResponse: Sendable {
+    /// The status code.
+    var status: Int
+    /// The header fields, names lowercased.
+    var headers: [String: String]
+    /// The body, de-chunked.
+    var body: [UInt8]
+}
+
+/// Why a call to a custom resolver failed before it answered.
+enum RemoteHTTPError: Error, Equatable {
+    /// The URL cannot be called by the emulator.
+    case unsupported(String)
+    /// The host name did not resolve, or no connection could be made (refused, unreachable).
+    case unreachable(String)
+    /// The deadline passed before the answer was complete.
+    case timedOut
+    /// The connection broke, or the answer is not HTTP.
+    case broken(String)
+}
+
+/// A blocking HTTP/1.1 client for calling custom resolvers from the engine's request threads.
+///
+/// One `POST` per connection (`Connection: close`), every wait bounded by the deadline with `poll`, the
+/// socket closed on every path: a resolver that never answers costs one thread until the deadline, never a
+/// leaked socket or a hang.
+enum RemoteHTTPClient {
+    /// The largest answer read, in bytes.
+    static let maximumResponseSize = 64 * 1024 * 1024
+
+    /// Sends a `POST` and reads the answer.
+    ///
+    /// - Parameters:
+    ///   - endpoint: where to send.
+    ///   - body: the request body.
+    ///   - headers: extra header fields (`Host`, `Content-Length` and `Connection` are set here).
+    ///   - deadline: when to give up.
+    /// - Throws: ``RemoteHTTPError``.
+    static func post(
+        _ endpoint: HTTPEndpoint, body: [UInt8], headers: [(String, String)], deadline: ContinuousClock.Instant
+    ) throws(RemoteHTTPError) -> RemoteHTTPResponse {
+        let descriptor = try openConnection(endpoint, deadline: deadline)
+        defer { close(descriptor) }
+        var head = "POST \(endpoint.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        try sendAll(Array(head.utf8) + body, on: descriptor, deadline: deadline)
+        return try receiveAnswer(on: descriptor, deadline: deadline)
+    }
+
+    /// Milliseconds left until `deadline`, at least 0.
+    static func remainingMilliseconds(_ deadline: ContinuousClock.Instant) -> Int32 {
+        let left = ContinuousClock.now.duration(to: deadline)
+        if left <= .zero { return 0 }
+        let (seconds, attoseconds) = left.components
+        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1
+        return Int32(clamping: milliseconds)
+    }
+
+    /// Waits until `descriptor` is ready for `events`, or throws ``RemoteHTTPError/timedOut``.
+    static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant) throws(RemoteHTTPError)
+    {
+        while true {
+            let timeout = remainingMilliseconds(deadline)
+            if timeout == 0 { throw .timedOut }
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, timeout)
+            if ready > 0 { return }
+            if ready == 0 { continue }
+            if errno == EINTR { continue }
+            throw .broken("poll failed: \(describeErrno())")
+        }
+    }
+
+    static func describeErrno(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Opens a connection to the first address of the host that accepts one.
+    static func openConnection(
+        _ endpoint: HTTPEndpoint, deadline: ContinuousClock.Instant
+    ) throws(RemoteHTTPError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw .unreachable("cannot resolve \"\(endpoint.host)\": \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = "no address"
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let address = cursor {
+            cursor = address.pointee.ai_next
+            let descriptor = socket(
+                address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            if descriptor < 0 {
+                lastError = describeErrno()
+                continue
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
+                return descriptor
+            }
+            guard errno == EINPROGRESS else {
+                lastError = describeErrno()
+                close(descriptor)
+                continue
+            }
+            do {
+                try wait(descriptor, for: Int16(POLLOUT), deadline: deadline)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
+            if failure == 0 { return descriptor }
+            lastError = describeErrno(failure)
+            close(descriptor)
+        }
+        throw .unreachable(lastError)
+    }
+
+    static func sendAll(
+        _ bytes: [UInt8], on descriptor: Int32, deadline: ContinuousClock.Instant
+    ) throws(RemoteHTTPError) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBufferPointer { buffer in
+                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                try wait(descriptor, for: Int16(POLLOUT), deadline: deadline)
+            } else {
+                throw .broken("sending failed: \(describeErrno())")
+            }
+        }
+    }
+
+    static func receiveAnswer(
+        on descriptor: Int32, deadline: ContinuousClock.Instant
+    ) throws(RemoteHTTPError) -> RemoteHTTPResponse {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var parsedHead: (status: Int, headers: [String: String], bodyStart: Int)?
+        while true {
+            if let head = parsedHead, let body = completeBody(data, head: head, atEnd: false) {
+                return RemoteHTTPResponse(status: head.status, headers: head.headers, body: body)
+            }
+            try wait(descriptor, for: Int16(POLLIN), deadline: deadline)
+            let count = buffer.withUnsafeMutableBufferPointer { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                throw .broken("reading the answer failed: \(describeErrno())")
+            }
+            if count == 0 {
+                guard let head = parsedHead else {
+                    throw .broken("the connection closed before a complete HTTP answer")
+                }
+                guard let body = completeBody(data, head: head, atEnd: true) else {
+                    throw .broken("the connection closed before the whole body arrived")
+                }
+                return RemoteHTTPResponse(status: head.status, headers: head.headers, body: body)
+            }
+            data += buffer[0..<count]
+            if data.count > maximumResponseSize { throw .broken("the answer is larger than 64 MB") }
+            if parsedHead == nil { parsedHead = try parseHead(data) }
+        }
+    }
+
+    /// The status line and headers, once the blank line that ends them has arrived.
+    static func parseHead(
+        _ data: [UInt8]
+    ) throws(RemoteHTTPError) -> (status: Int, headers: [String: String], bodyStart: Int)? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard data.count >= 4 else { return nil }
+        var end: Int?
+        for index in 0...(data.count - 4) where Array(data[index..<index + 4]) == separator {
+            end = index
+            break
+        }
+        guard let end else {
+            if data.count > 64 * 1024 { throw .broken("the answer's headers are too long") }
+            return nil
+        }
+        let lines = String(decoding: data[0..<end], as: UTF8.self).split(
+            separator: "\r\n", omittingEmptySubsequences: false)
+        let statusParts = lines.first?.split(separator: " ", maxSplits: 2) ?? []
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            throw .broken("the answer is not HTTP/1.1")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingSpaces
+        }
+        return (status, headers, end + 4)
+    }
+
+    /// The body when all of it has arrived (`Content-Length`, chunked, or everything up to the end of the
+    /// connection).
+    static func completeBody(
+        _ data: [UInt8], head: (status: Int, headers: [String: String], bodyStart: Int), atEnd: Bool
+    ) -> [UInt8]? {
+        let raw = Array(data[head.bodyStart...])
+        if head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            return dechunk(raw)
+        }
+        if let length = head.headers["content-length"].flatMap({ Int($0) }) {
+            return raw.count >= length ? Array(raw.prefix(length)) : nil
+        }
+        return atEnd ? raw : nil
+    }
+
+    /// A chunked body decoded, or `nil` while its last chunk has not arrived.
+    static func dechunk(_ raw: [UInt8]) -> [UInt8]? {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = findCRLF(raw, from: index) else { return nil }
+            let sizeText = String(decoding: raw[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingSpaces, radix: 16) else { return nil }
+            let start = lineEnd + 2
+            if size == 0 { return body }
+            guard raw.count >= start + size + 2 else { return nil }
+            body += raw[start..<start + size]
+            index = start + size + 2
+        }
+    }
+
+    static func findCRLF(_ bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == 13 && bytes[index + 1] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}
