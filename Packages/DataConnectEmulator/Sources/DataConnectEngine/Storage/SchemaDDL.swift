@@ -38,6 +38,8 @@ public struct SchemaDDL: Sendable {
     public let enumTypes: [String]
     /// The tables in creation order: referenced tables first where possible.
     public let tables: [TableDDL]
+    /// The full-text indexes of the tables with `@searchable` fields, created after every table.
+    public let searchIndexes: [SearchIndexDDL]
 
     /// Translates a model.
     ///
@@ -49,12 +51,16 @@ public struct SchemaDDL: Sendable {
         let translator = TableTranslator(model: model, dialect: dialect)
         self.enumTypes = model.enums.compactMap(dialect.enumTypeDefinition)
         self.tables = Self.dependencyOrder(model.tables).map(translator.translate)
+        self.searchIndexes = model.tables.compactMap { table in
+            table.search.map { dialect.search.searchIndex(table: table, search: $0) }
+        }
     }
 
     /// Every statement, without a trailing `;`: the enum types, then each table's `CREATE TABLE` followed by its
     /// indexes.
     public var statements: [String] {
         enumTypes + tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
+            + searchIndexes.flatMap(\.statements)
     }
 
     /// The statements as one script, each ending with `;` on its own line.
@@ -246,9 +252,11 @@ private struct TableTranslator {
             indexes.append(index(unique.name, table.sqlName, names, names.map { _ in false }, .unique))
         }
         for plain in table.indexes {
+            let method = dialect.search.indexMethod(plain, table: table)
+            if method == .skip { continue }
             let names = plain.fields.map { sqlName($0, in: table) }
             let descending = names.indices.map { plain.descending.indices.contains($0) && plain.descending[$0] }
-            indexes.append(index(plain.name, table.sqlName, names, descending, .index))
+            indexes.append(index(plain.name, table.sqlName, names, descending, .index, method: method))
         }
         let leadingColumnSets = [primaryKey] + indexes.map(\.columns)
         for foreignKey in foreignKeys {
@@ -287,12 +295,15 @@ private struct TableTranslator {
     }
 
     func index(
-        _ name: String, _ table: String, _ columns: [String], _ descending: [Bool], _ kind: IndexDDL.Kind
+        _ name: String, _ table: String, _ columns: [String], _ descending: [Bool], _ kind: IndexDDL.Kind,
+        method: IndexMethod = .standard
     ) -> IndexDDL {
         let q = dialect.quote
         let terms = zip(columns, descending).map { q($0) + ($1 ? " DESC" : "") }.joined(separator: ", ")
         let head = kind == .unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX"
-        let tail = "\(q(name)) ON \(q(table)) (\(terms))"
+        var using = ""
+        if case .using(let name) = method { using = " USING \(name)" }
+        let tail = "\(q(name)) ON \(q(table))\(using) (\(terms))"
         return IndexDDL(
             name: name, table: table, columns: columns, descending: descending, kind: kind,
             statement: "\(head) IF NOT EXISTS \(tail)", recordedSQL: "\(head) \(tail)")

@@ -41,6 +41,12 @@ public enum APIFieldRole: Sendable, Hashable {
     case mutationQuery
     /// `Query._service`.
     case service
+    /// `_metadata`: the distance or relevance of a row returned by a similarity or search field.
+    case metadata(table: String)
+    /// `Query.xs_<column>_similarity`: rows by ascending distance of the `Vector` column to a given vector.
+    case similarity(table: String, column: String)
+    /// `Query.xs_search`: rows matching a full-text query over the `@searchable` fields, by relevance.
+    case search(table: String)
 }
 
 /// The GraphQL API generated from a schema: the SDL definitions, a type system that includes the
@@ -87,7 +93,7 @@ public struct GeneratedAPI: Sendable {
 }
 
 /// Builds the generated definitions (graphql-js style SDL AST) for every table.
-private struct APIBuilder {
+struct APIBuilder {
     let model: SchemaModel
     var definitions: [Definition] = []
     var roles: [String: [String: APIFieldRole]] = [:]
@@ -261,6 +267,7 @@ private struct APIBuilder {
         }
         fields.append(
             Self.field("_metadata", "_Metadata", description: "Extra information about this row in search results."))
+        setRole(.metadata(table: n), "_metadata", on: n)
         fields.append(Self.field("_id", "ID!", description: "An opaque, stable id of this row, derived from its key."))
         setRole(.entityId(table: n), "_id", on: n)
         fields.append(Self.field("_count", "Int!", description: "The number of rows (an aggregate)."))
@@ -318,6 +325,7 @@ private struct APIBuilder {
         setRole(.lookup(table: n), s, on: "Query")
         queryFields.append(Self.field(p, "[\(n)!]!", arguments: Self.listArguments(n), description: "Lists \(n) rows."))
         setRole(.list(table: n), p, on: "Query")
+        buildSearchFields(table)
 
         let data = Self.input("data", "\(n)_Data!")
         let mutations: [(String, String, [InputValueDefinition], APIFieldRole, String)] = [

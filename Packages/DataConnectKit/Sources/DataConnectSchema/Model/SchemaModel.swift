@@ -188,6 +188,8 @@ public struct Table: Sendable, Hashable {
     public var documentation: String?
     /// Where the type was declared.
     public var location: NodeLocation
+    /// The full-text search over the `@searchable` fields, when the table has any.
+    public var search: TableSearch? = nil
 
     /// The column with this field name.
     public func column(_ name: String) -> Column? { columns.first { $0.name == name } }

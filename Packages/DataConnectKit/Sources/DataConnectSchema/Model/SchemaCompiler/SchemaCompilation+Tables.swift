@@ -132,6 +132,7 @@ extension SchemaCompilation {
         }
 
         applyUniqueAndIndexes(definition, to: &table)
+        compileSearch(definition, into: &table)
         model.tables.append(table)
     }
 
