@@ -19,7 +19,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -68,7 +68,7 @@ test-kit:
 test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
 	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
-	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests'
+	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|NativeSQLTests|IntrospectionTests|CustomResolverTests'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)
@@ -197,6 +197,9 @@ bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQ
 
 bench-postgres: bootstrap ## Benchmark the emulator on PostgreSQL (throwaway cluster): floor, SQLite, two emulators, inserts, realtime across emulators (wrk, ~6 min)
 	Benchmarks/emulator/run-postgres.sh
+
+bench-search: ## Benchmark search and vector similarity on SQLite: 10,000 movies, list vs search vs similarity (wrk, ~1 min)
+	Benchmarks/search/run.sh
 
 bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) and build the movies SDK with warnings as errors
 	$(SWIFT) run -c release --package-path $(GEN) codegen-bench $(abspath $(BACKEND)) $(abspath .build/release/dataconnect)

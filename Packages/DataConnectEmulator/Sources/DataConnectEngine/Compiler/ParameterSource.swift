@@ -22,6 +22,10 @@ enum Conversion: Sendable {
     case like(LikeKind)
     /// A POSIX extended regular expression (`pattern.regex`), checked to compile before the statement runs.
     case regularExpression
+    /// A vector to compare a `Vector` column with: a JSON array of finite numbers of the column's size.
+    case vector(Column)
+    /// The text of a full-text query, read as the format says and bound in the database's syntax.
+    case searchQuery(SearchQueryFormat, SearchQuerySyntax)
 }
 
 /// Where `contains`, `startsWith` and `endsWith` put the wildcards.
@@ -77,7 +81,8 @@ extension Conversion {
         case .storageArray: .jsonArray
         case .wireElement(let column): .listElement(column)
         case .count: .integer
-        case .like, .regularExpression: .text
+        case .like, .regularExpression, .searchQuery: .text
+        case .vector: .jsonArray
         }
     }
 }

@@ -33,6 +33,10 @@ struct QueryBuilder {
     /// Whether the JSON holds markers (split relations, object parts) to resolve before use.
     var needsAssembly = false
 
+    /// The ranking of the next list written (a similarity or search field), and of the aliases written.
+    var pendingRanking: RankingKind?
+    var rankedAliases: [String: RankingKind] = [:]
+
     /// The hidden key that carries entity ids out of SQL.
     static let entityIDKey = "_dc_eid"
 
@@ -170,11 +174,14 @@ struct QueryBuilder {
                 return try split(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
             }
             return try relationValue(node, relation: relation, parentAlias: parentAlias, parentTable: parentTable)
+        case .similarity, .search:
+            return try rankedList(node, role: role)
+        case .metadata:
+            return metadataValue(node, parentAlias: parentAlias)
         case .rowCount, .aggregate:
             throw PlanError(
                 message: "aggregate field \"\(node.name)\" must be selected inside a list", location: node.location)
         default:
-            if node.name == "_metadata" { return "NULL" }
             throw PlanError(message: "field \"\(node.name)\" cannot be read here", location: node.location)
         }
     }
@@ -229,6 +236,8 @@ struct QueryBuilder {
         var filterAlias: String
         /// The table `where`/`orderBy` are typed on.
         var filterTable: Table
+        /// The order when `orderBy` gives none (a ranking).
+        var defaultOrder: [(expression: String, direction: String)] = []
     }
 
     /// A list of rows as a JSON array.
@@ -237,6 +246,10 @@ struct QueryBuilder {
     ) throws(PlanError) -> String {
         let args = arguments(node)
         let alias = newAlias()
+        if let ranking = pendingRanking {
+            rankedAliases[alias] = ranking
+            pendingRanking = nil
+        }
         let link =
             correlation?(alias)
             ?? Correlation(
@@ -261,6 +274,7 @@ struct QueryBuilder {
         }
         var orderKeys = try orderTerms(
             args["orderBy"], table: link.filterTable, alias: link.filterAlias, aggregates: false)
+        if orderKeys.isEmpty { orderKeys = link.defaultOrder }
         // Root lists without `orderBy` come in key order. Nested lists keep the order of the index that
         // finds them (deterministic, and free): sorting each parent's children costs a sorter per row.
         if orderKeys.isEmpty && correlation == nil {

@@ -102,6 +102,7 @@ enum ConnectionSetup {
             if case .text(let f) = arguments[2] { flags = f }
             return .integer(try POSIXRegex.matches(pattern, subject, ignoreCase: flags.contains("i")) ? 1 : 0)
         }
+        try SearchFunctions.register(on: connection)
         try connection.createFunction("dataconnect_float", argumentCount: 1) { arguments in
             switch arguments[0] {
             case .real(let value) where value.isFinite: return .text(value.description)

@@ -169,10 +169,15 @@ struct ParameterBinder {
                 throw .invalid("invalid regular expression \"\(pattern)\" (POSIX extended syntax)")
             }
             return .text(pattern)
+        case .vector(let column):
+            return try vectorValue(json, column: column)
+        case .searchQuery(let format, let syntax):
+            return try searchQueryValue(json, format: format, syntax: syntax)
         }
     }
 
     func coerce(_ json: JSONValue, _ column: Column) throws(ExecutionError) -> JSONValue {
+        if column.type == .scalar(.vector) && !column.isList { return try vector(json, column: column) }
         do {
             switch column.type {
             case .scalar(let scalar): return try ScalarCodec.coerce(json, to: scalar.rawValue)

@@ -95,6 +95,8 @@ public protocol SQLDialect: Sendable {
     func returning(_ columns: [Column]) -> String
     /// The pseudo-column that names a row in a single-table subquery (`rowid`, `ctid`).
     var rowIdentifier: String { get }
+    /// The SQL of vector similarity, full-text search and index types.
+    var search: any SearchDialect { get }
     /// The statement that starts a transaction that writes (taking the write lock at once).
     var beginWriteTransaction: String { get }
     /// The most list or single-row subqueries one statement may nest: relations below are fetched by a

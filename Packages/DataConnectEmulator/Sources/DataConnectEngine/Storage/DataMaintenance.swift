@@ -134,9 +134,10 @@ public struct DataMaintenance: Sendable {
     /// The tables holding data in a schema: every table but SQLite's own and the migrator's records.
     static func dataTables(_ connection: Connection, schema: String) throws -> [String] {
         try connection.query(
-            "SELECT name FROM \(Connection.quoteIdentifier(schema)).sqlite_schema WHERE type = 'table' "
+            // Full-text indexes (virtual tables and their shadow tables) follow their tables through triggers.
+            "SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'table' "
                 + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name",
-            [.text(Migrator.metadataTable)]
+            [.text(schema), .text(Migrator.metadataTable)]
         ).compactMap { $0["name"] as String? }
     }
 

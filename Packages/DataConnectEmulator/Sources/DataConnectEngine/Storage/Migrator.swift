@@ -204,6 +204,7 @@ private struct MigrationRun {
             for table in ddl.tables {
                 try migrate(table)
             }
+            try ensureSearchIndexes()
             try createViews()
             try reportDanglingReferences()
             if issues.isEmpty {
@@ -458,6 +459,44 @@ private struct MigrationRun {
                     table: index.table, column: index.columns.count == 1 ? index.columns[0] : nil,
                     message: "cannot create \(what) \"\(index.name)\": \(error.message)"))
         }
+    }
+
+    // MARK: Full-text indexes
+
+    /// Creates each full-text index that is missing or changed (indexing the rows already there), and drops
+    /// those the schema no longer has.
+    mutating func ensureSearchIndexes() throws {
+        let meta = q(Migrator.metadataTable)
+        for index in ddl.searchIndexes {
+            let script = index.statements.joined(separator: ";\n")
+            let placeholders = index.objects.map { _ in "?" }.joined(separator: ", ")
+            let present = try db.query(
+                "SELECT count(*) FROM sqlite_schema WHERE name IN (\(placeholders))", index.objects.map { .text($0) }
+            ).first?[0]
+            if try metadata("search:" + index.name) == script && present == .integer(Int64(index.objects.count)) {
+                continue
+            }
+            try dropSearchObjects(index.objects)
+            for statement in index.statements { try apply(statement) }
+            try setMetadata("search:" + index.name, script)
+            try setMetadata("search-objects:" + index.name, index.objects.joined(separator: "\n"))
+        }
+        let wanted = Set(ddl.searchIndexes.map(\.name))
+        for row in try db.query("SELECT \"key\", \"value\" FROM \(meta) WHERE \"key\" LIKE 'search-objects:%'") {
+            guard case .text(let key) = row[0], case .text(let objects) = row[1] else { continue }
+            let name = String(key.dropFirst("search-objects:".count))
+            guard !wanted.contains(name) else { continue }
+            try dropSearchObjects(objects.split(separator: "\n").map(String.init))
+            try db.execute(
+                "DELETE FROM \(meta) WHERE \"key\" IN (?, ?)",
+                [.text("search:" + name), .text("search-objects:" + name)])
+        }
+    }
+
+    /// Drops a full-text index's triggers and table: the first object is the table.
+    mutating func dropSearchObjects(_ objects: [String]) throws {
+        for trigger in objects.dropFirst() { try apply("DROP TRIGGER IF EXISTS \(q(trigger))") }
+        if let table = objects.first { try apply("DROP TABLE IF EXISTS \(q(table))") }
     }
 
     // MARK: Checks

@@ -40,6 +40,8 @@ public struct SchemaDDL: Sendable {
     public let tables: [TableDDL]
     /// The `@view` types, in declaration order, created after the tables.
     public let views: [ViewDDL]
+    /// The full-text indexes of the tables with `@searchable` fields, created after every table.
+    public let searchIndexes: [SearchIndexDDL]
 
     /// Translates a model.
     ///
@@ -51,7 +53,9 @@ public struct SchemaDDL: Sendable {
         let translator = TableTranslator(model: model, dialect: dialect)
         self.enumTypes = model.enums.compactMap(dialect.enumTypeDefinition)
         self.tables = Self.dependencyOrder(model.tables.filter { !$0.isView }).map(translator.translate)
-        self.views = model.tables.compactMap { table in table.view.map { ViewDDL(table, source: $0, dialect: dialect) }
+        self.views = model.tables.compactMap { table in table.view.map { ViewDDL(table, source: $0, dialect: dialect) } }
+        self.searchIndexes = model.tables.compactMap { table in
+            table.search.map { dialect.search.searchIndex(table: table, search: $0) }
         }
     }
 
@@ -59,6 +63,7 @@ public struct SchemaDDL: Sendable {
     /// indexes, then each `@view(sql:)`'s `CREATE VIEW`.
     public var statements: [String] {
         enumTypes + tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
+            + searchIndexes.flatMap(\.statements)
             + views.compactMap(\.createStatement)
     }
 
@@ -251,9 +256,11 @@ private struct TableTranslator {
             indexes.append(index(unique.name, table.sqlName, names, names.map { _ in false }, .unique))
         }
         for plain in table.indexes {
+            let method = dialect.search.indexMethod(plain, table: table)
+            if method == .skip { continue }
             let names = plain.fields.map { sqlName($0, in: table) }
             let descending = names.indices.map { plain.descending.indices.contains($0) && plain.descending[$0] }
-            indexes.append(index(plain.name, table.sqlName, names, descending, .index))
+            indexes.append(index(plain.name, table.sqlName, names, descending, .index, method: method))
         }
         let leadingColumnSets = [primaryKey] + indexes.map(\.columns)
         for foreignKey in foreignKeys {
@@ -293,12 +300,15 @@ private struct TableTranslator {
     }
 
     func index(
-        _ name: String, _ table: String, _ columns: [String], _ descending: [Bool], _ kind: IndexDDL.Kind
+        _ name: String, _ table: String, _ columns: [String], _ descending: [Bool], _ kind: IndexDDL.Kind,
+        method: IndexMethod = .standard
     ) -> IndexDDL {
         let q = dialect.quote
         let terms = zip(columns, descending).map { q($0) + ($1 ? " DESC" : "") }.joined(separator: ", ")
         let head = kind == .unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX"
-        let tail = "\(q(name)) ON \(q(table)) (\(terms))"
+        var using = ""
+        if case .using(let name) = method { using = " USING \(name)" }
+        let tail = "\(q(name)) ON \(q(table))\(using) (\(terms))"
         return IndexDDL(
             name: name, table: table, columns: columns, descending: descending, kind: kind,
             statement: "\(head) IF NOT EXISTS \(tail)", recordedSQL: "\(head) \(tail)")

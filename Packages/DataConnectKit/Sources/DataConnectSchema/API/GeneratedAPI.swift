@@ -46,6 +46,12 @@ public enum APIFieldRole: Sendable, Hashable {
     case nativeSQL(NativeSQLField)
     /// A root field of a custom resolver schema: forwarded to the endpoint of the `schemas:` entry `schema`.
     case remote(schema: String)
+    /// `_metadata`: the distance or relevance of a row returned by a similarity or search field.
+    case metadata(table: String)
+    /// `Query.xs_<column>_similarity`: rows by ascending distance of the `Vector` column to a given vector.
+    case similarity(table: String, column: String)
+    /// `Query.xs_search`: rows matching a full-text query over the `@searchable` fields, by relevance.
+    case search(table: String)
 }
 
 /// The GraphQL API generated from a schema: the SDL definitions, a type system that includes the
@@ -278,6 +284,7 @@ struct APIBuilder {
         }
         fields.append(
             Self.field("_metadata", "_Metadata", description: "Extra information about this row in search results."))
+        setRole(.metadata(table: n), "_metadata", on: n)
         if !table.isView {
             fields.append(
                 Self.field("_id", "ID!", description: "An opaque, stable id of this row, derived from its key."))
@@ -358,8 +365,9 @@ struct APIBuilder {
         }
         queryFields.append(Self.field(p, "[\(n)!]!", arguments: Self.listArguments(n), description: "Lists \(n) rows."))
         setRole(.list(table: n), p, on: "Query")
-        // A view is read-only and has no key.
+        // A view is read-only and has no key (nor search or similarity fields, which rank rows by key).
         if table.isView { return }
+        buildSearchFields(table)
 
         let data = Self.input("data", "\(n)_Data!")
         let mutations: [(String, String, [InputValueDefinition], APIFieldRole, String)] = [

@@ -100,6 +100,15 @@ public enum Prelude {
         enum IndexType { BTREE GIN HNSW IVFFLAT }
         "The distance of a vector similarity search."
         enum VectorSimilarityMethod { L2 COSINE INNER_PRODUCT }
+        "How the `query` of a full-text search is read."
+        enum Search_QueryFormat { QUERY PLAIN PHRASE ADVANCED }
+        "Text to turn into a vector with an embedding model (Vertex AI)."
+        input Vector_Embed {
+          "The embedding model."
+          model: Vector_Embed_Model!
+          "The text to embed."
+          text: String!
+        }
 
         "Who may run an operation."
         enum AccessLevel @fdc_forbiddenAsVariableType { PUBLIC USER_ANON USER USER_EMAIL_VERIFIED NO_ACCESS }

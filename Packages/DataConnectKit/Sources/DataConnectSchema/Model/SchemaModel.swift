@@ -211,6 +211,8 @@ public struct Table: Sendable, Hashable {
 
     /// Whether the type is a read-only view.
     public var isView: Bool { view != nil }
+    /// The full-text search over the `@searchable` fields, when the table has any.
+    public var search: TableSearch? = nil
 
     /// The column with this field name.
     public func column(_ name: String) -> Column? { columns.first { $0.name == name } }

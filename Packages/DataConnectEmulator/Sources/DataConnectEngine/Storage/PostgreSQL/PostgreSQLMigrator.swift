@@ -124,6 +124,9 @@ public struct PostgreSQLMigrator: Sendable {
                 plan.additive.append(index.statement)
             }
         }
+        for index in ddl.searchIndexes where !catalog.indexes.contains(index.name) {
+            plan.additive += index.statements
+        }
         for name in catalog.columns.keys.sorted() where !wanted.contains(name) && name != Self.metadataTable {
             plan.destructive.append("DROP TABLE \(q(name)) CASCADE")
         }

@@ -132,12 +132,20 @@ extension SchemaCompilation {
 
     mutating func checkIndexType(_ type: String, columns: [String], table: Table, at location: NodeLocation) {
         let isList = columns.contains { table.column($0)?.isList ?? false }
+        let isVector = columns.contains { table.column($0)?.type == .scalar(.vector) }
         if isList && type != "GIN" {
             error("an index on a list field must have type: GIN", at: location)
-        } else if type != "BTREE" {
+        } else if isVector || type == "HNSW" || type == "IVFFLAT" {
             warning(
-                "@index(type: \(type)) is a PostgreSQL index type; the SQLite backend creates a plain index",
+                "@index(type: \(isVector && type == "BTREE" ? "HNSW" : type)) needs PostgreSQL's pgvector extension; "
+                    + "the emulator creates no index and vector similarity scans every row",
                 at: location)
+        } else if type == "GIN" && !isList {
+            warning(
+                "@index(type: GIN) applies to list fields; the emulator creates a B-tree index instead", at: location)
+        } else if type == "GIN" {
+            warning(
+                "@index(type: GIN) is a PostgreSQL index type; the SQLite backend creates a plain index", at: location)
         }
     }
 }

@@ -149,6 +149,7 @@ extension SchemaCompilation {
         }
 
         applyUniqueAndIndexes(definition, to: &table)
+        compileSearch(definition, into: &table)
         model.tables.append(table)
     }
 
@@ -168,7 +169,7 @@ extension SchemaCompilation {
                     at: field.type.location)
             }
             let isReference = tableNames.contains(field.type.nullable.namedType.value)
-            for name in ["unique", "index", "default"] where !(name == "unique" && isReference) {
+            for name in ["unique", "index", "default", "searchable"] where !(name == "unique" && isReference) {
                 if let directive = field.directives.first(named: name) {
                     error("@\(name) does not apply to a field of a view", at: directive.location)
                 }

@@ -1,0 +1,56 @@
+import DataConnectSchema
+import DataConnectWire
+import SQLiteKit
+
+// Binding the vectors and query texts of similarity and search fields.
+extension ParameterBinder {
+    /// A `Vector` value: finite numbers, as many as the column's `@col(size:)`.
+    func vector(_ json: JSONValue, column: Column) throws(ExecutionError) -> JSONValue {
+        guard case .array(let items) = json else {
+            throw .invalid("\"\(column.name)\": a Vector is a list of numbers, got \(json.jsonString())")
+        }
+        for item in items {
+            guard case .number(let number) = item, number.doubleValue.isFinite else {
+                throw .invalid("\"\(column.name)\": a Vector holds only finite numbers, got \(item.jsonString())")
+            }
+        }
+        if let size = column.size, items.count != size {
+            throw .invalid("\"\(column.name)\" is a Vector of size \(size); got \(items.count) numbers")
+        }
+        return json
+    }
+
+    /// The `compare` vector of a similarity field, as JSON text.
+    func vectorValue(_ json: JSONValue, column: Column) throws(ExecutionError) -> SQLiteValue {
+        .text(try vector(json, column: column).jsonString())
+    }
+
+    /// The `query` of a search field in the syntax the database reads.
+    func searchQueryValue(
+        _ json: JSONValue, format: SearchQueryFormat, syntax: SearchQuerySyntax
+    ) throws(ExecutionError) -> SQLiteValue {
+        var text = ""
+        switch json {
+        case .null: break
+        case .string(let string): text = string
+        default: throw .invalid("the search query must be a string, got \(json.jsonString())")
+        }
+        do throws(SearchQueryError) {
+            switch syntax {
+            case .text:
+                guard text.count <= SearchQueryParser.maximumLength else {
+                    throw SearchQueryError(
+                        message: "the search query is longer than \(SearchQueryParser.maximumLength) characters")
+                }
+                return .text(text)
+            case .fts5:
+                // No word: an empty phrase, which matches no row.
+                return .text(try SearchQueryParser.parse(text, format: format)?.fts5Expression() ?? "\"\"")
+            case .tsquery:
+                return .text(try SearchQueryParser.parse(text, format: format)?.tsquery() ?? "")
+            }
+        } catch {
+            throw .invalid(error.message)
+        }
+    }
+}

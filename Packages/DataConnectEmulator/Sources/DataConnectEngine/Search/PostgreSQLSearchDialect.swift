@@ -1,0 +1,81 @@
+import DataConnectSchema
+
+extension PostgreSQLDialect {
+    public var search: any SearchDialect { PostgreSQLSearchDialect(dialect: self) }
+}
+
+/// Search on PostgreSQL without pgvector: distances computed from the `jsonb` vectors by plain SQL (a scan of
+/// every row), and `to_tsvector` over the searchable fields with a GIN expression index.
+///
+/// With pgvector, a `Vector` column would be `vector(n)`, the distances its operators `<->` (L2), `<=>`
+/// (cosine) and `<#>` (negative inner product), and `@index(type: HNSW | IVFFLAT)` an index `USING hnsw` or
+/// `USING ivfflat` with the operator class of the method (`vector_l2_ops`, `vector_cosine_ops`,
+/// `vector_ip_ops`).
+struct PostgreSQLSearchDialect: SearchDialect {
+    let dialect: PostgreSQLDialect
+
+    func vectorDistance(_ distance: VectorDistanceMethod, column: String, vector: String) -> String {
+        let pairs =
+            "FROM jsonb_array_elements_text(\(column)) WITH ORDINALITY AS v(x, i) "
+            + "JOIN jsonb_array_elements_text(\(vector)) WITH ORDINALITY AS c(x, i) ON v.i = c.i"
+        // Vectors of different sizes have no distance.
+        let sizes = "jsonb_array_length(\(column)) = jsonb_array_length(\(vector))"
+        let value: String
+        switch distance {
+        case .l2: value = "sqrt(sum(power(v.x::float8 - c.x::float8, 2)))"
+        case .innerProduct: value = "-sum(v.x::float8 * c.x::float8)"
+        case .cosine:
+            value =
+                "1 - sum(v.x::float8 * c.x::float8) / NULLIF(sqrt(sum(power(v.x::float8, 2))) "
+                + "* sqrt(sum(power(c.x::float8, 2))), 0)"
+        }
+        return "(CASE WHEN \(sizes) THEN (SELECT \(value) \(pairs)) END)"
+    }
+
+    func searchSyntax(_ format: SearchQueryFormat) -> SearchQuerySyntax {
+        format == .advanced ? .tsquery : .text
+    }
+
+    /// `to_tsvector` over the searchable fields, as the GIN index is built on it.
+    func document(_ table: Table, _ search: TableSearch, alias: String?) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        let text = search.fields.compactMap { table.column($0) }.map {
+            "coalesce(\(prefix)\(dialect.quote($0.sqlName)), '')"
+        }.joined(separator: " || ' ' || ")
+        return "to_tsvector(\(dialect.stringLiteral(search.language))::regconfig, \(text))"
+    }
+
+    func searchRows(table: Table, search: TableSearch, query: String, format: SearchQueryFormat) -> String {
+        let function =
+            switch format {
+            case .query: "websearch_to_tsquery"
+            case .plain: "plainto_tsquery"
+            case .phrase: "phraseto_tsquery"
+            case .advanced: "to_tsquery"
+            }
+        let language = "\(dialect.stringLiteral(search.language))::regconfig"
+        let document = self.document(table, search, alias: "t")
+        return
+            "SELECT t.*, ts_rank(\(document), q)::float8 AS _dc_relevance FROM \(dialect.quote(table.sqlName)) AS t, "
+            + "\(function)(\(language), \(query)) AS q WHERE \(document) @@ q"
+    }
+
+    func searchIndex(table: Table, search: TableSearch) -> SearchIndexDDL {
+        let name = table.sqlName + "_search_idx"
+        return SearchIndexDDL(
+            table: table.sqlName, name: name, objects: [name],
+            statements: [
+                "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table.sqlName)) "
+                    + "USING GIN (\(document(table, search, alias: nil)))"
+            ])
+    }
+
+    func indexMethod(_ index: Index, table: Table) -> IndexMethod {
+        let columns = index.fields.compactMap { table.column($0) }
+        if columns.contains(where: { $0.type == .scalar(.vector) }) || index.type == "HNSW" || index.type == "IVFFLAT" {
+            return .skip
+        }
+        if index.type == "GIN" && !columns.isEmpty && columns.allSatisfy(\.isList) { return .using("GIN") }
+        return .standard
+    }
+}

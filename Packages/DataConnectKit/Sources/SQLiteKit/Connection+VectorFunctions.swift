@@ -1,0 +1,168 @@
+import CSQLite
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A distance between two vectors, as pgvector defines it.
+public enum VectorDistance: Int, Sendable, CaseIterable {
+    /// The Euclidean distance (pgvector's `<->`).
+    case euclidean
+    /// One minus the cosine similarity (pgvector's `<=>`); undefined (NULL) for a zero vector.
+    case cosine
+    /// The inner product, negated so that smaller is closer (pgvector's `<#>`).
+    case negativeInnerProduct
+}
+
+extension Connection {
+    /// Registers a scalar SQL function `name(a, b)`: the distance between two vectors stored as JSON arrays
+    /// of numbers (`'[1, 2.5, -3]'`).
+    ///
+    /// The function answers NULL when either argument is NULL, when the two have different sizes, when one
+    /// is not an array of numbers, or when the distance is undefined (the cosine of a zero vector). The
+    /// second argument is parsed once per statement when it is a constant or a bound parameter (SQLite's
+    /// auxiliary data); the first is read in place, number by number, without building an array.
+    ///
+    /// ```swift
+    /// try connection.createVectorDistanceFunction("vector_l2", distance: .euclidean)
+    /// // SELECT vector_l2(embedding, ?1) FROM movie ORDER BY 1
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The SQL name.
+    ///   - distance: The distance the function computes.
+    /// - Throws: ``SQLiteError`` when SQLite refuses the registration.
+    public func createVectorDistanceFunction(_ name: String, distance: VectorDistance) throws(SQLiteError) {
+        let userData = UnsafeMutableRawPointer(bitPattern: distance.rawValue + 1)
+        let code = sqlite3_create_function_v2(
+            handle, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, userData,
+            { context, _, arguments in
+                guard let context, let arguments, let first = arguments[0], let second = arguments[1] else { return }
+                let kind = VectorDistance(rawValue: Int(bitPattern: sqlite3_user_data(context)) - 1) ?? .euclidean
+                var compared = sqlite3_get_auxdata(context, 1)?.assumingMemoryBound(to: Double.self)
+                var owned: UnsafeMutablePointer<Double>?
+                defer { owned.map { free($0) } }
+                if compared == nil {
+                    guard sqlite3_value_type(second) == SQLITE_TEXT, let text = sqlite3_value_text(second),
+                        let parsed = VectorText.parse(text)
+                    else {
+                        sqlite3_result_null(context)
+                        return
+                    }
+                    sqlite3_set_auxdata(context, 1, parsed, { $0.map { free($0) } })
+                    // SQLite may free the data at once when it cannot keep it: then parse it for this call only.
+                    compared = sqlite3_get_auxdata(context, 1)?.assumingMemoryBound(to: Double.self)
+                    if compared == nil {
+                        owned = VectorText.parse(text)
+                        compared = owned
+                    }
+                }
+                guard let compared else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                guard sqlite3_value_type(first) == SQLITE_TEXT, let text = sqlite3_value_text(first),
+                    let value = VectorText.distance(text, compared, kind)
+                else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                sqlite3_result_double(context, value)
+            }, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(
+                extendedCode: ResultCode(rawValue: code), message: "cannot register SQL function \(name)")
+        }
+    }
+}
+
+/// Reads JSON arrays of numbers in place.
+private enum VectorText {
+    /// A `malloc`ed buffer: the element count, then the elements; `nil` when the text is not an array of numbers.
+    static func parse(_ text: UnsafePointer<UInt8>) -> UnsafeMutablePointer<Double>? {
+        var values: [Double] = []
+        guard scan(text, { values.append($0) }) else { return nil }
+        guard let buffer = malloc((values.count + 1) * MemoryLayout<Double>.stride) else { return nil }
+        let doubles = buffer.bindMemory(to: Double.self, capacity: values.count + 1)
+        doubles[0] = Double(values.count)
+        for (index, value) in values.enumerated() { doubles[index + 1] = value }
+        return doubles
+    }
+
+    /// The distance between the array in `text` and `compared` (a buffer from ``parse(_:)``).
+    static func distance(
+        _ text: UnsafePointer<UInt8>, _ compared: UnsafePointer<Double>, _ kind: VectorDistance
+    )
+        -> Double?
+    {
+        let count = Int(compared[0])
+        var index = 0
+        var sum = 0.0
+        var normA = 0.0
+        var normB = 0.0
+        var fits = true
+        let parsed = scan(text) { a in
+            guard index < count else {
+                fits = false
+                return
+            }
+            let b = compared[index + 1]
+            index += 1
+            switch kind {
+            case .euclidean:
+                sum += (a - b) * (a - b)
+            case .cosine:
+                sum += a * b
+                normA += a * a
+                normB += b * b
+            case .negativeInnerProduct:
+                sum += a * b
+            }
+        }
+        guard parsed, fits, index == count else { return nil }
+        switch kind {
+        case .euclidean: return sum.squareRoot()
+        case .negativeInnerProduct: return -sum
+        case .cosine:
+            let norms = (normA * normB).squareRoot()
+            guard norms > 0 else { return nil }
+            return 1 - sum / norms
+        }
+    }
+
+    /// Calls `element` with each number of the JSON array in `text`; `false` when it is not one.
+    static func scan(_ text: UnsafePointer<UInt8>, _ element: (Double) -> Void) -> Bool {
+        var p = text
+        func skipSpaces() {
+            while p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x0D || p.pointee == 0x09 { p += 1 }
+        }
+        skipSpaces()
+        guard p.pointee == UInt8(ascii: "[") else { return false }
+        p += 1
+        skipSpaces()
+        if p.pointee == UInt8(ascii: "]") { return true }
+        while true {
+            let start = p
+            let value = p.withMemoryRebound(to: CChar.self, capacity: 1) { chars -> Double? in
+                var end: UnsafeMutablePointer<CChar>?
+                let value = strtod(chars, &end)
+                guard let end, end != UnsafeMutablePointer(mutating: chars) else { return nil }
+                p = UnsafeRawPointer(end).assumingMemoryBound(to: UInt8.self)
+                return value
+            }
+            guard let value, value.isFinite, p != start else { return false }
+            element(value)
+            skipSpaces()
+            if p.pointee == UInt8(ascii: ",") {
+                p += 1
+                skipSpaces()
+            } else if p.pointee == UInt8(ascii: "]") {
+                return true
+            } else {
+                return false
+            }
+        }
+    }
+}
