@@ -17,4 +17,10 @@ struct ExecutionError: Error, Sendable {
     static func invalid(_ message: String) -> ExecutionError {
         ExecutionError(code: .invalidArgument, message: message)
     }
+
+    /// A value the request gave that no database could use (a vector of the wrong size, a search query that
+    /// does not parse): the request is refused with 400, as for a variable of the wrong type.
+    static func badInput(_ message: String) -> ExecutionError {
+        ExecutionError(code: .invalidArgument, message: message, isRequestLevel: true)
+    }
 }

@@ -7,15 +7,15 @@ extension ParameterBinder {
     /// A `Vector` value: finite numbers, as many as the column's `@col(size:)`.
     func vector(_ json: JSONValue, column: Column) throws(ExecutionError) -> JSONValue {
         guard case .array(let items) = json else {
-            throw .invalid("\"\(column.name)\": a Vector is a list of numbers, got \(json.jsonString())")
+            throw .badInput("\"\(column.name)\": a Vector is a list of numbers, got \(json.jsonString())")
         }
         for item in items {
             guard case .number(let number) = item, number.doubleValue.isFinite else {
-                throw .invalid("\"\(column.name)\": a Vector holds only finite numbers, got \(item.jsonString())")
+                throw .badInput("\"\(column.name)\": a Vector holds only finite numbers, got \(item.jsonString())")
             }
         }
         if let size = column.size, items.count != size {
-            throw .invalid("\"\(column.name)\" is a Vector of size \(size); got \(items.count) numbers")
+            throw .badInput("\"\(column.name)\" is a Vector of size \(size); got \(items.count) numbers")
         }
         return json
     }
@@ -33,7 +33,7 @@ extension ParameterBinder {
         switch json {
         case .null: break
         case .string(let string): text = string
-        default: throw .invalid("the search query must be a string, got \(json.jsonString())")
+        default: throw .badInput("the search query must be a string, got \(json.jsonString())")
         }
         do throws(SearchQueryError) {
             switch syntax {
@@ -50,7 +50,7 @@ extension ParameterBinder {
                 return .text(try SearchQueryParser.parse(text, format: format)?.tsquery() ?? "")
             }
         } catch {
-            throw .invalid(error.message)
+            throw .badInput(error.message)
         }
     }
 }
