@@ -133,9 +133,10 @@ private enum VectorText {
     }
 
     /// Calls `element` with each number of the JSON array in `text`; `false` when it is not one.
+    @inline(__always)
     static func scan(_ text: UnsafePointer<UInt8>, _ element: (Double) -> Void) -> Bool {
         var p = text
-        func skipSpaces() {
+        @inline(__always) func skipSpaces() {
             while p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x0D || p.pointee == 0x09 { p += 1 }
         }
         skipSpaces()
@@ -144,15 +145,7 @@ private enum VectorText {
         skipSpaces()
         if p.pointee == UInt8(ascii: "]") { return true }
         while true {
-            let start = p
-            let value = p.withMemoryRebound(to: CChar.self, capacity: 1) { chars -> Double? in
-                var end: UnsafeMutablePointer<CChar>?
-                let value = strtod(chars, &end)
-                guard let end, end != UnsafeMutablePointer(mutating: chars) else { return nil }
-                p = UnsafeRawPointer(end).assumingMemoryBound(to: UInt8.self)
-                return value
-            }
-            guard let value, value.isFinite, p != start else { return false }
+            guard let value = number(&p), value.isFinite else { return false }
             element(value)
             skipSpaces()
             if p.pointee == UInt8(ascii: ",") {
@@ -163,6 +156,75 @@ private enum VectorText {
             } else {
                 return false
             }
+        }
+    }
+
+    /// The exact powers of ten a `Double` holds.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Reads the JSON number at `p` and moves past it; `nil` when there is none.
+    ///
+    /// A number of at most 15 significant digits whose decimal exponent is within ±22 (every vector element
+    /// written by a program in practice) is computed exactly as one multiplication or division of two exact
+    /// `Double`s (Clinger's fast path), so it is the correctly rounded value `strtod` gives; any other number
+    /// is read by `strtod`.
+    @inline(__always)
+    static func number(_ p: inout UnsafePointer<UInt8>) -> Double? {
+        let start = p
+        var cursor = p
+        let negative = cursor.pointee == UInt8(ascii: "-")
+        if negative { cursor += 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var exponent = 0
+        var digits = 0
+        while case let digit = cursor.pointee &- 48, digit < 10 {
+            if mantissa != 0 || digit != 0 { significant += 1 }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            digits += 1
+            cursor += 1
+        }
+        if cursor.pointee == UInt8(ascii: ".") {
+            cursor += 1
+            while case let digit = cursor.pointee &- 48, digit < 10 {
+                if mantissa != 0 || digit != 0 { significant += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                exponent -= 1
+                digits += 1
+                cursor += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        let fast = significant <= 15
+        if cursor.pointee == UInt8(ascii: "e") || cursor.pointee == UInt8(ascii: "E") {
+            cursor += 1
+            let negativeExponent = cursor.pointee == UInt8(ascii: "-")
+            if negativeExponent || cursor.pointee == UInt8(ascii: "+") { cursor += 1 }
+            var written = 0
+            var count = 0
+            while case let digit = cursor.pointee &- 48, digit < 10 {
+                if written < 10_000 { written = written * 10 + Int(digit) }
+                count += 1
+                cursor += 1
+            }
+            guard count > 0 else { return nil }
+            exponent += negativeExponent ? -written : written
+        }
+        if fast && exponent >= -22 && exponent <= 22 {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+            p = cursor
+            return negative ? -value : value
+        }
+        return start.withMemoryRebound(to: CChar.self, capacity: 1) { chars -> Double? in
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(chars, &end)
+            guard let end, end != UnsafeMutablePointer(mutating: chars) else { return nil }
+            p = UnsafeRawPointer(end).assumingMemoryBound(to: UInt8.self)
+            return value
         }
     }
 }
