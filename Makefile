@@ -198,7 +198,7 @@ bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQ
 bench-postgres: bootstrap ## Benchmark the emulator on PostgreSQL (throwaway cluster): floor, SQLite, two emulators, inserts, realtime across emulators (wrk, ~6 min)
 	Benchmarks/emulator/run-postgres.sh
 
-bench-search: ## Benchmark search and vector similarity on SQLite: 10,000 movies, list vs search vs similarity (wrk, ~1 min)
+bench-search: bootstrap ## Benchmark search and vector similarity on SQLite and PostgreSQL: 10,000 movies, list vs search vs similarity (wrk, ~2 min)
 	Benchmarks/search/run.sh
 
 bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) and build the movies SDK with warnings as errors

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes the search benchmark's backend and data: 10,000 movies with a searchable title and description and a
-64-dimensional embedding, as one seed mutation, plus the request bodies of the three measured queries.
+64-dimensional embedding, as one seed mutation, plus the request bodies of the measured queries: an indexed list,
+a search for two common words (about 15% of the films match both), a search for one rare word (about 7 films), and
+a similarity scan.
 Usage: gen_data.py OUT_DIR   (deterministic: the same files on every run)"""
 import json
 import os
@@ -36,10 +38,13 @@ query similar($compare: Vector!) @auth(level: PUBLIC) {
 def vector():
     return [round(rng.uniform(-1, 1), 4) for _ in range(64)]
 
+# A long tail beside the common words: each description also holds two of 3,000 rarer words (about 7 films each),
+# as names and places do in real descriptions.
+rare = [f"word{n:04d}x" for n in range(3_000)]
 rows = []
 for i in range(10_000):
     title = " ".join(rng.choice(words) for _ in range(3)).title()
-    description = " ".join(rng.choice(words) for _ in range(12))
+    description = " ".join([rng.choice(words) for _ in range(12)] + [rng.choice(rare), rng.choice(rare)])
     rows.append("    {title: %s, description: %s, year: %d, embedding: %s}" % (
         json.dumps(title), json.dumps(description), 1950 + i % 75, json.dumps(vector())))
 with open(f"{out}/seed.gql", "w") as f:
@@ -53,4 +58,5 @@ def bodies(name, operation, variables):
 
 bodies("list", "byYear", [{"year": 1950 + i} for i in range(75)])
 bodies("search", "search", [{"query": f"{rng.choice(words)} {rng.choice(words)}"} for _ in range(100)])
+bodies("search-rare", "search", [{"query": rng.choice(rare)} for _ in range(100)])
 bodies("similar", "similar", [{"compare": vector()} for _ in range(100)])

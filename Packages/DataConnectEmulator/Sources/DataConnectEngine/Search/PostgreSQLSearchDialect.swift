@@ -15,19 +15,17 @@ struct PostgreSQLSearchDialect: SearchDialect {
     let dialect: PostgreSQLDialect
 
     func vectorDistance(_ distance: VectorDistanceMethod, column: String, vector: String) -> String {
-        let pairs =
-            "FROM jsonb_array_elements_text(\(column)) WITH ORDINALITY AS v(x, i) "
-            + "JOIN jsonb_array_elements_text(\(vector)) WITH ORDINALITY AS c(x, i) ON v.i = c.i"
+        // Both vectors as float8 arrays, zipped by `unnest`; the compared one does not depend on the row, so
+        // PostgreSQL converts it once (an InitPlan).
+        func array(_ json: String) -> String { "ARRAY(SELECT jsonb_array_elements_text(\(json))::float8)" }
+        let pairs = "FROM unnest(\(array(column)), \(array(vector))) AS u(x, c)"
         // Vectors of different sizes have no distance.
         let sizes = "jsonb_array_length(\(column)) = jsonb_array_length(\(vector))"
         let value: String
         switch distance {
-        case .l2: value = "sqrt(sum(power(v.x::float8 - c.x::float8, 2)))"
-        case .innerProduct: value = "-sum(v.x::float8 * c.x::float8)"
-        case .cosine:
-            value =
-                "1 - sum(v.x::float8 * c.x::float8) / NULLIF(sqrt(sum(power(v.x::float8, 2))) "
-                + "* sqrt(sum(power(c.x::float8, 2))), 0)"
+        case .l2: value = "sqrt(sum((u.x - u.c) * (u.x - u.c)))"
+        case .innerProduct: value = "-sum(u.x * u.c)"
+        case .cosine: value = "1 - sum(u.x * u.c) / NULLIF(sqrt(sum(u.x * u.x)) * sqrt(sum(u.c * u.c)), 0)"
         }
         return "(CASE WHEN \(sizes) THEN (SELECT \(value) \(pairs)) END)"
     }
