@@ -117,7 +117,9 @@ public struct PostgreSQLMigrator: Sendable {
                 }
             }
             let declared = Set(table.columns.map(\.name))
-            for name in columns.keys.sorted() where !declared.contains(name) {
+            // The stored search document is the search index's, not the schema's.
+            for name in columns.keys.sorted()
+            where !declared.contains(name) && name != PostgreSQLSearchDialect.documentColumn {
                 plan.destructive.append("ALTER TABLE \(table.quotedName) DROP COLUMN \(q(name))")
             }
             for index in table.indexes where !catalog.indexes.contains(index.name) {
