@@ -51,12 +51,12 @@ struct GeneratedFixture {
 /// Writes a backend with one connector, compiles it and runs ``SwiftGenerator``.
 func generate(
     schema: String = kitchenSchema, operations: String, connectorId: String = "kitchen-app",
-    swiftSdk: String = "outputDir: ../gen\n    package: KitchenSDK",
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
+    swiftSdk: String = "outputDir: ../gen\n    package: KitchenSDK", config: String? = nil,
+    extraFiles: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> GeneratedFixture {
     let (service, connector) = try compile(
-        schema: schema, operations: operations, connectorId: connectorId, swiftSdk: swiftSdk,
-        sourceLocation: sourceLocation)
+        schema: schema, operations: operations, connectorId: connectorId, swiftSdk: swiftSdk, config: config,
+        extraFiles: extraFiles, sourceLocation: sourceLocation)
     let sdk = try #require(connector.sources.manifest.swiftSDKs.first, sourceLocation: sourceLocation)
     let files = try SwiftGenerator.generate(service: service, connector: connector, options: .init(sdk: sdk))
     return GeneratedFixture(files: files)
@@ -65,12 +65,12 @@ func generate(
 /// Writes a backend with one connector and compiles it, expecting no errors.
 func compile(
     schema: String = kitchenSchema, operations: String, connectorId: String = "kitchen-app",
-    swiftSdk: String = "outputDir: ../gen\n    package: KitchenSDK",
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
+    swiftSdk: String = "outputDir: ../gen\n    package: KitchenSDK", config: String? = nil,
+    extraFiles: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> (CompiledService, CompiledConnector) {
     let (service, connector, diagnostics) = try compileAllowingErrors(
-        schema: schema, operations: operations, connectorId: connectorId, swiftSdk: swiftSdk,
-        sourceLocation: sourceLocation)
+        schema: schema, operations: operations, connectorId: connectorId, swiftSdk: swiftSdk, config: config,
+        extraFiles: extraFiles, sourceLocation: sourceLocation)
     #expect(diagnostics.filter { $0.severity == .error }.map(\.description) == [], sourceLocation: sourceLocation)
     return (service, connector)
 }
@@ -78,13 +78,13 @@ func compile(
 /// Writes a backend with one connector and compiles it; operation errors are returned, not reported.
 func compileAllowingErrors(
     schema: String = kitchenSchema, operations: String, connectorId: String = "kitchen-app",
-    swiftSdk: String = "outputDir: ../gen\n    package: KitchenSDK",
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
+    swiftSdk: String = "outputDir: ../gen\n    package: KitchenSDK", config: String? = nil,
+    extraFiles: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> (CompiledService, CompiledConnector, [Diagnostic]) {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("codegen-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let files = [
+    var files = [
         "dataconnect.yaml": """
         serviceId: kitchen
         location: us-east4
@@ -101,6 +101,8 @@ func compileAllowingErrors(
         """,
         "connector/operations.gql": operations,
     ]
+    if let config { files["dataconnect.yaml"] = config }
+    files.merge(extraFiles) { $1 }
     for (path, text) in files {
         let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -34,7 +34,8 @@ struct SwiftTranslator {
             manifestPath: relativePath(connector.sources.directory + "/connector.yaml"),
             options: options,
             operations: operations,
-            enums: model.enums.map { SwiftEnum(name: $0.name, values: $0.values) } + preludeEnums(inputNames),
+            enums: model.enums.map { SwiftEnum(name: $0.name, values: $0.values) } + remoteEnums()
+                + preludeEnums(inputNames),
             keys: model.tables.filter { !$0.isView }.map { table in
                 SwiftKey(
                     name: table.name + "Key",
@@ -233,6 +234,14 @@ struct SwiftTranslator {
     /// Enums of the generated API's prelude (such as `Timestamp_TruncateUnit`) that variables reach, by name.
     ///
     /// `OrderDirection` and `SearchQueryFormat` are left out: every package carries them as common enums.
+    /// The enums custom resolver schemas declare (results and variables may use them).
+    private func remoteEnums() -> [SwiftEnum] {
+        api.remoteSchemas.flatMap(\.types).compactMap { type in
+            guard case .enum(let definition) = type else { return nil }
+            return SwiftEnum(name: definition.name.value, values: definition.values.map(\.name.value))
+        }
+    }
+
     private func preludeEnums(_ roots: [String]) -> [SwiftEnum] {
         let common = Set(OperationsRenderer.commonEnums.map(\.name))
         var pending = roots
@@ -242,7 +251,8 @@ struct SwiftTranslator {
             guard seen.insert(name).inserted else { continue }
             switch types.type(named: name) {
             case .enum(let definition)?:
-                if model.enumType(name) == nil && !common.contains(name) {
+                let isRemote = api.remoteSchemas.contains { $0.types.contains { $0.name.value == name } }
+                if model.enumType(name) == nil && !common.contains(name) && !isRemote {
                     result.append(SwiftEnum(name: name, values: definition.values.map(\.name.value)))
                 }
             case .inputObject?:

@@ -69,6 +69,38 @@ import Testing
         #expect(try fixture.operations.contains("public var dishes: Int?"))
     }
 
+    @Test func aCustomResolverEnumInAResultIsGenerated() throws {
+        // given: a resolver schema whose field returns an object with an enum
+        let config = """
+            serviceId: kitchen
+            location: us-east4
+            schemas:
+              - id: main
+                source: ./schema
+              - id: forecasts
+                source: ./forecasts
+                datasource:
+                  httpGraphql:
+                    uri: http://127.0.0.1:9/graphql
+            connectorDirs: ["./connector"]
+            """
+        let forecasts = """
+            enum Sky { CLEAR CLOUDY }
+            type Forecast { city: String!, sky: Sky }
+            type Query { forecast(city: String!): Forecast }
+            """
+
+        // when
+        let operations = try generate(
+            operations: "query weather($city: String!) { forecast(city: $city) { city sky } }", config: config,
+            extraFiles: ["forecasts/schema.gql": forecasts]
+        ).operations
+
+        // then
+        #expect(declaration("public enum Sky", in: operations, headerOnly: true) != nil, "\(operations)")
+        #expect(operations.contains("public var sky: Sky?"))
+    }
+
     @Test func compositeKeyStructKeepsForeignKeyNames() throws {
         let keys = try generate(operations: "query listChefs { chefs { name } }").file("Sources/KitchenAppKeys.swift")
         #expect(
