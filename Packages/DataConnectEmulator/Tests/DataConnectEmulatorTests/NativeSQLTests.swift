@@ -22,6 +22,29 @@ import Testing
 
     var onPostgreSQL: Bool { TestDatabase.current == .postgreSQL }
 
+    @Test func aSubscriptionIsPushedAfterANativeExecuteChangesATable() async throws {
+        // given: a subscriber to a native select over the WebSocket stream
+        let stream = try WebSocketClient(
+            port: UInt16(emulator.port),
+            path: "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/nativesql")
+        defer { stream.close() }
+        stream.send([
+            "requestId": "1", "subscribe": ["operationName": "MoviesByGenre", "variables": ["genre": "Fable"]],
+            "name": "projects/p/locations/l/services/nativesql/connectors/native",
+        ])
+        let first = stream.nextResult()
+
+        // when: native SQL renames a genre, a change the engine cannot attribute to a table
+        let renamed = try await client.mutation("RenameGenre", ["from": "Fantasy", "to": "Fable"])
+        let pushed = stream.nextResult()
+
+        // then
+        #expect(first?["data"]?["_select"] == [], "\(first ?? .null)")
+        #expect(renamed.data?["_execute"] == 1, "\(renamed)")
+        #expect(
+            pushed?["data"]?["_select"] == [["title": "El laberinto del fauno", "rating": 5]], "\(pushed ?? .null)")
+    }
+
     @Test func selectBindsItsParameters() async throws {
         // when
         let result = try await client.query("MoviesByGenre", ["genre": "Fantasy"])
