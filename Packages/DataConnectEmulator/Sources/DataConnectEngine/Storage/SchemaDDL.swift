@@ -53,7 +53,8 @@ public struct SchemaDDL: Sendable {
         let translator = TableTranslator(model: model, dialect: dialect)
         self.enumTypes = model.enums.compactMap(dialect.enumTypeDefinition)
         self.tables = Self.dependencyOrder(model.tables.filter { !$0.isView }).map(translator.translate)
-        self.views = model.tables.compactMap { table in table.view.map { ViewDDL(table, source: $0, dialect: dialect) } }
+        self.views = model.tables.compactMap { table in table.view.map { ViewDDL(table, source: $0, dialect: dialect) }
+        }
         self.searchIndexes = model.tables.compactMap { table in
             table.search.map { dialect.search.searchIndex(table: table, search: $0) }
         }
