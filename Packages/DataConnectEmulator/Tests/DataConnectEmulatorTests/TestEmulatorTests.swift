@@ -220,8 +220,10 @@ import Testing
         }
     }
 
-    /// A backend folder with one schema file and an empty connector.
-    static func temporaryBackend(schema: String) throws -> String {
+    /// A backend in a temporary folder: one schema file and, unless `operations` is nil, one connector file.
+    static func temporaryBackend(
+        schema: String, operations: String? = "query shelves @auth(level: PUBLIC) { shelfs { id } }\n"
+    ) throws -> String {
         let directory = NSTemporaryDirectory() + "emulator-tests-\(UUID().uuidString)"
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory + "/schema", withIntermediateDirectories: true)
@@ -237,8 +239,7 @@ import Testing
         try schema.write(toFile: directory + "/schema/schema.gql", atomically: true, encoding: .utf8)
         try "connectorId: \"scratch\"\n".write(
             toFile: directory + "/connector/connector.yaml", atomically: true, encoding: .utf8)
-        try "query shelves @auth(level: PUBLIC) { shelfs { id } }\n".write(
-            toFile: directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
+        try operations?.write(toFile: directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
         return directory
     }
 }

@@ -143,29 +143,9 @@ import Testing
         #expect(views.string(row: 0, column: 0) == "0")
     }
 
-    /// A backend in a temporary folder with one schema file and no operations.
-    static func scratchBackend(_ schema: String) throws -> String {
-        let directory = NSTemporaryDirectory() + "ledger-scratch-\(UUID().uuidString)"
-        let manager = FileManager.default
-        try manager.createDirectory(atPath: directory + "/schema", withIntermediateDirectories: true)
-        try manager.createDirectory(atPath: directory + "/connector", withIntermediateDirectories: true)
-        try """
-        specVersion: "v1"
-        serviceId: "scratch"
-        location: "us-central1"
-        schema:
-          source: "./schema"
-        connectorDirs: ["./connector"]
-        """.write(toFile: directory + "/dataconnect.yaml", atomically: true, encoding: .utf8)
-        try schema.write(toFile: directory + "/schema/schema.gql", atomically: true, encoding: .utf8)
-        try "connectorId: \"scratch\"\n".write(
-            toFile: directory + "/connector/connector.yaml", atomically: true, encoding: .utf8)
-        return directory
-    }
-
     /// Starts a scratch backend; the error's text when it does not start.
     static func startError(_ schema: String) throws -> String? {
-        let directory = try scratchBackend(schema)
+        let directory = try TestEmulatorTests.temporaryBackend(schema: schema, operations: nil)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let emulator = try TestEmulator(backend: directory, database: TestDatabase.current)

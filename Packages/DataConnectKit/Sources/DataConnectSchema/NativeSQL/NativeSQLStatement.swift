@@ -35,6 +35,25 @@ public struct NativeSQLStatement: Sendable, Hashable {
                 || byte == UInt8(ascii: "_") || byte >= 0x80
         }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        /// The index after the quote that closes the one at `open` (a doubled quote stands for itself, and with
+        /// `escapes` a backslash escapes the next byte); `nil` when none does.
+        func closingQuote(_ quote: UInt8, after open: Int, escapes: Bool) -> Int? {
+            var index = open + 1
+            while index < bytes.count {
+                if escapes && bytes[index] == UInt8(ascii: "\\") {
+                    index += 2
+                } else if bytes[index] == quote {
+                    if index + 1 < bytes.count && bytes[index + 1] == quote {
+                        index += 2
+                    } else {
+                        return index + 1
+                    }
+                } else {
+                    index += 1
+                }
+            }
+            return nil
+        }
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -43,41 +62,15 @@ public struct NativeSQLStatement: Sendable, Hashable {
                 let escapes =
                     index > 0 && (bytes[index - 1] == UInt8(ascii: "E") || bytes[index - 1] == UInt8(ascii: "e"))
                     && (index < 2 || !isIdentifier(bytes[index - 2]))
-                index += 1
-                var closed = false
-                while index < bytes.count {
-                    if escapes && bytes[index] == UInt8(ascii: "\\") {
-                        index += 2
-                        continue
-                    }
-                    if bytes[index] == UInt8(ascii: "'") {
-                        if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "'") {
-                            index += 2
-                            continue
-                        }
-                        closed = true
-                        index += 1
-                        break
-                    }
-                    index += 1
+                guard let after = closingQuote(UInt8(ascii: "'"), after: index, escapes: escapes) else {
+                    throw NativeSQLProblem("the SQL has an unterminated string literal")
                 }
-                if !closed { throw NativeSQLProblem("the SQL has an unterminated string literal") }
+                index = after
             case UInt8(ascii: "\""):
-                index += 1
-                var closed = false
-                while index < bytes.count {
-                    if bytes[index] == UInt8(ascii: "\"") {
-                        if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\"") {
-                            index += 2
-                            continue
-                        }
-                        closed = true
-                        index += 1
-                        break
-                    }
-                    index += 1
+                guard let after = closingQuote(UInt8(ascii: "\""), after: index, escapes: false) else {
+                    throw NativeSQLProblem("the SQL has an unterminated quoted identifier")
                 }
-                if !closed { throw NativeSQLProblem("the SQL has an unterminated quoted identifier") }
+                index = after
             case UInt8(ascii: "$"):
                 var next = index + 1
                 if next < bytes.count && isDigit(bytes[next]) {
