@@ -45,12 +45,12 @@ final class DifferentialRun {
     /// Starts both emulators, in-process, seeded from the backend's seed file.
     ///
     /// - Throws: ``EmulatorError`` when the backend does not compile, the seed fails or PostgreSQL cannot start.
-    init(backend: Backend) throws {
+    init(backend: DifferentialBackend) throws {
         windowStart = Self.secondText(Date().addingTimeInterval(-60))
-        sqlite = try TestEmulator(
-            backend: backend.directory, seedFile: backend.seedFile, mode: .inProcess, database: .sqlite)
-        postgreSQL = try TestEmulator(
-            backend: backend.directory, seedFile: backend.seedFile, mode: .inProcess, database: .postgreSQL)
+        let directory = Repository.root + "/" + backend.path
+        let seedFile = directory + "/seed_data.gql"
+        sqlite = try TestEmulator(backend: directory, seedFile: seedFile, mode: .inProcess, database: .sqlite)
+        postgreSQL = try TestEmulator(backend: directory, seedFile: seedFile, mode: .inProcess, database: .postgreSQL)
         var declared: [String: (operation: OperationDefinition, fragments: [String: FragmentDefinition])] = [:]
         for connector in sqlite.emulator.engine.service.connectors {
             let id = connector.sources.manifest.connectorId
@@ -205,12 +205,40 @@ final class DifferentialRun {
         }
     }
 
-    /// The value with every timestamp and date that `request.time` may have produced in this run replaced.
+    /// The value with each `_metadata` rank made comparable across the databases: a relevance (computed by
+    /// `bm25` on one, `ts_rank` on the other) becomes `<relevance>`, and a distance is rounded to nine significant
+    /// digits.
+    static func maskingRanks(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            return .array(items.map(maskingRanks))
+        case .object(var object):
+            for (key, child) in object {
+                if key == "_metadata", case .object(var metadata) = child {
+                    if let relevance = metadata["relevance"], !relevance.isNull {
+                        metadata["relevance"] = "<relevance>"
+                    }
+                    if let distance = metadata["distance"]?.doubleValue {
+                        metadata["distance"] = .number(JSONNumber(Double(String(format: "%.9g", distance)) ?? distance))
+                    }
+                    object[key] = .object(metadata)
+                } else {
+                    object[key] = maskingRanks(child)
+                }
+            }
+            return .object(object)
+        default:
+            return value
+        }
+    }
+
+    /// The value with every timestamp and date that `request.time` may have produced in this run replaced, and
+    /// its ranks masked (``maskingRanks(_:)``).
     private func normalised(_ value: JSONValue) -> JSONValue {
         let windowEnd = Self.secondText(Date().addingTimeInterval(60))
         let firstDay = String(windowStart.prefix(10))
         let lastDay = String(windowEnd.prefix(10))
-        return value.mappingStrings { text in
+        return Self.maskingRanks(value).mappingStrings { text in
             let characters = Array(text.utf8)
             if characters.count == 10, Self.isDate(characters) {
                 return text >= firstDay && text <= lastDay ? "<request.time>" : text
