@@ -13,7 +13,7 @@ BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config tmux wrk curl
 
 .DEFAULT_GOAL := help
-GENERATED_BACKENDS := Backend/movies Tests/Backends/library
+GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/search Tests/Backends/ledger
 CONSUMER := Tests/GeneratedConsumer
 # Everything `make lint` checks and `make fmt` formats: our Swift, not the templates (they hold {{placeholders}}).
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
@@ -89,7 +89,7 @@ test-root:
 test-consumer: ## Compile the generated packages and run every operation against a live emulator, on SQLite then on PostgreSQL
 	$(SWIFT) test --package-path $(CONSUMER)
 	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(CONSUMER) \
-	  --filter 'MoviesOperationsTests|LibraryOperationsTests'
+	  --filter 'MoviesOperationsTests|LibraryOperationsTests|SearchCatalogOperationsTests|LedgerOperationsTests'
 
 test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warnings as errors) and run it against a live emulator
 	$(SWIFT) build --build-tests --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors

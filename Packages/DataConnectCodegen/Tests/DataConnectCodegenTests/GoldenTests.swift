@@ -17,6 +17,8 @@ import Testing
     @Test(arguments: [
         ("Backend/movies", ["Apps/FirebaseDataConnectGenerated"]),
         ("Tests/Backends/library", ["Tests/Generated/LibraryLending", "Tests/Generated/LibraryKiosk"]),
+        ("Tests/Backends/search", ["Tests/Generated/SearchCatalog"]),
+        ("Tests/Backends/ledger", ["Tests/Generated/LedgerBooks"]),
     ])
     func checkedInPackagesMatchTheGenerator(backend: String, packages: [String]) throws {
         // given

@@ -17,6 +17,12 @@ enum RepositoryPaths {
     static let library = root + "/Tests/Backends/library"
     /// `Tests/Backends/library/seed_data.gql`.
     static let librarySeed = library + "/seed_data.gql"
+    /// `Tests/Backends/search`.
+    static let search = root + "/Tests/Backends/search"
+    /// `Tests/Backends/search/seed_data.gql`.
+    static let searchSeed = search + "/seed_data.gql"
+    /// `Tests/Backends/ledger`, which has no seed.
+    static let ledger = root + "/Tests/Backends/ledger"
 }
 
 /// Runs an executable built next to the test runner and collects its output.
