@@ -196,4 +196,29 @@ import Testing
         let movie = try #require(script.range(of: "CREATE TABLE IF NOT EXISTS \"movie\""))
         #expect(people.lowerBound < movie.lowerBound)
     }
+
+    @Test func indexTypesMapToWhatEachDatabaseHas() throws {
+        // given: a GIN index on a list, a GIN index on a scalar, and an HNSW index on a vector
+        let model = try StorageFixtures.model(
+            """
+            type Doc @table @index(fields: ["tags"], type: GIN) @index(fields: ["title"], type: GIN) {
+              title: String!
+              tags: [String]
+              embedding: Vector @col(size: 3) @index(type: HNSW, vector_method: COSINE)
+            }
+            """)
+
+        // when
+        let postgreSQL = SchemaDDL(model: model, dialect: PostgreSQLDialect()).statements
+        let sqlite = SchemaDDL(model: model).statements
+
+        // then: PostgreSQL indexes the list with GIN and the text with a B-tree; neither database indexes the
+        // vector (HNSW needs pgvector); SQLite has B-trees only
+        #expect(postgreSQL.contains { $0.contains("USING GIN") && $0.contains("\"tags\"") }, "\(postgreSQL)")
+        #expect(
+            postgreSQL.contains { $0.contains("CREATE INDEX") && $0.contains("(\"title\")") && !$0.contains("GIN") })
+        #expect(!postgreSQL.contains { $0.contains("CREATE INDEX") && $0.contains("\"embedding\"") })
+        #expect(!sqlite.contains { $0.contains("USING") })
+        #expect(!sqlite.contains { $0.contains("CREATE INDEX") && $0.contains("\"embedding\"") })
+    }
 }
