@@ -21,7 +21,7 @@ import Testing
         for corpusCase in Corpus.allCases {
             let schemaFiles = corpusCase.schemaFiles.map { Source(name: $0.path, text: $0.text) }
             let operationFiles = corpusCase.operationFiles.map { Source(name: $0.path, text: $0.text) }
-            let api = SchemaCompiler.compile(schemaFiles).model.map(GeneratedAPI.init(model:)) ?? fallbackAPI
+            let api = SchemaCompiler.compile(schemaFiles).model.map { GeneratedAPI(model: $0) } ?? fallbackAPI
             let seed = SplitMix64.seed(corpusCase.name)
             var generator = SplitMix64(seed: seed)
 
@@ -91,6 +91,6 @@ import Testing
     static let runningExampleAPI: GeneratedAPI? = {
         guard let runningExample = Corpus.validCases.first(where: { $0.name == "running-example" }) else { return nil }
         let sources = runningExample.schemaFiles.map { Source(name: $0.path, text: $0.text) }
-        return SchemaCompiler.compile(sources).model.map(GeneratedAPI.init(model:))
+        return SchemaCompiler.compile(sources).model.map { GeneratedAPI(model: $0) }
     }()
 }
