@@ -27,6 +27,21 @@ public enum GraphQLParser {
         }
     }
 
+    /// Parses several files, each on its own: the definitions of those that parse, in order, and one diagnostic
+    /// for each that does not.
+    public static func parseDocuments(_ sources: [Source]) -> (definitions: [Definition], diagnostics: [Diagnostic]) {
+        var definitions: [Definition] = []
+        var diagnostics: [Diagnostic] = []
+        for source in sources {
+            do {
+                definitions += try parseDocument(source).definitions
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        return (definitions, diagnostics)
+    }
+
     /// Parses a single value, such as `{a: [1, 2], b: $var}`; variables are allowed.
     ///
     /// The whole text must be the value: anything after it is an error.

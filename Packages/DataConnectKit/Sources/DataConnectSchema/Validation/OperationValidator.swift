@@ -71,15 +71,7 @@ public struct OperationValidator {
     public static func validate(
         _ sources: [Source], api: GeneratedAPI, mode: Mode = .connector, limits: OperationLimits = .default
     ) -> ValidatedConnector {
-        var definitions: [Definition] = []
-        var diagnostics: [Diagnostic] = []
-        for source in sources {
-            do {
-                definitions += try GraphQLParser.parseDocument(source).definitions
-            } catch {
-                diagnostics.append(error)
-            }
-        }
+        let (definitions, diagnostics) = GraphQLParser.parseDocuments(sources)
         let document = Document(definitions: definitions)
         var validator = OperationValidator(api: api)
         validator.mode = mode

@@ -29,15 +29,9 @@ public enum RemoteSchemaCompiler {
     public static func compile(
         id: String, endpoint: ServiceConfig.HTTPGraphQL, sources: [Source]
     ) -> (schema: RemoteSchema?, diagnostics: [Diagnostic]) {
-        var definitions: [Definition] = []
-        var diagnostics: [Diagnostic] = []
-        for source in sources {
-            do {
-                definitions += try GraphQLParser.parseDocument(source).definitions
-            } catch {
-                diagnostics.append(error)
-            }
-        }
+        let parsed = GraphQLParser.parseDocuments(sources)
+        let definitions = parsed.definitions
+        var diagnostics = parsed.diagnostics
         if diagnostics.containsErrors { return (nil, diagnostics) }
         var schema = RemoteSchema(id: id, uri: endpoint.uri, timeout: endpoint.timeout)
         var declared: [String: NodeLocation] = [:]

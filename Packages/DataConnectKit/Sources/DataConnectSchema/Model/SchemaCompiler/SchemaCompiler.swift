@@ -19,15 +19,7 @@ public enum SchemaCompiler {
     /// - Parameter sources: the `.gql` files of `schema.source`.
     /// - Returns: the model (nil when there are errors) and every diagnostic, warnings included.
     public static func compile(_ sources: [Source]) -> (model: SchemaModel?, diagnostics: [Diagnostic]) {
-        var definitions: [Definition] = []
-        var diagnostics: [Diagnostic] = []
-        for source in sources {
-            do {
-                definitions += try GraphQLParser.parseDocument(source).definitions
-            } catch {
-                diagnostics.append(error)
-            }
-        }
+        let (definitions, diagnostics) = GraphQLParser.parseDocuments(sources)
         if diagnostics.containsErrors { return (nil, diagnostics) }
         return compile(definitions: definitions, previous: diagnostics)
     }
