@@ -28,7 +28,8 @@ public protocol DataStore: AnyObject, Sendable {
     /// that their realtime subscribers see it; nothing for a database only this process serves from.
     func publish(_ change: DataChange)
     /// Calls `handler` (on a thread of the store's) for every change another process publishes, until
-    /// ``beginClosing()``; nothing for a database only this process serves from.
+    /// ``beginClosing()``; nothing for a database only this process serves from. Returns once changes
+    /// committed from then on are observed.
     func observeChanges(_ handler: @escaping @Sendable (DataChange) -> Void)
 }
 

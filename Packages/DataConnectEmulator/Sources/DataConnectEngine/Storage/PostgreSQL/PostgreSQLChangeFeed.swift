@@ -111,11 +111,18 @@ final class PostgreSQLChangeFeed: Sendable {
                 variables: object["variables"]?.objectValue ?? [:], auth: auth, tables: Set(tables)))
     }
 
-    /// Starts the listening thread.
-    func start(_ handler: @escaping @Sendable (DataChange) -> Void) {
-        let thread = Thread { [self] in listen(handler) }
+    /// Starts the listening thread, and returns once it listens (or its first attempt failed), so that a
+    /// change another process commits after the store has started is not missed.
+    ///
+    /// The wait is bounded by `startupWait`: a server that stops answering mid-connection does not hold start-up.
+    func start(startupWait: Duration = .seconds(30), _ handler: @escaping @Sendable (DataChange) -> Void) {
+        let firstAttempt = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in listen(handler, firstAttempt: firstAttempt) }
         thread.name = "dataconnect-changes"
         thread.start()
+        let (seconds, attoseconds) = startupWait.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        _ = firstAttempt.wait(timeout: .now() + .nanoseconds(nanoseconds))
     }
 
     /// Stops the listening thread (it notices within its poll interval).
@@ -123,8 +130,10 @@ final class PostgreSQLChangeFeed: Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
-    private func listen(_ handler: @escaping @Sendable (DataChange) -> Void) {
+    private func listen(_ handler: @escaping @Sendable (DataChange) -> Void, firstAttempt: DispatchSemaphore) {
         var connection: PGConnection?
+        var announced = false
+        defer { if !announced { firstAttempt.signal() } }
         while !stopped.load(ordering: .relaxed) {
             do {
                 if connection == nil || connection?.isConnected == false {
@@ -133,12 +142,20 @@ final class PostgreSQLChangeFeed: Sendable {
                     try opened.listen(channel)
                     connection = opened
                 }
+                if !announced {
+                    announced = true
+                    firstAttempt.signal()
+                }
                 guard let connection else { continue }
                 for notification in try connection.waitForNotifications(timeout: .milliseconds(250)) {
                     if let change = change(from: notification.payload) { handler(change) }
                 }
             } catch {
                 // The server is away: try again after the poll interval.
+                if !announced {
+                    announced = true
+                    firstAttempt.signal()
+                }
                 connection = nil
                 Thread.sleep(forTimeInterval: 0.25)
             }

@@ -119,7 +119,8 @@ public final class PostgreSQLStore: DataStore {
         feed.send(change)
     }
 
-    /// Listens on the database's notification channel on a connection and thread of its own.
+    /// Listens on the database's notification channel on a connection and thread of its own, and returns once it
+    /// listens.
     public func observeChanges(_ handler: @escaping @Sendable (DataChange) -> Void) {
         feed.start(handler)
     }
