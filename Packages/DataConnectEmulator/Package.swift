@@ -60,8 +60,13 @@ let package = Package(
                 "EmulatorHTTP", "DataConnectEngine",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
-            ]
+                .product(name: "GraphQLLanguage", package: "DataConnectKit"),
+            ],
+            plugins: ["ConsoleAssetsPlugin"]
         ),
+        // The browser console (`Console/`) compiled into the emulator: the plugin runs the embedder on its files.
+        .executableTarget(name: "ConsoleAssetsEmbedder"),
+        .plugin(name: "ConsoleAssetsPlugin", capability: .buildTool(), dependencies: ["ConsoleAssetsEmbedder"]),
         // `TestEmulator` on a free port, for this package's tests; `Packages/DataConnectTesting` re-exports it to
         // users together with the SDK's in-process transport.
         // `TestPostgreSQLSchema` gives suites that run on both databases a fresh PostgreSQL schema.

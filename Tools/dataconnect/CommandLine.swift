@@ -50,6 +50,8 @@ struct EmulatorOptions: Equatable {
     var importDirectory: String?
     var exportOnExit: String?
     var watch = true
+    /// `--no-console` turns the browser console off.
+    var console = true
     /// `--allow-host`: further names requests may give in `Host`.
     var allowedHosts: [String] = []
     /// `--allow-origin`: further web origins whose pages may call the emulator.
@@ -209,7 +211,7 @@ extension EmulatorOptions {
                     backendOption, .value("--host"), .value("--port"), .value("--listen"), .value("--data-dir"),
                     .value("--postgres"),
                     .value("--seed"), .value("--import"), .value("--export-on-exit"), .flag("--no-watch"),
-                    .flag("--no-backend"), .value("--allow-host"), .value("--allow-origin"),
+                    .flag("--no-backend"), .flag("--no-console"), .value("--allow-host"), .value("--allow-origin"),
                     .value("--max-selected-fields"),
                     .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
                     .value("--request-timeout"),
@@ -246,6 +248,7 @@ extension EmulatorOptions {
             case "--export-on-exit": options.exportOnExit = text
             case "--no-watch": options.watch = false
             case "--no-backend": options.backend = nil
+            case "--no-console": options.console = false
             case "--allow-host":
                 guard RequestOriginPolicy.normalizedAllowedHost(text) != nil else {
                     throw UsageError(
@@ -478,7 +481,7 @@ func usage(_ topic: String?) -> String {
         return """
             usage: dataconnect emulator [--backend DIR | --no-backend] [--host 127.0.0.1] [--port 9399]
                                         [--data-dir DIR | --postgres URL] [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
-                                        [--allow-host HOST]... [--allow-origin ORIGIN]...
+                                        [--no-console] [--allow-host HOST]... [--allow-origin ORIGIN]...
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
                                         [--max-filter-terms N] [--request-timeout SECONDS]
 
@@ -501,6 +504,9 @@ func usage(_ topic: String?) -> String {
               --import DIR           load DIR/dataconnect_export/sqlite.db at start
               --export-on-exit DIR   write DIR/dataconnect_export/sqlite.db when stopping
               --no-watch             do not reload on file changes
+              --no-console           do not serve the browser console (by default it is at the emulator's
+                                     URL, e.g. http://127.0.0.1:9399/: schema, data, operations, GraphQL,
+                                     realtime subscriptions and requests)
               --allow-host HOST      also answer requests whose Host is HOST (repeatable; .example.test
                                      admits its subdomains too). By default only loopback names
                                      (localhost, *.localhost, 127.0.0.0/8, [::1]) and the --host address

@@ -29,11 +29,14 @@ enum EmulatorCommand {
                     importDirectory: options.importDirectory, exportOnExit: options.exportOnExit,
                     watch: options.watch, log: log, allowedHosts: options.allowedHosts,
                     allowedOrigins: options.allowedOrigins, limits: options.limits,
-                    executionLimits: options.executionLimits))
+                    executionLimits: options.executionLimits, console: options.console))
             try emulator.start()
         } catch {
             log("error: \(error.message)")
             return 1
+        }
+        if options.console {
+            log("console: \(emulator.url)/ (schema, data, operations, GraphQL, realtime, requests; --no-console turns it off)")
         }
         FileHandle.standardOutput.write(Data("ready \(emulator.url)\n".utf8))
         StopSignals.wait()

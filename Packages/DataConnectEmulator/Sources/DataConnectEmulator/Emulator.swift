@@ -78,6 +78,8 @@ public final class Emulator: Sendable {
         /// Where the realtime hub schedules heartbeats and `@refresh(every:)` re-runs: the wall clock, or a
         /// ``ManualClock`` that tests advance.
         public var clock: any EmulatorClock
+        /// Whether to serve the browser console at `/` (on by default).
+        public var console: Bool
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -88,8 +90,10 @@ public final class Emulator: Sendable {
             log: @escaping @Sendable (String) -> Void = { _ in },
             realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
             allowedHosts: [String] = [], allowedOrigins: [String] = [], limits: OperationLimits = .default,
-            executionLimits: ExecutionLimits = .default, clock: any EmulatorClock = LiveClock()
+            executionLimits: ExecutionLimits = .default, clock: any EmulatorClock = LiveClock(),
+            console: Bool = true
         ) {
+            self.console = console
             self.clock = clock
             self.realtime = realtime
             self.allowedHosts = allowedHosts
@@ -185,7 +189,8 @@ public final class Emulator: Sendable {
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         Self.connect(hub, to: store)
         responder = EmulatorResponder(
-            engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy, database: store.summary
+            engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy, database: store.summary,
+            console: options.console
         ) {
             request in
             do {

@@ -2,6 +2,7 @@ import DataConnectEngine
 import DataConnectSchema
 import DataConnectWire
 import EmulatorHTTP
+import Foundation
 import Synchronization
 
 /// Routes the emulator's HTTP surface to the engine.
@@ -36,6 +37,14 @@ public final class EmulatorResponder: HTTPResponder {
     public let hub: SubscriptionHub
     /// Which hosts and web origins may call the emulator.
     public let originPolicy: RequestOriginPolicy
+    /// Whether the browser console is served (`/`, `/console/*`, `/emulator/console/*`).
+    public let servesConsole: Bool
+    /// The last requests served, for the console.
+    let requestLog = RequestLog()
+    /// The console's live feed.
+    let consoleEvents: ConsoleEvents
+    /// When the responder was made: the console tells a restarted emulator by it.
+    let startedAt = Date()
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
@@ -55,20 +64,30 @@ public final class EmulatorResponder: HTTPResponder {
     ///   - hub: The realtime hub for the stream's subscriptions; a hub with the default configuration when `nil`.
     ///   - originPolicy: Which hosts and web origins may call the emulator; loopback ones only by default.
     ///   - database: What `/emulator/info` reports about the database; SQLite in memory when `nil`.
+    ///   - console: Whether to serve the browser console.
     ///   - maintenance: Clears and exports data for `/emulator/clear` and `/emulator/export`.
     public init(
         engine: Engine, version: String,
         hub: SubscriptionHub? = nil,
         originPolicy: RequestOriginPolicy = .loopbackOnly,
         database: DataStoreSummary? = nil,
+        console: Bool = true,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
         self.database = Mutex(database ?? DataStoreSummary(engine: "sqlite", location: "memory", version: ""))
         self.current = Mutex(engine)
-        self.hub = hub ?? SubscriptionHub(engine: engine)
+        let hub = hub ?? SubscriptionHub(engine: engine)
+        self.hub = hub
         self.originPolicy = originPolicy
         self.version = version
         self.maintenance = maintenance
+        self.servesConsole = console
+        let events = ConsoleEvents(hub: hub)
+        consoleEvents = events
+        if console {
+            hub.setObserver { [weak events] observation in events?.hubObserved(observation) }
+            requestLog.setListener { [weak events] record in events?.requestServed(record) }
+        }
     }
 
     /// Serves a new engine from now on (requests in flight finish on the old one).
@@ -80,6 +99,7 @@ public final class EmulatorResponder: HTTPResponder {
         current.withLock { $0 = engine }
         if let database { self.database.withLock { $0 = database } }
         hub.replaceEngine(engine)
+        consoleEvents.serviceReloaded()
     }
 
     /// The engine being served.
@@ -135,9 +155,21 @@ public final class EmulatorResponder: HTTPResponder {
     /// a method other than `POST`), a web page's `Content-Type`, the service (404), the method on this kind of
     /// path (404), the body (400), the caller's token (401); then the engine runs the operation.
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        switch Route(method: request.method, path: request.path) {
+        let route = Route(method: request.method, path: request.path)
+        guard servesConsole, let action = route.maintenanceAction else { return answer(route, request) }
+        let started = ContinuousClock.now
+        let response = answer(route, request)
+        record(method: action, connector: nil, operation: nil, caller: "admin", response: response, since: started)
+        return response
+    }
+
+    /// Answers a routed request.
+    private func answer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        switch route {
         case .info:
             return info()
+        case .console(let console):
+            return serveConsole(console, request)
         case .clear:
             switch maintenance(.clear) {
             case .success(let message):
@@ -237,14 +269,24 @@ public final class EmulatorResponder: HTTPResponder {
         _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation,
         _ makeRequest: (Operation, AuthContext?) -> EngineRequest
     ) -> HTTPResponse {
+        let started = ContinuousClock.now
         switch decodeCaller(request, route, read) {
         case .success(let (operation, auth)):
-            let response = engine.execute(makeRequest(operation, auth))
+            let engineRequest = makeRequest(operation, auth)
+            let response = engine.execute(engineRequest)
             if let effect = response.mutation { hub.mutationExecuted(effect) }
-            return .json(
+            let answer = HTTPResponse.json(
                 response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
+            if servesConsole { record(route, engineRequest, response: answer, code: response.status, since: started) }
+            return answer
         case .failure(let error):
-            return Self.error(error)
+            let answer = Self.error(error)
+            if servesConsole {
+                record(
+                    method: route.method, connector: route.connector, operation: nil, caller: "unknown",
+                    response: answer, code: error.status, since: started)
+            }
+            return answer
         }
     }
 

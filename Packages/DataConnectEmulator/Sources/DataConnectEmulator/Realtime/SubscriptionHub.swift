@@ -71,6 +71,8 @@ public final class SubscriptionHub: Sendable {
     /// Told about each change this process commits (for other processes serving from the same database).
     private let changePublisher = Mutex<(@Sendable (DataChange) -> Void)?>(nil)
     private let executions = Atomic<Int>(0)
+    /// Told when groups come and go or change size, and when a group gets new data (the console's live view).
+    private let observer = Mutex<(@Sendable (Observation) -> Void)?>(nil)
     private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
 
     private struct Subscriber {
@@ -104,6 +106,9 @@ public final class SubscriptionHub: Sendable {
         var lastEtag: String?
         /// The next `@refresh(every:)` re-run, while the query has one.
         var refresh: ScheduledAction?
+        /// How many times new data went out to the group, and when last.
+        var pushes = 0
+        var lastPush: Date?
     }
 
     /// A task suspended in ``waitUntilIdle()`` or ``waitUntilSubscriberCount(is:)``.
@@ -214,12 +219,73 @@ public final class SubscriptionHub: Sendable {
 
     /// Runs `body` on the locked state, then resumes the waiters whose condition it made true.
     private func update<T>(_ body: (inout State) -> T) -> T {
-        let (result, satisfied) = state.withLock { state in
+        let (result, satisfied, resized) = state.withLock { state in
+            let before = (state.subscribers, state.groups.count)
             let result = body(&state)
-            return (result, state.satisfiedWaiters())
+            return (result, state.satisfiedWaiters(), before != (state.subscribers, state.groups.count))
         }
         for continuation in satisfied { continuation.resume() }
+        if resized { observe(.groupsChanged) }
         return result
+    }
+
+    // MARK: Observation
+
+    /// What the hub tells its observer (``setObserver(_:)``).
+    public enum Observation: Sendable {
+        /// Subscribers or groups were added or removed.
+        case groupsChanged
+        /// A group's query produced new data, which went to its subscribers; `refresh` when a
+        /// `@refresh(every:)` run found it.
+        case pushed(GroupSnapshot, refresh: Bool)
+    }
+
+    /// A live group as the console shows it.
+    public struct GroupSnapshot: Sendable {
+        /// Identifies the group while it lives.
+        public var id: UInt64
+        /// The connector id.
+        public var connector: String
+        /// The query's name.
+        public var operationName: String
+        /// The variables as the first subscriber sent them.
+        public var variables: JSONObject
+        /// The subscribers' identity: their uid when signed in.
+        public var uid: String?
+        /// Whether the subscribers are signed in.
+        public var isAuthenticated: Bool
+        /// How many subscribers share the group.
+        public var subscribers: Int
+        /// How many times new data went out.
+        public var pushes: Int
+        /// When new data last went out.
+        public var lastPush: Date?
+        /// The etag of the last result.
+        public var etag: String?
+    }
+
+    /// Calls `observer` (on the hub's threads: return quickly) when groups change and when a group gets new
+    /// data; `nil` stops observing.
+    public func setObserver(_ observer: (@Sendable (Observation) -> Void)?) {
+        self.observer.withLock { $0 = observer }
+    }
+
+    /// The live groups, oldest first.
+    public func groupSnapshots() -> [GroupSnapshot] {
+        state.withLock { state in state.groups.values.map(Self.snapshot).sorted { $0.id < $1.id } }
+    }
+
+    private static func snapshot(_ group: Group) -> GroupSnapshot {
+        GroupSnapshot(
+            id: group.id, connector: group.target.connector, operationName: group.target.operationName,
+            variables: group.target.variables, uid: group.auth?.uid, isAuthenticated: group.auth != nil,
+            subscribers: group.subscribers.count, pushes: group.pushes, lastPush: group.lastPush,
+            etag: group.lastEtag)
+    }
+
+    private func observe(_ observation: @autoclosure () -> Observation) {
+        guard let observer = observer.withLock({ $0 }) else { return }
+        observer(observation())
     }
 
     // MARK: Subscribing
@@ -607,10 +673,14 @@ public final class SubscriptionHub: Sendable {
             return
         }
         let etag = Self.etag(response.body)
-        let (full, unchanged) = state.withLock { state -> ([Subscriber], [Subscriber]) in
-            guard var group = state.groups[key] else { return ([], []) }
+        let (full, unchanged, pushed) = state.withLock { state -> ([Subscriber], [Subscriber], GroupSnapshot?) in
+            guard var group = state.groups[key] else { return ([], [], nil) }
             let changed = group.lastEtag != etag
             group.lastEtag = etag
+            if changed {
+                group.pushes += 1
+                group.lastPush = Date()
+            }
             var full: [Subscriber] = []
             var unchanged: [Subscriber] = []
             for (id, subscriber) in group.subscribers {
@@ -629,7 +699,7 @@ public final class SubscriptionHub: Sendable {
                 if subscriber.pending != nil { group.subscribers[id]?.pending = nil }
             }
             state.groups[key] = group
-            return (full, unchanged)
+            return (full, unchanged, changed ? Self.snapshot(group) : nil)
         }
         if !full.isEmpty {
             // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
@@ -645,6 +715,7 @@ public final class SubscriptionHub: Sendable {
                 subscriber.sink.send(Self.responsePrefix(subscriber.requestID) + tail)
             }
         }
+        if let pushed { observe(.pushed(pushed, refresh: run.isRefresh)) }
     }
 
     /// `{"requestId":"<id>",`

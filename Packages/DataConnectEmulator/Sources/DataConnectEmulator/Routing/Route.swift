@@ -21,11 +21,17 @@ enum Route: Equatable {
     case api(APIRoute)
     /// The realtime stream over a WebSocket (`ConnectorStreamService.Connect`), any method: the handshake checks it.
     case stream(StreamRoute)
+    /// The browser console: its page and files, and the endpoints only it calls.
+    case console(ConsoleRoute)
     /// A request the routing itself answers: an unknown path, or a method other than `POST`.
     case refused(RequestError)
 
     /// Parses `method` and `path`.
     init(method: HTTPMethod, path: String) {
+        if let console = ConsoleRoute.route(method: method, path: path) {
+            self = console
+            return
+        }
         switch path {
         case "/emulator/info":
             self = .info
@@ -192,5 +198,62 @@ struct StreamRoute: Equatable {
         default:
             return nil
         }
+    }
+}
+
+/// A path of the browser console (see ``EmulatorResponder``'s console endpoints).
+enum ConsoleRoute: Equatable {
+    /// `GET /`, `GET /console/{file}` and `GET /favicon.ico`: a file of the console.
+    case asset(String)
+    /// `GET /emulator/console/model`: the schema and operations.
+    case model
+    /// `POST /emulator/console/explain`: the SQL of a query.
+    case explain
+    /// `GET /emulator/console/requests`: the last requests served.
+    case requests
+    /// `GET /emulator/console/realtime`: the realtime hub's groups.
+    case realtime
+    /// `/emulator/console/events`, any method: the live feed over a WebSocket (the handshake checks it).
+    case events
+
+    /// What the console's files are served under.
+    static let assetPrefix = "/console/"
+    /// What the console's endpoints are served under.
+    static let endpointPrefix = "/emulator/console/"
+
+    /// Parses a console path: its route, a refusal for a console path asked with the wrong method, or `nil` when
+    /// the path is not the console's.
+    static func route(method: HTTPMethod, path: String) -> Route? {
+        let console: ConsoleRoute
+        let expected: HTTPMethod?
+        switch path {
+        case "/":
+            (console, expected) = (.asset("index.html"), .get)
+        case "/favicon.ico":
+            (console, expected) = (.asset("favicon.svg"), .get)
+        case endpointPrefix + "model":
+            (console, expected) = (.model, .get)
+        case endpointPrefix + "explain":
+            (console, expected) = (.explain, .post)
+        case endpointPrefix + "requests":
+            (console, expected) = (.requests, .get)
+        case endpointPrefix + "realtime":
+            (console, expected) = (.realtime, .get)
+        case endpointPrefix + "events":
+            (console, expected) = (.events, nil)
+        default:
+            guard path.hasPrefix(assetPrefix) else {
+                if path.hasPrefix(endpointPrefix) {
+                    return .refused(RequestError(status: .notFound, message: "no such console endpoint: \(path)"))
+                }
+                return nil
+            }
+            let name = String(path.dropFirst(assetPrefix.count))
+            (console, expected) = (.asset(name), .get)
+        }
+        if let expected, method != expected, !(expected == .get && method == .head) {
+            return .refused(RequestError(status: .invalidArgument, message: "use \(expected) \(path)"))
+        }
+        return .console(console)
     }
 }

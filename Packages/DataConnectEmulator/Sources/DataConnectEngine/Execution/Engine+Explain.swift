@@ -26,4 +26,15 @@ extension Engine {
         }
         return result
     }
+
+    /// The tables (GraphQL type names) an operation touches, for tooling: the tables its selection reads and,
+    /// for a mutation, the tables it may write (cascades included). Empty for an unknown operation.
+    public func touchedTables(connector: String, operationName: String) -> Set<String> {
+        guard let operation = operations[connector]?[operationName] else { return [] }
+        let read = fieldTables(operation)
+        return operation.kind == .mutation ? read.union(writtenTables(operation)) : read
+    }
+
+    /// The SQL dialect of the database the engine runs on (column types as the database declares them).
+    public var sqlDialect: any SQLDialect { dialect }
 }

@@ -69,24 +69,7 @@ extension Engine {
         _ operation: CompiledOperation, variables: JSONObject, auth: AuthContext?, connector: String
     ) -> Set<String> {
         let model = service.api.model
-        var tables: Set<String> = []
-        for node in operation.roots.flatMap(\.subtree) {
-            guard let role = node.role else { continue }
-            switch role {
-            case .lookup(let table), .list(let table), .column(let table, _), .entityId(let table),
-                .rowCount(let table), .aggregate(let table, _, _):
-                tables.insert(table)
-            case .relation(let table, let relation):
-                tables.insert(table)
-                tables.insert(relation.target)
-                switch relation.kind {
-                case .manyToMany(let join, _, _): tables.insert(join)
-                case .reverseMany(let table, _), .reverseOne(let table, _): tables.insert(table)
-                case .forward: break
-                }
-            default: break
-            }
-        }
+        var tables = fieldTables(operation)
         var resolver = ArgumentResolver(system: service.api.typeSystem, variables: variables)
         resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         for root in operation.roots where !resolver.resolution.skipped.contains(root.id) {
@@ -106,6 +89,30 @@ extension Engine {
             tables.compactMap { name in model.table(name)?.name ?? model.tables.first { $0.sqlName == name }?.name })
         // A view may read any table.
         return read.contains { model.table($0)?.isView == true } ? allTables : read
+    }
+
+    /// The tables the fields of an operation's selection read: their roles' tables, relations' targets and join
+    /// tables (not the tables filters reach: those the statements name).
+    func fieldTables(_ operation: CompiledOperation) -> Set<String> {
+        var tables: Set<String> = []
+        for node in operation.roots.flatMap(\.subtree) {
+            guard let role = node.role else { continue }
+            switch role {
+            case .lookup(let table), .list(let table), .column(let table, _), .entityId(let table),
+                .rowCount(let table), .aggregate(let table, _, _):
+                tables.insert(table)
+            case .relation(let table, let relation):
+                tables.insert(table)
+                tables.insert(relation.target)
+                switch relation.kind {
+                case .manyToMany(let join, _, _): tables.insert(join)
+                case .reverseMany(let table, _), .reverseOne(let table, _): tables.insert(table)
+                case .forward: break
+                }
+            default: break
+            }
+        }
+        return tables
     }
 
     /// The tables (type names) a mutation may write: each root field's table, and for deletes and upserts

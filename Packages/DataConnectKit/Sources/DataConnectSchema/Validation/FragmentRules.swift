@@ -114,7 +114,7 @@ extension OperationValidator {
     /// Every fragment a selection set spreads, directly or through other fragments.
     func transitiveFragments(of selectionSet: SelectionSet) -> Set<String> {
         var result: Set<String> = []
-        var pending = Array(Self.spreads(in: selectionSet))
+        var pending = Array(selectionSet.fragmentSpreadNames)
         while let name = pending.popLast() {
             guard result.insert(name).inserted else { continue }
             pending += fragmentSpreads[name] ?? []
@@ -122,20 +122,6 @@ extension OperationValidator {
         return result
     }
 
-    static func spreads(in selectionSet: SelectionSet) -> Set<String> {
-        var result: Set<String> = []
-        var pending = [selectionSet]
-        while let set = pending.popLast() {
-            for selection in set.selections {
-                switch selection {
-                case .field(let field): if let inner = field.selectionSet { pending.append(inner) }
-                case .fragmentSpread(let spread): result.insert(spread.name.value)
-                case .inlineFragment(let inline): pending.append(inline.selectionSet)
-                }
-            }
-        }
-        return result
-    }
 
     /// Rule: every fragment is used by some operation.
     mutating func checkUnusedFragments(_ document: Document) {

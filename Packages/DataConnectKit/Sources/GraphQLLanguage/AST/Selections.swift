@@ -81,3 +81,22 @@ public struct InlineFragment: Hashable, Sendable {
         self.location = location
     }
 }
+
+extension SelectionSet {
+    /// The names of the fragments spread in this selection set, its fields' selections and its inline fragments
+    /// (not those the spread fragments spread in turn).
+    public var fragmentSpreadNames: Set<String> {
+        var result: Set<String> = []
+        var pending = [self]
+        while let set = pending.popLast() {
+            for selection in set.selections {
+                switch selection {
+                case .field(let field): if let inner = field.selectionSet { pending.append(inner) }
+                case .fragmentSpread(let spread): result.insert(spread.name.value)
+                case .inlineFragment(let inline): pending.append(inline.selectionSet)
+                }
+            }
+        }
+        return result
+    }
+}
