@@ -70,7 +70,7 @@ final class ConsoleEvents: Sendable {
                 state.withLock { $0.groupsPending = false }
                 broadcast(groupsFrame())
             }
-        case .pushed(let group, let refresh):
+        case .pushed(let group, let reason):
             broadcast([
                 "type": "push",
                 "push": [
@@ -78,7 +78,7 @@ final class ConsoleEvents: Sendable {
                     "operation": .string(group.operationName), "subscribers": .number(JSONNumber(group.subscribers)),
                     "etag": group.etag.map(JSONValue.string) ?? .null,
                     "time": .string(RequestLog.timestamp(group.lastPush ?? Date())),
-                    "reason": .string(refresh ? "refresh" : "change"),
+                    "reason": .string(reason.rawValue),
                 ],
             ])
         }

@@ -235,9 +235,18 @@ public final class SubscriptionHub: Sendable {
     public enum Observation: Sendable {
         /// Subscribers or groups were added or removed.
         case groupsChanged
-        /// A group's query produced new data, which went to its subscribers; `refresh` when a
-        /// `@refresh(every:)` run found it.
-        case pushed(GroupSnapshot, refresh: Bool)
+        /// A group's query produced new data, which went to its subscribers.
+        case pushed(GroupSnapshot, reason: PushReason)
+    }
+
+    /// Why a group's query ran when it produced new data.
+    public enum PushReason: String, Sendable {
+        /// The group's first result.
+        case initial
+        /// A change to what it reads.
+        case change
+        /// Its `@refresh(every:)` schedule.
+        case refresh
     }
 
     /// A live group as the console shows it.
@@ -673,9 +682,11 @@ public final class SubscriptionHub: Sendable {
             return
         }
         let etag = Self.etag(response.body)
-        let (full, unchanged, pushed) = state.withLock { state -> ([Subscriber], [Subscriber], GroupSnapshot?) in
+        let (full, unchanged, pushed) = state.withLock {
+            state -> ([Subscriber], [Subscriber], (GroupSnapshot, PushReason)?) in
             guard var group = state.groups[key] else { return ([], [], nil) }
             let changed = group.lastEtag != etag
+            let reason: PushReason = group.lastEtag == nil ? .initial : run.isRefresh ? .refresh : .change
             group.lastEtag = etag
             if changed {
                 group.pushes += 1
@@ -699,7 +710,7 @@ public final class SubscriptionHub: Sendable {
                 if subscriber.pending != nil { group.subscribers[id]?.pending = nil }
             }
             state.groups[key] = group
-            return (full, unchanged, changed ? Self.snapshot(group) : nil)
+            return (full, unchanged, changed ? (Self.snapshot(group), reason) : nil)
         }
         if !full.isEmpty {
             // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
@@ -715,7 +726,7 @@ public final class SubscriptionHub: Sendable {
                 subscriber.sink.send(Self.responsePrefix(subscriber.requestID) + tail)
             }
         }
-        if let pushed { observe(.pushed(pushed, refresh: run.isRefresh)) }
+        if let pushed { observe(.pushed(pushed.0, reason: pushed.1)) }
     }
 
     /// `{"requestId":"<id>",`

@@ -156,16 +156,23 @@ import Testing
         #expect(hello["type"] == "hello" && hello["serviceId"] == "shop")
         let subscriber = try fixture.subscribe("ListBooks")
         _ = subscriber.nextData()
-        let joined = try #require(Self.next(console) { $0["type"] == "groups" && $0["subscribers"] == 1 })
-        #expect(joined["groups"]?[0]?["operation"] == "ListBooks")
+        let arrival = Self.next(console, each: [
+            { $0["type"] == "groups" && $0["subscribers"] == 1 }, { $0["type"] == "push" && $0["push"]?["reason"] == "initial" },
+        ])
+        #expect(try #require(arrival[0])["groups"]?[0]?["operation"] == "ListBooks")
+        #expect(try #require(arrival[1])["push"]?["operation"] == "ListBooks")
 
         // when: a mutation over REST
         try fixture.mutate("AddBook", ["title": "Figs", "year": 2021, "authorId": .string(RealtimeFixture.alice)])
 
-        // then: its request, and the push of the subscriber's new data
-        let request = try #require(Self.next(console) { $0["type"] == "request" })
+        // then: its request, and the push of the subscriber's new data (in either order: the push leaves from the
+        // hub's queue)
+        let frames = Self.next(console, each: [
+            { $0["type"] == "request" }, { $0["type"] == "push" && $0["push"]?["reason"] == "change" },
+        ])
+        let request = try #require(frames[0])
         #expect(request["request"]?["operation"] == "AddBook" && request["request"]?["status"] == 200)
-        let push = try #require(Self.next(console) { $0["type"] == "push" && $0["push"]?["reason"] == "change" })
+        let push = try #require(frames[1])
         #expect(push["push"]?["operation"] == "ListBooks" && push["push"]?["subscribers"] == 1)
         _ = subscriber.nextData()
         let state = try Self.get(Int(fixture.emulator.port), "/emulator/console/realtime").json
@@ -213,6 +220,19 @@ import Testing
         for (path, answer) in zip(paths, answers) {
             #expect(answer.status == 404 && answer.errorMessage.contains("--no-console"), "\(path): \(answer)")
         }
+    }
+
+    /// The first frame matching each predicate, reading until each has one (others are skipped); `nil` for those
+    /// without a match before the hang guard.
+    static func next(_ client: WebSocketClient, each predicates: [(JSONValue) -> Bool]) -> [JSONValue?] {
+        var found = [JSONValue?](repeating: nil, count: predicates.count)
+        let deadline = ContinuousClock.now + HangGuard.event
+        while found.contains(where: { $0 == nil }), let frame = client.next(timeout: deadline - ContinuousClock.now) {
+            for (index, matches) in predicates.enumerated() where found[index] == nil && matches(frame) {
+                found[index] = frame
+            }
+        }
+        return found
     }
 
     /// The next frame that `matches`, skipping others; `nil` when none comes before the hang guard.
