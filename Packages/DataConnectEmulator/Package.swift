@@ -64,9 +64,8 @@ let package = Package(
             ],
             plugins: ["ConsoleAssetsPlugin"]
         ),
-        // The browser console (`Console/`) compiled into the emulator: the plugin runs the embedder on its files.
-        .executableTarget(name: "ConsoleAssetsEmbedder"),
-        .plugin(name: "ConsoleAssetsPlugin", capability: .buildTool(), dependencies: ["ConsoleAssetsEmbedder"]),
+        // The browser console (`Console/`) compiled into the emulator before each build.
+        .plugin(name: "ConsoleAssetsPlugin", capability: .buildTool()),
         // `TestEmulator` on a free port, for this package's tests; `Packages/DataConnectTesting` re-exports it to
         // users together with the SDK's in-process transport.
         // `TestPostgreSQLSchema` gives suites that run on both databases a fresh PostgreSQL schema.
