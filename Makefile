@@ -10,7 +10,8 @@ GEN := Packages/DataConnectCodegen
 CACHE := Packages/DataConnectCache
 TESTING := Packages/DataConnectTesting
 BACKEND ?= Backend/movies
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config tmux wrk curl
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config tmux wrk curl \
+  chromium chromium-driver python3-selenium nodejs
 
 .DEFAULT_GOAL := help
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/search Tests/Backends/ledger
@@ -19,7 +20,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -45,7 +46,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-upstream-shaped ## Run every test suite
+test: test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-upstream-shaped test-console ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -95,6 +96,11 @@ test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warn
 	$(SWIFT) build --build-tests --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build --package-path Tests/UpstreamShaped
 
+test-console: ## The emulator's console: its JavaScript unit tests (node), then end to end in headless Chromium
+	$(SWIFT) build --product dataconnect
+	node --test $(EMU)/ConsoleTests/*.test.mjs
+	/usr/bin/python3 Tests/Console/console_e2e.py
+
 generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
 	$(SWIFT) build --product dataconnect
 	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend || exit 1; done
@@ -140,11 +146,11 @@ demo: bootstrap ## The walkthrough: build, serve Backend/movies, then create, li
 	  for i in $$(seq 200); do grep -q '^ready ' $$out && break; sleep 0.05; done; \
 	  url=$$(sed -n 's/^ready //p' $$out); address=$${url#http://}; \
 	  test -n "$$address" || { echo "the emulator did not start"; exit 1; }; \
-	  echo "   emulator ready at $$url"; \
+	  echo "   emulator ready at $$url; its console (schema, data, operations, GraphQL, realtime, requests) is $$url/"; \
 	  .build/release/movies-demo --emulator $$address || exit 1; \
 	  echo; echo "== The movies CLI on the same generated SDK: movies --emulator $$address list --genre Sci-Fi --limit 5"; \
 	  MOVIES_CONFIG_DIR=$$(mktemp -d) NO_COLOR=1 .build/release/movies --emulator $$address list --genre Sci-Fi --limit 5 || exit 1; \
-	  kill -TERM $$pid; wait $$pid; trap - EXIT; rm -f $$out; echo; echo "== The emulator stopped cleanly. Next: make tui, make test, docs/walkthrough.md"
+	  kill -TERM $$pid; wait $$pid; trap - EXIT; rm -f $$out; echo; echo "== The emulator stopped cleanly. Next: make emulator and open http://127.0.0.1:9399/ (the console), make tui, make test, docs/walkthrough.md"
 
 demo-postgres: bootstrap ## The walkthrough on PostgreSQL: two emulators on one throwaway server, the demo through one, the CLI through the other
 	@echo "== Building the CLI, the demo app and pg-cluster (release)"
@@ -186,7 +192,7 @@ tui: ## Open the movies TUI against an emulator on 127.0.0.1:9399 (started here 
 	  .build/release/movies-tui --emulator 127.0.0.1:9399; status=$$?; kill -TERM $$pid; wait $$pid; exit $$status; \
 	fi
 
-emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399
+emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399 (console at http://127.0.0.1:9399/)
 	.build/release/dataconnect emulator --backend $(BACKEND) --seed $(BACKEND)/seed_data.gql
 
 bench: ## Foundations benchmarks (parser, validation, JSON; release); see also the bench-* targets
