@@ -1081,23 +1081,31 @@ class ConsoleFlowTests(ConsoleTestCase):
         self.find('table[data-testid="requests-table"]')
         signed_out = self.curl("query", "listMoviesByGenre", {"genre": "Drama"})
         signed_in = self.curl("query", "listMyReviews", {}, token=id_token("curl-user"))
+        # The table is re-rendered as requests arrive: read each row in one script, so no element goes stale
+        # between finding it and reading it.
+        read_row = """
+            const row = document.querySelector(
+                `table[data-testid="requests-table"] tbody tr[data-request-id="${arguments[0]}"]`);
+            if (!row) return null;
+            const cells = {};
+            for (const td of row.querySelectorAll("td[data-field]")) cells[td.dataset.field] = td.textContent.trim();
+            return cells;
+        """
         for request, operation, caller in (
             (signed_out, "listMoviesByGenre", "unauthenticated"),
             (signed_in, "listMyReviews", "uid:curl-user"),
         ):
-            row = self.find(f'table[data-testid="requests-table"] tbody tr[data-request-id="{request["id"]}"]')
-
-            def cell(field):
-                return row.find_element(By.CSS_SELECTOR, f'td[data-field="{field}"]').text.strip()
-
-            self.assertIn(operation, cell("operation"))
-            self.assertIn(caller, cell("caller"))
-            self.assertIn("200", cell("status"))
-            self.assertRegex(cell("durationMs"), r"\d")
-        shown = [
-            int(tr.get_attribute("data-request-id"))
-            for tr in self.find_all('table[data-testid="requests-table"] tbody tr[data-request-id]')
-        ]
+            cells = self.wait(
+                lambda d: d.execute_script(read_row, request["id"]), f"request {request['id']} is not listed"
+            )
+            self.assertIn(operation, cells.get("operation", ""))
+            self.assertIn(caller, cells.get("caller", ""))
+            self.assertIn("200", cells.get("status", ""))
+            self.assertRegex(cells.get("durationMs", ""), r"\d")
+        shown = self.driver.execute_script(
+            """return [...document.querySelectorAll('table[data-testid="requests-table"] tbody tr[data-request-id]')]
+                   .map((row) => Number(row.dataset.requestId));"""
+        )
         self.assertEqual(shown, sorted(shown, reverse=True), "the requests are not listed newest first")
         self.assertEqual(shown[0], signed_in["id"], "the newest request is not first")
 

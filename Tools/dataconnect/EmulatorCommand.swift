@@ -36,7 +36,9 @@ enum EmulatorCommand {
             return 1
         }
         if options.console {
-            log("console: \(emulator.url)/ (schema, data, operations, GraphQL, realtime, requests; --no-console turns it off)")
+            log(
+                "console: \(emulator.url)/ (schema, data, operations, GraphQL, realtime, requests; "
+                    + "--no-console turns it off)")
         }
         FileHandle.standardOutput.write(Data("ready \(emulator.url)\n".utf8))
         StopSignals.wait()

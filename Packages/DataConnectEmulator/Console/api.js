@@ -108,3 +108,16 @@ export function errorSummary(answer) {
   const code = first.extensions && first.extensions.code;
   return code ? `${code}: ${first.message}` : String(first.message);
 }
+
+/**
+ * The errors of an API answer's body as GraphQL errors: `errors` as they are, or a Google RPC error
+ * (`{"error": {"code", "message", "status"}}`, the shape of refusals) as one error with `extensions.code`.
+ */
+export function answerErrors(body) {
+  if (!body || typeof body !== "object") return [];
+  if (Array.isArray(body.errors) && body.errors.length) return body.errors;
+  if (body.error && typeof body.error === "object") {
+    return [{ message: String(body.error.message ?? ""), extensions: { code: body.error.status || String(body.error.code ?? "") } }];
+  }
+  return [];
+}

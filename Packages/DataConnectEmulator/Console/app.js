@@ -9,6 +9,7 @@ import { mountOperations } from "./operations-view.js";
 import { mountGraphQL } from "./graphql-view.js";
 import { mountRealtime, recordPush } from "./realtime-view.js";
 import { mountRequests } from "./requests-view.js";
+import { el } from "./dom.js";
 
 /** The tabs, in order (Alt+1 is the first). */
 const TABS = [
@@ -71,13 +72,6 @@ fragment TypeRef on __Type {
 
 function byTestId(id) {
   return document.querySelector(`[data-testid="${id}"]`);
-}
-
-function el(tag, props = {}, text = null) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) element.setAttribute(key, value);
-  if (text !== null) element.textContent = text;
-  return element;
 }
 
 /** The console application: one per page. */

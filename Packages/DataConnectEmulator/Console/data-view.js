@@ -19,24 +19,7 @@ import {
   rowKey,
   valueToInput,
 } from "./data-queries.js";
-
-/** Builds an element: `props` are attributes (`on*` functions become listeners); children may be text. */
-function el(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") element.className = value;
-    else if (key === "text") element.textContent = value;
-    else if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
-    else element.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    const isText = typeof child === "string" || typeof child === "number";
-    element.appendChild(isText ? document.createTextNode(String(child)) : child);
-  }
-  return element;
-}
+import { el } from "./dom.js";
 
 /** The `<input type>` of each editor input kind that is an `<input>` (others are text). */
 const INPUT_TYPES = { int: "number", float: "number", date: "date", datetime: "datetime-local" };

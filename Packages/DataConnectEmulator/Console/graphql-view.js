@@ -2,37 +2,11 @@
 // completion from the schema, syntax errors as you type, a variables pane, the result, and a history.
 // The language logic lives in graphql-language.js, the history in history.js.
 
-import { executeGraphql, formatTime } from "./api.js";
+import { answerErrors, executeGraphql, formatTime } from "./api.js";
 import { checkDocument, complete, offsetOf, operationAt } from "./graphql-language.js";
 import { createHistory, entryTitle } from "./history.js";
 import { parseVariablesText } from "./variables-form.js";
-
-function h(tag, attributes = {}, content = null) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    element.setAttribute(key, value === true ? "" : String(value));
-  }
-  if (Array.isArray(content)) {
-    for (const child of content) if (child) element.append(child);
-  } else if (content !== null && content !== undefined) {
-    element.textContent = String(content);
-  }
-  return element;
-}
-
-/**
- * The errors of an API answer's body as GraphQL errors: `errors` as they are, or a Google RPC error
- * (`{"error": {"code", "message", "status"}}`, the shape of refusals) as one error with `extensions.code`.
- */
-function answerErrors(body) {
-  if (!body || typeof body !== "object") return [];
-  if (Array.isArray(body.errors) && body.errors.length) return body.errors;
-  if (body.error && typeof body.error === "object") {
-    return [{ message: String(body.error.message ?? ""), extensions: { code: body.error.status || String(body.error.code ?? "") } }];
-  }
-  return [];
-}
+import { h } from "./dom.js";
 
 /** A `line:column` the message starts with ("request:2:12: error: ..."), for errors without `locations`. */
 function locationInMessage(message) {

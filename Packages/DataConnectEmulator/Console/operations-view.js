@@ -3,7 +3,7 @@
 // the answer (status, errors, data, timing, the SQL the engine ran) and a live subscription for queries.
 // The form's logic lives in variables-form.js, tokens in auth-token.js, the stream in stream-client.js.
 
-import { executeConnector, executeGraphql, explain, formatTime, connectorName } from "./api.js";
+import { answerErrors, connectorName, executeConnector, executeGraphql, explain, formatTime } from "./api.js";
 import { loadCaller, saveCaller, tokenForCaller } from "./auth-token.js";
 import { sharedStreamClient, streamURL } from "./stream-client.js";
 import {
@@ -20,34 +20,7 @@ import {
   variablesText,
   variablesToSend,
 } from "./variables-form.js";
-
-/** Builds an element: `h("li", {class: "x", "data-a": "1"}, "text" | [children])`; values are never HTML. */
-function h(tag, attributes = {}, content = null) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    element.setAttribute(key, value === true ? "" : String(value));
-  }
-  if (Array.isArray(content)) {
-    for (const child of content) if (child) element.append(child);
-  } else if (content !== null && content !== undefined) {
-    element.textContent = String(content);
-  }
-  return element;
-}
-
-/**
- * The errors of an API answer's body as GraphQL errors: `errors` as they are, or a Google RPC error
- * (`{"error": {"code", "message", "status"}}`, the shape of refusals) as one error with `extensions.code`.
- */
-function answerErrors(body) {
-  if (!body || typeof body !== "object") return [];
-  if (Array.isArray(body.errors) && body.errors.length) return body.errors;
-  if (body.error && typeof body.error === "object") {
-    return [{ message: String(body.error.message ?? ""), extensions: { code: body.error.status || String(body.error.code ?? "") } }];
-  }
-  return [];
-}
+import { h } from "./dom.js";
 
 function storage() {
   try {

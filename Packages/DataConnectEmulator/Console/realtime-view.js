@@ -4,6 +4,7 @@
 
 import { getJSON } from "./api.js";
 import { prependCapped } from "./events.js";
+import { el } from "./dom.js";
 
 /** Pushes kept in the feed. */
 export const FEED_LIMIT = 200;
@@ -33,24 +34,6 @@ export function sortGroups(groups) {
       String(a.operation).localeCompare(String(b.operation)) ||
       String(a.id).localeCompare(String(b.id), undefined, { numeric: true }),
   );
-}
-
-/** Builds an element: `props` are attributes (`on*` functions become listeners); children may be text. */
-function el(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") element.className = value;
-    else if (key === "text") element.textContent = value;
-    else if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
-    else element.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    const isText = typeof child === "string" || typeof child === "number";
-    element.appendChild(isText ? document.createTextNode(String(child)) : child);
-  }
-  return element;
 }
 
 function timeText(iso) {

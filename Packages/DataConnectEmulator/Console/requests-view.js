@@ -2,6 +2,7 @@
 // filterable by operation, with their status coloured.
 
 import { formatTime, getJSON } from "./api.js";
+import { el } from "./dom.js";
 
 /** Requests kept in the table. */
 export const REQUEST_LIMIT = 200;
@@ -33,24 +34,6 @@ export function statusClass(status) {
 }
 
 const HEADINGS = ["#", "Time", "Method", "Connector", "Operation", "Caller", "Status", "Code", "Duration"];
-
-/** Builds an element: `props` are attributes (`on*` functions become listeners); children may be text. */
-function el(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") element.className = value;
-    else if (key === "text") element.textContent = value;
-    else if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
-    else element.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    const isText = typeof child === "string" || typeof child === "number";
-    element.appendChild(isText ? document.createTextNode(String(child)) : child);
-  }
-  return element;
-}
 
 function timeText(iso) {
   const date = new Date(iso);

@@ -70,6 +70,19 @@ const cancelGrace = 1500;
  * when the server ends the subscription, and `onState(state)` with "connecting" | "open" | "reconnecting" |
  * "closed".
  */
+/** Detaches a socket's handlers and closes it, ignoring a socket that never opened or is already closing. */
+function closeQuietly(socket) {
+  socket.onclose = null;
+  socket.onmessage = null;
+  socket.onopen = null;
+  socket.onerror = null;
+  try {
+    socket.close();
+  } catch {
+    // Closing a socket that never opened may throw in some engines; it is gone either way.
+  }
+}
+
 export class StreamClient {
   constructor({ url, WebSocket: socketClass, setTimeout: setTimer, clearTimeout: clearTimer, onError } = {}) {
     this.url = url;
@@ -149,15 +162,7 @@ export class StreamClient {
     this.socket = null;
     this.attempt = 0;
     if (socket) {
-      socket.onclose = null;
-      socket.onmessage = null;
-      socket.onopen = null;
-      socket.onerror = null;
-      try {
-        socket.close();
-      } catch {
-        // Closing a socket that never opened may throw in some engines; it is gone either way.
-      }
+      closeQuietly(socket);
     }
     this.setState("closed");
   }
@@ -241,15 +246,7 @@ export class StreamClient {
     const socket = this.socket;
     this.socket = null;
     if (socket) {
-      socket.onclose = null;
-      socket.onmessage = null;
-      socket.onopen = null;
-      socket.onerror = null;
-      try {
-        socket.close();
-      } catch {
-        // Already closing.
-      }
+      closeQuietly(socket);
     }
     this.connect();
   }

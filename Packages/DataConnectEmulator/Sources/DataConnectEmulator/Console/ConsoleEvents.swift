@@ -128,7 +128,8 @@ final class ConsoleEvents: Sendable {
         [
             "id": .string(groupID(group.id)), "connector": .string(group.connector),
             "operation": .string(group.operationName), "variables": .object(group.variables),
-            "caller": .string(group.uid.map { "uid:\($0)" } ?? (group.isAuthenticated ? "signed-in" : "unauthenticated")),
+            "caller": .string(
+                group.uid.map { "uid:\($0)" } ?? (group.isAuthenticated ? "signed-in" : "unauthenticated")),
             "subscribers": .number(JSONNumber(group.subscribers)), "pushes": .number(JSONNumber(group.pushes)),
             "lastPush": group.lastPush.map { .string(RequestLog.timestamp($0)) } ?? .null,
             "etag": group.etag.map(JSONValue.string) ?? .null,

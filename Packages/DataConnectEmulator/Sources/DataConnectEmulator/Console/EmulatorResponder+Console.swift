@@ -57,7 +57,8 @@ extension EmulatorResponder {
                 "serviceId": .string(engine.service.project.config.serviceId),
                 "startedAt": .string(RequestLog.timestamp(startedAt)),
             ]
-            return .webSocket(for: request, handler: ConsoleEventsSession(events: consoleEvents, hub: hub, hello: hello))
+            return .webSocket(
+                for: request, handler: ConsoleEventsSession(events: consoleEvents, hub: hub, hello: hello))
         }
     }
 
@@ -68,7 +69,8 @@ extension EmulatorResponder {
         else {
             return Self.error(
                 .invalidArgument,
-                "POST /emulator/console/explain needs {\"connector\": \"…\", \"operationName\": \"…\", \"variables\": {…}}")
+                "POST /emulator/console/explain needs {\"connector\": \"…\", \"operationName\": \"…\", \"variables\": {…}}"
+            )
         }
         let engine = self.engine
         guard engine.operationFingerprint(connector: connector, operationName: operationName) != nil else {

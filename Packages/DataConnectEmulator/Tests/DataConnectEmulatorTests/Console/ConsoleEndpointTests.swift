@@ -73,7 +73,8 @@ import Testing
         #expect(movieId["references"] == ["type": "Movie", "field": "movie"])
         #expect(metadata["relations"]?.arrayValue?.contains { $0["field"] == "movie" && $0["type"] == "Movie" } == true)
         // the operations that touch the table, with their @auth
-        #expect(movie["operations"]?.arrayValue?.contains { $0["name"] == "listMovies" && $0["auth"] == "PUBLIC" } == true)
+        #expect(
+            movie["operations"]?.arrayValue?.contains { $0["name"] == "listMovies" && $0["auth"] == "PUBLIC" } == true)
         let operations = model["connectors"]?[0]?["operations"]?.arrayValue ?? []
         let upsertUser = try #require(operations.first { $0["name"] == "upsertUser" })
         #expect(upsertUser["kind"] == "mutation" && upsertUser["auth"] == "USER")
@@ -156,9 +157,12 @@ import Testing
         #expect(hello["type"] == "hello" && hello["serviceId"] == "shop")
         let subscriber = try fixture.subscribe("ListBooks")
         _ = subscriber.nextData()
-        let arrival = Self.next(console, each: [
-            { $0["type"] == "groups" && $0["subscribers"] == 1 }, { $0["type"] == "push" && $0["push"]?["reason"] == "initial" },
-        ])
+        let arrival = Self.next(
+            console,
+            each: [
+                { $0["type"] == "groups" && $0["subscribers"] == 1 },
+                { $0["type"] == "push" && $0["push"]?["reason"] == "initial" },
+            ])
         #expect(try #require(arrival[0])["groups"]?[0]?["operation"] == "ListBooks")
         #expect(try #require(arrival[1])["push"]?["operation"] == "ListBooks")
 
@@ -167,9 +171,11 @@ import Testing
 
         // then: its request, and the push of the subscriber's new data (in either order: the push leaves from the
         // hub's queue)
-        let frames = Self.next(console, each: [
-            { $0["type"] == "request" }, { $0["type"] == "push" && $0["push"]?["reason"] == "change" },
-        ])
+        let frames = Self.next(
+            console,
+            each: [
+                { $0["type"] == "request" }, { $0["type"] == "push" && $0["push"]?["reason"] == "change" },
+            ])
         let request = try #require(frames[0])
         #expect(request["request"]?["operation"] == "AddBook" && request["request"]?["status"] == 200)
         let push = try #require(frames[1])
@@ -208,7 +214,8 @@ import Testing
 
     @Test func withTheConsoleOffItsPathsAnswerNotFound() throws {
         // given
-        let emulator = try Emulator(options: Emulator.Options(backend: Backend.movies.directory, port: 0, console: false))
+        let emulator = try Emulator(
+            options: Emulator.Options(backend: Backend.movies.directory, port: 0, console: false))
         try emulator.start()
         defer { emulator.stop() }
 

@@ -122,7 +122,6 @@ extension OperationValidator {
         return result
     }
 
-
     /// Rule: every fragment is used by some operation.
     mutating func checkUnusedFragments(_ document: Document) {
         var used: Set<String> = []
