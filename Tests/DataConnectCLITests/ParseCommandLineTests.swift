@@ -35,6 +35,8 @@ import Testing
         #expect(
             try parseCommandLine(["emulator", "--no-backend", "--port", "3628"])
                 == .emulator(EmulatorOptions(backend: nil, port: 3628)))
+        #expect(
+            try parseCommandLine(["emulator", "--no-console"]) == .emulator(EmulatorOptions(console: false)))
         #expect(try parseCommandLine([]) == .help(topic: nil))
         #expect(try parseCommandLine(["help", "generate"]) == .help(topic: "generate"))
     }
