@@ -136,16 +136,15 @@ public final class StreamTransport: SubscriptionTransport, Transport {
     }
 
     /// Work decided under the lock and done after it: finishing a stream runs its termination handler, which
-    /// takes the lock again.
+    /// takes the lock again. (Frames are not among it: they are queued on the channel under the lock, so that
+    /// they leave in the order they were prepared.)
     private struct Effects {
-        var frames: [(any WebSocketChannel, [UInt8])] = []
         var closes: [(any WebSocketChannel, Int, String)] = []
         var yields: [(MessageContinuation, StreamMessage)] = []
         var finishes: [(MessageContinuation, (any Error)?)] = []
         var resumes: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
 
         func run() {
-            for (channel, frame) in frames { channel.send(text: frame) }
             for (channel, code, reason) in closes { channel.close(code: code, reason: reason) }
             for (continuation, message) in yields { continuation.yield(message) }
             for (continuation, error) in finishes {
@@ -320,7 +319,9 @@ public final class StreamTransport: SubscriptionTransport, Transport {
             connection.subscriptions[requestID] = Subscription(
                 key: StreamFrame.key(operationName: request.operationName, variables: request.variables),
                 continuation: continuation, lastEtag: dataEtag)
-            effects.frames.append((connection.channel, frame))
+            // Sent under the lock (sending only queues), so frames leave in the order they were prepared: the first,
+            // which names the connector, before any other.
+            connection.channel.send(text: frame)
             state.connection = connection
             return (effects, (connection.id, requestID))
         }
@@ -339,7 +340,7 @@ public final class StreamTransport: SubscriptionTransport, Transport {
             guard var connection = state.connection, connection.id == connectionID,
                 connection.subscriptions.removeValue(forKey: requestID) != nil
             else { return effects }
-            effects.frames.append((connection.channel, StreamFrame.request(id: requestID, kind: .cancel)))
+            connection.channel.send(text: StreamFrame.request(id: requestID, kind: .cancel))
             for waiting in connection.resumes.removeValue(forKey: requestID) ?? [] {
                 effects.resumes.append((waiting.continuation, .fallBack))
             }
@@ -423,7 +424,9 @@ public final class StreamTransport: SubscriptionTransport, Transport {
                     kind: .execute(.init(operationName: request.operationName, variables: request.variables)))
                 connection.executes[requestID] = pending
             }
-            effects.frames.append((connection.channel, frame))
+            // Sent under the lock (sending only queues), so frames leave in the order they were prepared: the first,
+            // which names the connector, before any other.
+            connection.channel.send(text: frame)
             state.connection = connection
             return effects
         }

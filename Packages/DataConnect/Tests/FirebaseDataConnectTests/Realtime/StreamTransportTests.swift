@@ -90,6 +90,27 @@ import Testing
         _ = (first, second)
     }
 
+    @Test func framesLeaveInTheOrderTheyWerePreparedSoTheFirstOfAConnectionNamesTheConnector() throws {
+        for _ in 0..<200 {
+            // given: a fresh transport
+            let (transport, sockets) = Self.make()
+            let streams = LockedList<AsyncThrowingStream<StreamMessage, any Error>>()
+
+            // when: several threads subscribe at once
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                streams.append(transport.subscribe(Self.request("Query\(index)"), dataEtag: nil))
+            }
+
+            // then: whichever prepared the first frame, that frame left first: the server reads the name first
+            let frames = try #require(sockets.last).frames
+            #expect(frames.count == 4)
+            #expect(frames.first?["name"] != nil, "\(frames)")
+            #expect(frames.dropFirst().allSatisfy { $0["name"] == nil })
+            #expect(frames.map { $0["requestId"]?.stringValue ?? "" } == ["1", "2", "3", "4"])
+            _ = streams
+        }
+    }
+
     @Test func responsesAreRoutedByRequestIdInEitherFraming() async throws {
         // given
         let (transport, sockets) = Self.make()
