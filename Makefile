@@ -20,7 +20,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -207,6 +207,9 @@ bench-postgres: bootstrap ## Benchmark the emulator on PostgreSQL (throwaway clu
 bench-search: bootstrap ## Benchmark search and vector similarity on SQLite and PostgreSQL: 10,000 movies, list vs search vs similarity (wrk, ~2 min)
 	Benchmarks/search/run.sh
 
+bench-shapes: bootstrap ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~7 min)
+	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
+
 bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) and build the movies SDK with warnings as errors
 	$(SWIFT) run -c release --package-path $(GEN) codegen-bench $(abspath $(BACKEND)) $(abspath .build/release/dataconnect)
 	@rm -rf /tmp/dataconnect-generated-build && start=$$(date +%s%N) && \
@@ -232,4 +235,4 @@ fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out
+	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out Benchmarks/shapes/.out

@@ -54,22 +54,7 @@ if [ "${BENCH_INDEX:-composite}" = composite ]; then
 fi
 
 # The data: seeded once per (generator, schema, emulator build), through the emulator's --seed.
-key=$(cat "$here/gen_data.py" "$backend"/schema/*.gql "$dataconnect" | sha256sum | cut -c1-16)
-data="$out/data-$key"
-if [ ! -f "$data/dataconnect.sqlite" ]; then
-  echo "== generate data ($data)" >&2
-  rm -rf "$out"/data-* "$out/seed.gql"
-  python3 "$here/gen_data.py" "$out/seed.gql" >&2
-  tmp="$data.tmp"
-  rm -rf "$tmp"
-  "$dataconnect" emulator --backend "$backend" --port 0 --no-watch --data-dir "$tmp" --seed "$out/seed.gql" \
-    >"$out/seed.log" 2>&1 &
-  children+=($!)
-  for _ in $(seq 1 600); do grep -q '^ready ' "$out/seed.log" && break; sleep 0.1; done
-  grep -q '^ready ' "$out/seed.log" || { cat "$out/seed.log" >&2; exit 1; }
-  kill -TERM "${children[-1]}" && wait "${children[-1]}" || true
-  mv "$tmp" "$data"
-fi
+data=$("$here/seed-data.sh" "$dataconnect" "$backend" "$here/gen_data.py" "$out")
 
 echo "== measure" >&2
 "$here/.venv/bin/python" "$here/bench.py" --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" \

@@ -1,0 +1,584 @@
+#!/usr/bin/env python3
+"""The shapes benchmark's driver (run.sh builds everything, then calls this).
+
+Five query shapes on the movies domain, each served by the emulator through two connectors with the same
+operations (`shapes`: no client cache; `shapes_cached`: `clientCache`, so responses carry entity ids), and each
+with database floors stepped in C on one thread (floor_shapes.c): the exact statement the emulator runs
+(`sql-explain`, the engine's own `Engine.explain`, with the same parameters), and two hand-written candidates for
+the best SQL: the same JSON built by a simpler statement, and the flat rows and columns of the answer (the
+best-SQL floor is the faster of the two in each round). Also the HTTP ceiling (http-bench: the emulator's HTTP
+layer answering a fixed reply of the get-by-key answer's size).
+
+It checks every answer once (row counts, nested lists, entity ids only from the cached connector, the exact
+statement's JSON equal to the emulator's answer and to the hand-written JSON, the flat rows equal to the answer's),
+then measures in interleaved rounds (every target once per round, so load from elsewhere hits them alike): wrk on
+127.0.0.1 with the emulator benchmark's post.lua, and the floors. Ratios are taken within a round and the median
+across rounds is reported.
+Prints a Markdown table; writes .out/results.md and .out/results.json. Every process it starts is stopped.
+
+The servers, the wrk runs, the outside-CPU accounting and the machine line are those of ../emulator/bench.py.
+
+Usage: bench_shapes.py --dataconnect BIN --ceiling BIN --explain BIN --floor BIN --data DIR --backend DIR
+       [--duration 5] [--connections 32] [--rounds 3]
+       bench_shapes.py --render .out/results.json          (print the table of an earlier run)
+       bench_shapes.py --write-docs [--docs docs/performance.md] [--results .out/results.md]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "emulator"))
+sys.dont_write_bytecode = True  # no __pycache__ in the emulator benchmark's folder
+import bench  # noqa: E402  (the emulator benchmark's driver: servers, wrk, outside CPU, machine)
+
+SERVICE = "shapes"
+CONNECTORS = {False: "shapes", True: "shapes_cached"}  # by "with entity ids"
+DOCS_BEGIN = "<!-- bench-shapes:begin -->"
+DOCS_END = "<!-- bench-shapes:end -->"
+# Target ratios of the issue: list shapes against their best-SQL floor, the cost of entity ids, get-by-key
+# against the HTTP ceiling.
+LIST_TARGET = 1.2
+IDS_COST_TARGET = 0.10
+CEILING_TARGET = 0.75
+# The floor runs this many variable sets at most, explained one by one; more are derived (see explain_sets).
+EXPLAIN_ONE_BY_ONE = 12
+
+
+def connector_name(cached):
+    return f"projects/p/locations/l/services/{SERVICE}/connectors/{CONNECTORS[cached]}"
+
+
+def query_path(cached):
+    return f"/v1/{connector_name(cached)}:executeQuery"
+
+
+# MARK: - The shapes
+
+
+def tags(text):
+    return None if text is None else json.loads(text)
+
+
+def rows_get(data):
+    m = data["movie"]
+    return [[m["id"], m["title"], m["releaseYear"], m["genre"], m["rating"], m["tags"]]]
+
+
+def rows_index(data):
+    return [[m["id"], m["title"], m["releaseYear"]] for m in data["movies"]]
+
+
+def rows_cast(data):
+    rows = []
+    for m in data["movies"]:
+        head = [m["id"], m["title"], m["releaseYear"], m["tags"]]
+        rows += [head + [a["id"], a["name"]] for a in m["actors_via_MovieActor"]] or [head + [None, None]]
+    return rows
+
+
+def rows_stats(data):
+    rows = []
+    for m in data["movies"]:
+        stats = m["reviewStats"][0]
+        average = stats["rating_avg"]
+        rows.append([m["id"], m["title"], m["releaseYear"], stats["_count"],
+                     None if average is None else round(average, 9)])
+    return rows
+
+
+def rows_reviews(data):
+    rows = []
+    for m in data["movies"]:
+        head = [m["id"], m["title"]]
+        rows += [head + [r["rating"], r["text"], r["user"]["id"], r["user"]["username"]] for r in m["reviews"]] \
+            or [head + [None, None, None, None]]
+    return rows
+
+
+def check_get(data):
+    assert data["movie"] and data["movie"]["tags"], "get-by-key: no movie or no tags"
+
+
+def check_list(data):
+    movies = data["movies"]
+    assert len(movies) == 20, f"expected 20 movies, got {len(movies)}"
+    return movies
+
+
+def check_index(data):
+    check_list(data)
+
+
+def check_cast(data):
+    for m in check_list(data):
+        assert 1 <= len(m["actors_via_MovieActor"]) <= 3, f"movie {m['id']}: {len(m['actors_via_MovieActor'])} actors"
+        assert isinstance(m["tags"], list) and m["tags"], f"movie {m['id']}: no tags"
+
+
+def check_stats(data):
+    for m in check_list(data):
+        assert len(m["reviewStats"]) == 1 and m["reviewStats"][0]["_count"] >= 3, f"movie {m['id']}: {m['reviewStats']}"
+
+
+def check_reviews(data):
+    for m in check_list(data):
+        assert m["reviews"] and all(r["user"] and r["user"]["id"] for r in m["reviews"]), f"movie {m['id']}: reviews"
+
+
+# Each shape: its operation (backend/shapes/queries.gql), the variable it takes, two hand-written candidates for
+# the best SQL (?1: the variable in storage form), how to read the answer as rows, and the answer's checks.
+# `rows_sql` returns flat rows, the client assembling the nesting; `json_sql` returns the answer's JSON itself,
+# byte for byte, one `json_object` per row aggregated straight over the ordered rows. The best-SQL floor is the
+# faster of the two.
+SHAPES = [
+    {
+        "key": "get", "label": "get-by-key", "operation": "getMovie", "variable": "id", "list": False,
+        "what": "`movie(id:)`: every scalar column and the `tags` list",
+        "rows_sql": ["SELECT id, title, release_year, genre, rating, tags FROM movie WHERE id = ?1"],
+        "json_sql": "SELECT json_object('id', id, 'title', title, 'releaseYear', release_year, 'genre', genre, "
+                    "'rating', rating, 'tags', json(tags)) FROM movie WHERE id = ?1",
+        "rows": rows_get, "check": check_get, "best_row": lambda r: [r[0], r[1], r[2], r[3], r[4], tags(r[5])],
+    },
+    {
+        "key": "index", "label": "list served by the index", "operation": "listByIndex", "variable": "genre",
+        "list": True, "what": "20 movies of a genre, newest first: filter and order are the index's columns",
+        "rows_sql": ["SELECT id, title, release_year FROM movie WHERE genre = ?1 ORDER BY release_year DESC LIMIT 20"],
+        "json_sql": "SELECT coalesce(json_group_array(json_object('id', id, 'title', title, 'releaseYear', "
+                    "release_year)), '[]') FROM (SELECT id, title, release_year FROM movie WHERE genre = ?1 "
+                    "ORDER BY release_year DESC LIMIT 20)",
+        "rows": rows_index, "check": check_index, "best_row": list,
+    },
+    {
+        "key": "cast", "label": "two-key sort, list column, many-to-many", "operation": "listWithCast",
+        "variable": "genre", "list": True,
+        "what": "20 movies ordered by year then title (the index covers the year only), `tags`, the cast "
+                "through the join table ordered by `billing`",
+        "rows_sql": ["SELECT m.id, m.title, m.release_year, m.tags, a.id, a.name FROM "
+                     "(SELECT id, title, release_year, tags FROM movie WHERE genre = ?1 "
+                     "ORDER BY release_year DESC, title LIMIT 20) AS m "
+                     "LEFT JOIN movie_actor AS ma ON ma.movie_id = m.id LEFT JOIN actor AS a ON a.id = ma.actor_id "
+                     "ORDER BY m.release_year DESC, m.title, ma.billing"],
+        "json_sql": "SELECT coalesce(json_group_array(json_object('id', m.id, 'title', m.title, 'releaseYear', "
+                    "m.release_year, 'tags', json(m.tags), 'actors_via_MovieActor', "
+                    "(SELECT coalesce(json_group_array(json_object('id', a.id, 'name', a.name)), '[]') FROM "
+                    "(SELECT a.id, a.name FROM movie_actor AS ma JOIN actor AS a ON a.id = ma.actor_id "
+                    "WHERE ma.movie_id = m.id ORDER BY ma.billing) AS a))), '[]') FROM "
+                    "(SELECT id, title, release_year, tags FROM movie WHERE genre = ?1 "
+                    "ORDER BY release_year DESC, title LIMIT 20) AS m",
+        "rows": rows_cast, "check": check_cast, "best_row": lambda r: [r[0], r[1], r[2], tags(r[3]), r[4], r[5]],
+    },
+    {
+        "key": "stats", "label": "one-to-many, aggregate per row", "operation": "listWithReviewStats",
+        "variable": "genre", "list": True, "what": "20 movies, each with its review count and average rating",
+        "rows_sql": ["SELECT m.id, m.title, m.release_year, "
+                     "(SELECT count(*) FROM review AS r WHERE r.movie_id = m.id), "
+                     "(SELECT avg(r.rating) FROM review AS r WHERE r.movie_id = m.id) "
+                     "FROM movie AS m WHERE m.genre = ?1 ORDER BY m.release_year DESC LIMIT 20"],
+        "json_sql": "SELECT coalesce(json_group_array(json_object('id', m.id, 'title', m.title, 'releaseYear', "
+                    "m.release_year, 'reviewStats', json_array((SELECT json_object('_count', count(*), "
+                    "'rating_avg', json(dataconnect_float(avg(r.rating)))) FROM review AS r "
+                    "WHERE r.movie_id = m.id)))), '[]') FROM (SELECT id, title, release_year FROM movie "
+                    "WHERE genre = ?1 ORDER BY release_year DESC LIMIT 20) AS m",
+        "rows": rows_stats, "check": check_stats,
+        "best_row": lambda r: [r[0], r[1], r[2], r[3], None if r[4] is None else round(r[4], 9)],
+    },
+    {
+        "key": "nested", "label": "3-level nesting", "operation": "listWithReviews", "variable": "genre",
+        "list": True, "what": "20 movies, their reviews (about 5 each), each review's author",
+        "rows_sql": ["SELECT m.id, m.title, r.rating, r.text, u.id, u.username FROM "
+                     "(SELECT id, title FROM movie WHERE genre = ?1 ORDER BY release_year DESC LIMIT 20) AS m "
+                     "LEFT JOIN review AS r ON r.movie_id = m.id LEFT JOIN user AS u ON u.id = r.user_id"],
+        "json_sql": "SELECT coalesce(json_group_array(json_object('id', m.id, 'title', m.title, 'reviews', "
+                    "(SELECT coalesce(json_group_array(json_object('rating', r.rating, 'text', r.text, 'user', "
+                    "json_object('id', u.id, 'username', u.username))), '[]') FROM review AS r "
+                    "JOIN user AS u ON u.id = r.user_id WHERE r.movie_id = m.id))), '[]') FROM "
+                    "(SELECT id, title FROM movie WHERE genre = ?1 ORDER BY release_year DESC LIMIT 20) AS m",
+        "rows": rows_reviews, "check": check_reviews, "best_row": list,
+    },
+]
+
+
+# MARK: - Checks
+
+
+def entity_ids(answer):
+    """The entity-id entries of an answer's `extensions.dataConnect`."""
+    entries = (answer.get("extensions") or {}).get("dataConnect") or []
+    return [e for e in entries if "entityId" in e or "entityIds" in e]
+
+
+def python_float(value):
+    """The engine's `dataconnect_float`, for running its statements in Python."""
+    if isinstance(value, float):
+        return repr(value) if value == value and value not in (float("inf"), float("-inf")) else None
+    if isinstance(value, int):
+        return str(value)
+    return None
+
+
+def parameter_value(line):
+    kind, _, value = line.partition(":")
+    return {"i": int, "r": float, "t": str}.get(kind, lambda _: None)(value)
+
+
+def check_shape(shape, answers, db, exact, value):
+    """Checks a shape's answers (uncached and cached) against each other and against every floor's SQL."""
+    label = shape["label"]
+    plain, cached = answers[False], answers[True]
+    for answer, with_ids in ((plain, False), (cached, True)):
+        assert not answer.get("errors"), f"{label}: errors {answer['errors']}"
+        shape["check"](answer["data"])
+        ids = entity_ids(answer)
+        assert bool(ids) == with_ids, f"{label}: entity ids {'missing' if with_ids else 'present'} " \
+                                      f"({CONNECTORS[with_ids]})"
+    assert plain["data"] == cached["data"], f"{label}: the two connectors' data differ"
+    # The exact statement answers the emulator's JSON.
+    statement = exact[0]
+    root = next(iter(plain["data"]))
+    exact_text = db.execute(statement["sql"], [parameter_value(p) for p in statement["parameters"]]).fetchone()[0]
+    assert json.loads(exact_text) == plain["data"][root], f"{label}: the exact statement's JSON differs from the answer"
+    # The hand-written JSON is the same JSON, byte for byte.
+    text = db.execute(shape["json_sql"], [value]).fetchone()[0]
+    assert text == exact_text, f"{label}: the hand-written JSON differs from the exact statement's:\n{text[:300]}\n" \
+                               f"{exact_text[:300]}"
+    # The flat rows are the answer's rows, in the same order.
+    rows = []
+    for sql in shape["rows_sql"]:
+        rows += [shape["best_row"](r) for r in db.execute(sql, [value])]
+    expected = shape["rows"](plain["data"])
+    assert rows == expected, f"{label}: the flat rows differ from the answer:\n{rows[:3]}\n{expected[:3]}"
+
+
+# MARK: - Floors
+
+
+def explain(args, operation, variables):
+    out = subprocess.run([args.explain, args.backend, CONNECTORS[False], operation, json.dumps(variables)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    return {"sql": out[0], "parameters": out[1:]}
+
+
+def explain_sets(args, operation, name, values):
+    """The exact statement and its parameters for each value of the variable `name`.
+
+    Up to EXPLAIN_ONE_BY_ONE values are explained one by one. For more, two are explained: parameters equal in
+    both are constants, and each one that differs must be the variable's value (`t:<value>`); the others are
+    derived from these, and a third explained value checks the derivation.
+    """
+    if len(values) <= EXPLAIN_ONE_BY_ONE:
+        return [explain(args, operation, {name: v}) for v in values]
+    first, second = (explain(args, operation, {name: v}) for v in values[:2])
+    assert first["sql"] == second["sql"] and len(first["parameters"]) == len(second["parameters"])
+    slots = [i for i, (a, b) in enumerate(zip(first["parameters"], second["parameters"])) if a != b]
+    assert all(first["parameters"][i] == f"t:{values[0]}" for i in slots), f"{operation}: cannot derive parameters"
+
+    def derive(value):
+        return {"sql": first["sql"], "parameters": [f"t:{value}" if i in slots else p
+                                                    for i, p in enumerate(first["parameters"])]}
+
+    probe = values[len(values) // 2]
+    assert derive(probe) == explain(args, operation, {name: probe}), f"{operation}: derived parameters differ"
+    return [derive(v) for v in values]
+
+
+def write_plan(path, statements_per_set):
+    """A floor_shapes plan: the statements (the same in every set), then one parameter set per query variant."""
+    with open(path, "w") as f:
+        for sql in statements_per_set[0][0]:
+            assert "\n" not in sql
+            f.write(f"S {sql}\n")
+        for statements, parameters in statements_per_set:
+            f.write("V\n")
+            for k, values in enumerate(parameters, start=1):
+                for value in values:
+                    assert "\n" not in value
+                    f.write(f"P {k} {value}\n")
+    return path
+
+
+def run_floor(args, database, plan):
+    with bench.OutsideCPU() as outside:
+        out = subprocess.run([args.floor, database, plan, str(args.duration)], capture_output=True, text=True,
+                             check=True, timeout=args.duration + 60).stdout
+    result = {k: float(v) for k, v in (pair.split("=") for pair in out.split())}
+    result["rps"] = result["per_second"]
+    result["outside_cores"] = outside.cores
+    return result
+
+
+# MARK: - The run
+
+
+def run(args, work, results):
+    data_dir = os.path.join(work, "data")
+    shutil.copytree(args.data, data_dir)
+    database = os.path.join(data_dir, "dataconnect.sqlite")
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    db.create_function("dataconnect_float", 1, python_float, deterministic=True)
+    ids = [r[0] for r in db.execute("SELECT id FROM movie ORDER BY id LIMIT 1000")]
+    genres = [r[0] for r in db.execute("SELECT DISTINCT genre FROM movie ORDER BY genre")]
+    counts = db.execute("SELECT (SELECT count(*) FROM movie), (SELECT count(*) FROM actor), "
+                        "(SELECT count(*) FROM movie_actor), (SELECT count(*) FROM user), "
+                        "(SELECT count(*) FROM review)").fetchone()
+    results["data"] = dict(zip(("movies", "actors", "links", "users", "reviews"), counts))
+
+    bench.log("== start the emulator and check every answer")
+    emulator, port, _ = bench.start_server(
+        [args.dataconnect, "emulator", "--backend", args.backend, "--port", "0", "--no-watch", "--data-dir",
+         data_dir])
+    results["shapes"] = {}
+    files, plans = {}, {}
+    for shape in SHAPES:
+        key, name = shape["key"], shape["variable"]
+        values = ids if name == "id" else genres
+        for cached in (False, True):
+            bodies = [{"name": connector_name(cached), "operationName": shape["operation"], "variables": {name: v}}
+                      for v in values]
+            files[key, cached] = bench.write_bodies(f"{work}/{key}-{int(cached)}.txt", bodies)
+        answers, sizes = {}, {}
+        for cached in (False, True):
+            status, body = bench.post(port, query_path(cached), {
+                "name": connector_name(cached), "operationName": shape["operation"], "variables": {name: values[0]}})
+            assert status == 200, body[:300]
+            answers[cached], sizes[cached] = json.loads(body), len(body)
+        exact = explain_sets(args, shape["operation"], name, values)
+        check_shape(shape, answers, db, exact, values[0])
+        plans[key, "exact"] = write_plan(f"{work}/{key}-exact.plan",
+                                         [([e["sql"]], [e["parameters"]]) for e in exact])
+        plans[key, "json"] = write_plan(f"{work}/{key}-json.plan",
+                                        [([shape["json_sql"]], [[f"t:{v}"]]) for v in values])
+        plans[key, "rows"] = write_plan(f"{work}/{key}-rows.plan",
+                                        [(shape["rows_sql"], [[f"t:{v}"]] * len(shape["rows_sql"])) for v in values])
+        results["shapes"][key] = {
+            "label": shape["label"], "operation": shape["operation"], "what": shape["what"],
+            "bytes": sizes[False], "bytes_with_ids": sizes[True], "variants": len(values),
+            "exact_sql": exact[0]["sql"], "exact_parameters": exact[0]["parameters"], "json_sql": shape["json_sql"],
+            "rows_sql": shape["rows_sql"],
+        }
+        bench.log(f"   {shape['label']}: ok ({sizes[False]:,} / {sizes[True]:,} B)")
+    db.close()
+
+    ceiling, ceiling_port, _ = bench.start_server(
+        [args.ceiling, "--port", "0", "--size", str(results["shapes"]["get"]["bytes"])])
+    status, body = bench.post(ceiling_port, query_path(False), {})
+    assert status == 200 and len(body) == results["shapes"]["get"]["bytes"], (status, len(body))
+
+    rounds = {"ceiling": []}
+    for shape in SHAPES:
+        for target in ("emulator", "emulator_ids", "floor_exact", "floor_json", "floor_rows", "floor_best"):
+            rounds[f"{shape['key']}.{target}"] = []
+    for number in range(1, args.rounds + 1):
+        bench.log(f"== round {number}/{args.rounds}: ceiling, then per shape: emulator, with ids, floors (exact SQL, "
+                  "hand-written JSON, flat rows)")
+        rounds["ceiling"].append(bench.wrk(ceiling_port, query_path(False), files["get", False], args))
+        for shape in SHAPES:
+            key = shape["key"]
+            rounds[f"{key}.emulator"].append(bench.wrk(port, query_path(False), files[key, False], args))
+            rounds[f"{key}.emulator_ids"].append(bench.wrk(port, query_path(True), files[key, True], args))
+            rounds[f"{key}.floor_exact"].append(run_floor(args, database, plans[key, "exact"]))
+            rounds[f"{key}.floor_json"].append(run_floor(args, database, plans[key, "json"]))
+            rounds[f"{key}.floor_rows"].append(run_floor(args, database, plans[key, "rows"]))
+            best = max((rounds[f"{key}.floor_json"][-1], "json"), (rounds[f"{key}.floor_rows"][-1], "rows"),
+                       key=lambda x: x[0]["rps"])
+            rounds[f"{key}.floor_best"].append(dict(best[0], candidate=best[1]))
+            bench.log("   " + shape["label"] + ": " + ", ".join(
+                f"{t} {rounds[f'{key}.{t}'][-1]['rps']:,.0f}/s"
+                for t in ("emulator", "emulator_ids", "floor_exact", "floor_json", "floor_rows")))
+    results["rounds"] = rounds
+    for process in (emulator, ceiling):
+        bench.stop(process)
+
+
+# MARK: - The table
+
+
+def per_round(rounds, a, b):
+    """The ratio a/b of each round, and their median."""
+    values = [x["rps"] / y["rps"] for x, y in zip(rounds[a], rounds[b])]
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def ratios(r):
+    rounds = r["rounds"]
+    out = {"get_vs_ceiling": per_round(rounds, "get.emulator", "ceiling"),
+           "get_ids_vs_ceiling": per_round(rounds, "get.emulator_ids", "ceiling")}
+    for key in r["shapes"]:
+        out[f"{key}.vs_best"] = per_round(rounds, f"{key}.emulator", f"{key}.floor_best")
+        out[f"{key}.vs_exact"] = per_round(rounds, f"{key}.emulator", f"{key}.floor_exact")
+        out[f"{key}.exact_vs_best"] = per_round(rounds, f"{key}.floor_exact", f"{key}.floor_best")
+        out[f"{key}.ids"] = per_round(rounds, f"{key}.emulator_ids", f"{key}.emulator")
+    return out
+
+
+def markdown(r):
+    rounds, q = r["rounds"], ratios(r)
+    n = len(rounds["ceiling"])
+
+    def rps(key):
+        return statistics.median(x["rps"] for x in rounds[key])
+
+    def spread(value, fmt):
+        text = fmt(value["median"])
+        return text if n == 1 else f"{text} ({fmt(value['min'])}–{fmt(value['max'])})"
+
+    def times(v):
+        return f"{v:.2f}x"
+
+    def percent(v):
+        return f"{v:.0%}"
+
+    def verdict(ok):
+        return "met" if ok else "**missed**"
+
+    m = r["machine"]
+    measured = [x for k, v in rounds.items() if not k.endswith(".floor_best") for x in v]
+    disturbed = sum(1 for x in measured if x.get("outside_cores", 0) > bench.DISTURBED_CORES)
+    total = len(measured)
+    errors = sum(x["errors"] for k, v in rounds.items() if ".floor" not in k for x in v)
+
+    def best(key):
+        """The best-SQL floor's median and the candidate that won most rounds."""
+        winners = [x["candidate"] for x in rounds[f"{key}.floor_best"]]
+        winner = max(set(winners), key=winners.count)
+        return f"{rps(f'{key}.floor_best'):,.0f} ({'JSON' if winner == 'json' else 'rows'})"
+
+    d = r["data"]
+    lines = [
+        f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Debian {m['debian']}, {m['swift']}, "
+        f"SQLite {m['sqlite']}, {m['wrk']}; load average at start {' '.join(m['loadavg_at_start'])}.",
+        f"Date: {r['date']}. Command: `{r['command']}`. wrk `{r['wrk']}` on 127.0.0.1 after a 1 s warm-up "
+        f"(the emulator benchmark's `post.lua`), {n} interleaved round{'s' if n != 1 else ''}; floors: "
+        f"`floor_shapes` (gcc -O2), one thread, {r['duration']} s each. Data: {d['movies']:,} movies, "
+        f"{d['actors']:,} actors, {d['links']:,} cast links, {d['users']:,} users, {d['reviews']:,} reviews.",
+        f"Figures are medians of the rounds; ratios are taken within each round, then the median (min–max) across "
+        f"rounds. Outside CPU: {disturbed} of {total} runs had other processes using more than "
+        f"{bench.DISTURBED_CORES} cores.",
+        "",
+        "| shape | req/s | exact-SQL floor q/s | best-SQL floor q/s | ratio to best floor | ratio to exact floor "
+        "| with entity ids req/s | ids cost | answer bytes without / with ids |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for key, shape in r["shapes"].items():
+        cost = {k: 1 - v for k, v in q[f"{key}.ids"].items()}
+        cost["min"], cost["max"] = cost["max"], cost["min"]
+        lines.append(
+            f"| {shape['label']} (`{shape['operation']}`) | {rps(f'{key}.emulator'):,.0f} "
+            f"| {rps(f'{key}.floor_exact'):,.0f} | {best(key)} "
+            f"| {spread(q[f'{key}.vs_best'], times)} | {spread(q[f'{key}.vs_exact'], times)} "
+            f"| {rps(f'{key}.emulator_ids'):,.0f} | {spread(cost, percent)} "
+            f"| {shape['bytes']:,} / {shape['bytes_with_ids']:,} |")
+    lines.append(f"| HTTP ceiling (http-bench, fixed {r['shapes']['get']['bytes']} B reply) "
+                 f"| {rps('ceiling'):,.0f} | | | | | | | |")
+    lines += [
+        "",
+        "| target | measured (median of the per-round ratios) | verdict |",
+        "|---|---|---|",
+    ]
+    for key, shape in r["shapes"].items():
+        if key == "get":
+            continue
+        value = q[f"{key}.vs_best"]["median"]
+        lines.append(f"| {shape['label']} ≥ {LIST_TARGET}x its best-SQL floor | {value:.2f}x | "
+                     f"{verdict(value >= LIST_TARGET)} |")
+    for key, shape in r["shapes"].items():
+        cost = 1 - q[f"{key}.ids"]["median"]
+        lines.append(f"| {shape['label']}: entity ids cost ≤ {IDS_COST_TARGET:.0%} | {cost:.0%} | "
+                     f"{verdict(cost <= IDS_COST_TARGET)} |")
+    get = q["get_vs_ceiling"]["median"]
+    lines.append(f"| get-by-key ≥ {CEILING_TARGET:.0%} of the HTTP ceiling | {get:.0%} "
+                 f"(with entity ids {q['get_ids_vs_ceiling']['median']:.0%}) | {verdict(get >= CEILING_TARGET)} |")
+    lines += [
+        "",
+        "| floors, one thread (q/s) | exact SQL (the engine's statement) | hand-written JSON (same bytes) "
+        "| flat rows (client assembles) | engine's SQL / best SQL |",
+        "|---|---|---|---|---|",
+    ]
+    for key, shape in r["shapes"].items():
+        lines.append(
+            f"| {shape['label']} | {rps(f'{key}.floor_exact'):,.0f} | {rps(f'{key}.floor_json'):,.0f} "
+            f"| {rps(f'{key}.floor_rows'):,.0f} | {spread(q[f'{key}.exact_vs_best'], times)} |")
+    lines += [
+        "",
+        f"wrk errors (connect/read/write/non-2xx/timeout) across all runs: {errors:.0f}. The best-SQL floor is, in "
+        "each round, the faster of the hand-written JSON and the flat rows; the exact-SQL floor is the `shapes` "
+        "connector's statement (`Engine.explain` compiles without entity ids).",
+    ]
+    return "\n".join(lines)
+
+
+def write_docs(docs, table):
+    text = open(docs).read()
+    begin, end = text.find(DOCS_BEGIN), text.find(DOCS_END)
+    if begin < 0 or end < 0 or end < begin:
+        sys.exit(f"bench_shapes.py: {docs} has no `{DOCS_BEGIN}` ... `{DOCS_END}` markers: add them where the "
+                 "table goes")
+    text = text[:begin + len(DOCS_BEGIN)] + "\n" + table.strip() + "\n" + text[end:]
+    with open(docs, "w") as f:
+        f.write(text)
+    print(f"bench_shapes.py: wrote the table into {docs}", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--render", help="print the table of an earlier results.json and exit")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="replace the text between the bench-shapes markers in --docs with --results, and exit")
+    parser.add_argument("--docs", default=os.path.join(ROOT, "docs", "performance.md"))
+    parser.add_argument("--results", default=os.path.join(HERE, ".out", "results.md"))
+    parser.add_argument("--dataconnect")
+    parser.add_argument("--ceiling")
+    parser.add_argument("--explain")
+    parser.add_argument("--floor")
+    parser.add_argument("--data", help="the cached data directory (dataconnect.sqlite)")
+    parser.add_argument("--backend", default=os.path.join(HERE, "backend"))
+    parser.add_argument("--duration", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if args.write_docs:
+        if not os.path.exists(args.results):
+            sys.exit(f"bench_shapes.py: no {args.results}: run the benchmark first")
+        write_docs(args.docs, open(args.results).read())
+        return
+    if args.render:
+        print(markdown(json.load(open(args.render))))
+        return
+    missing = [n for n in ("dataconnect", "ceiling", "explain", "floor", "data") if not getattr(args, n)]
+    if missing:
+        parser.error("missing " + ", ".join("--" + n for n in missing))
+
+    work = tempfile.mkdtemp(prefix="dc-shapes-")
+    command = os.environ.get("BENCH_COMMAND") or " ".join(sys.argv)
+    results = {"machine": bench.machine(), "wrk": f"-t{args.threads} -c{args.connections} -d{args.duration}s",
+               "duration": args.duration, "date": time.strftime("%Y-%m-%d"), "command": command}
+    try:
+        run(args, work, results)
+    finally:
+        for process in bench.started:
+            bench.stop(process)
+        shutil.rmtree(work, ignore_errors=True)
+    out = os.path.join(HERE, ".out")
+    os.makedirs(out, exist_ok=True)
+    results["ratios"] = ratios(results)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    table = markdown(results)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(table + "\n")
+    print(table)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    main()

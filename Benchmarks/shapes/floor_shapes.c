@@ -1,0 +1,214 @@
+/* The shapes benchmark's database floors: the statements of one shape prepared once and run in a loop through
+ * SQLite's C API, on one thread, without HTTP, reading every column of every row (sqlite3_column_*).
+ *
+ * A plan is the exact statement the emulator runs for the shape (`sql-explain`, with the parameters the engine
+ * binds) or SQL written by hand for the same result. One query is every statement of the plan, in order, with the
+ * next parameter set (the sets cycle, as the HTTP bodies do).
+ *
+ * Usage: floor_shapes DATABASE PLAN_FILE SECONDS
+ * PLAN_FILE, one item a line:
+ *   S <sql>             a statement (one line), in the order they run
+ *   V                   starts a parameter set
+ *   P <k> <value>       the next parameter of statement k (from 1) in the current set; <value> is i:<int>,
+ *                       r:<real>, t:<text> or n: (as sql-explain prints them)
+ *   # ...               a comment
+ * Prints: `queries=N seconds=S per_second=R mean_us=U rows=R bytes=B statements=K sets=M check=C`
+ * (R and B: rows and column bytes read per query, on average).
+ *
+ * `dataconnect_float(x)`, which the engine registers on its connections (a finite REAL as its shortest text,
+ * an INTEGER as text, anything else NULL), is registered here too so that the exact statements prepare.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_STATEMENTS 16
+
+typedef struct {
+    char type;
+    long long integer;
+    double real;
+    char *text;
+} Value;
+
+/* The parameters of one statement in one set. */
+typedef struct {
+    int count;
+    Value *values;
+} Parameters;
+
+/* One parameter set: the parameters of every statement. */
+typedef struct {
+    Parameters statement[MAX_STATEMENTS];
+} ParameterSet;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what, sqlite3 *db) {
+    fprintf(stderr, "floor_shapes: %s%s%s\n", what, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
+    exit(1);
+}
+
+/* The engine's `dataconnect_float`: the shortest text that reads back as the same double. */
+static void dataconnect_float(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    char buffer[40];
+    switch (sqlite3_value_type(argv[0])) {
+    case SQLITE_FLOAT: {
+        double value = sqlite3_value_double(argv[0]);
+        if (!isfinite(value)) break;
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+            if (strtod(buffer, NULL) == value) break;
+        }
+        if (!strpbrk(buffer, ".eEn")) strcat(buffer, ".0");
+        sqlite3_result_text(context, buffer, -1, SQLITE_TRANSIENT);
+        return;
+    }
+    case SQLITE_INTEGER:
+        snprintf(buffer, sizeof buffer, "%lld", (long long)sqlite3_value_int64(argv[0]));
+        sqlite3_result_text(context, buffer, -1, SQLITE_TRANSIENT);
+        return;
+    }
+    sqlite3_result_null(context);
+}
+
+static Value parse_value(const char *text) {
+    Value value = {0};
+    value.type = text[0];
+    const char *rest = text[0] && text[1] == ':' ? text + 2 : "";
+    switch (value.type) {
+    case 'i': value.integer = strtoll(rest, NULL, 10); break;
+    case 'r': value.real = strtod(rest, NULL); break;
+    case 't': value.text = strdup(rest); break;
+    case 'n': break;
+    default: die("a parameter is not i:, r:, t: or n:", NULL);
+    }
+    return value;
+}
+
+static void bind(sqlite3 *db, sqlite3_stmt *stmt, const ParameterSet *set, int k) {
+    for (int i = 0; i < set->statement[k].count; i++) {
+        const Value *value = &set->statement[k].values[i];
+        int rc;
+        switch (value->type) {
+        case 'i': rc = sqlite3_bind_int64(stmt, i + 1, value->integer); break;
+        case 'r': rc = sqlite3_bind_double(stmt, i + 1, value->real); break;
+        case 't': rc = sqlite3_bind_text(stmt, i + 1, value->text, -1, SQLITE_STATIC); break;
+        default: rc = sqlite3_bind_null(stmt, i + 1); break;
+        }
+        if (rc != SQLITE_OK) die("bind", db);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: floor_shapes DATABASE PLAN_FILE SECONDS\n");
+        return 2;
+    }
+    double seconds = atof(argv[3]);
+    sqlite3 *db;
+    if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) die("open", db);
+    if (sqlite3_create_function(db, "dataconnect_float", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                dataconnect_float, NULL, NULL) != SQLITE_OK)
+        die("create function", db);
+
+    FILE *file = fopen(argv[2], "r");
+    if (!file) die("cannot open the plan file", NULL);
+    sqlite3_stmt *statements[MAX_STATEMENTS];
+    int statement_count = 0;
+    ParameterSet *sets = calloc(1, sizeof *sets);
+    int set_count = 0;
+    static char line[1 << 20];
+    while (fgets(line, sizeof line, file)) {
+        line[strcspn(line, "\n")] = 0;
+        if (line[0] == 'S' && line[1] == ' ') {
+            if (statement_count == MAX_STATEMENTS) die("too many statements", NULL);
+            if (sqlite3_prepare_v3(db, line + 2, -1, SQLITE_PREPARE_PERSISTENT, &statements[statement_count], NULL)
+                != SQLITE_OK)
+                die("prepare", db);
+            statement_count++;
+        } else if (line[0] == 'V') {
+            sets = realloc(sets, (set_count + 1) * sizeof *sets);
+            if (!sets) die("out of memory", NULL);
+            memset(&sets[set_count], 0, sizeof *sets);
+            set_count++;
+        } else if (line[0] == 'P' && line[1] == ' ') {
+            char *end;
+            long k = strtol(line + 2, &end, 10) - 1;
+            if (set_count == 0 || k < 0 || k >= MAX_STATEMENTS || *end != ' ') die("a bad P line", NULL);
+            Parameters *parameters = &sets[set_count - 1].statement[k];
+            parameters->values = realloc(parameters->values, (parameters->count + 1) * sizeof(Value));
+            if (!parameters->values) die("out of memory", NULL);
+            parameters->values[parameters->count++] = parse_value(end + 1);
+        } else if (line[0] && line[0] != '#') {
+            die("a line is not S, V, P or #", NULL);
+        }
+    }
+    fclose(file);
+    if (statement_count == 0) die("no statement", NULL);
+    if (set_count == 0) set_count = 1; /* no parameters */
+    for (int s = 0; s < set_count; s++)
+        for (int k = 0; k < statement_count; k++)
+            if (sets[s].statement[k].count != sqlite3_bind_parameter_count(statements[k]))
+                die("a parameter set does not match its statement's placeholders", NULL);
+    if (set_count == 1)
+        for (int k = 0; k < statement_count; k++) bind(db, statements[k], &sets[0], k);
+
+    long queries = 0;
+    unsigned long long rows = 0, bytes = 0, checksum = 0;
+    double start = now(), end = start + seconds, t = start;
+    while (t < end) {
+        for (int batch = 0; batch < 16; batch++, queries++) {
+            const ParameterSet *set = &sets[queries % set_count];
+            for (int k = 0; k < statement_count; k++) {
+                sqlite3_stmt *stmt = statements[k];
+                if (set_count > 1) bind(db, stmt, set, k);
+                int rc;
+                while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+                    rows++;
+                    int columns = sqlite3_column_count(stmt);
+                    for (int c = 0; c < columns; c++) {
+                        switch (sqlite3_column_type(stmt, c)) {
+                        case SQLITE_INTEGER: checksum += (unsigned long long)sqlite3_column_int64(stmt, c); break;
+                        case SQLITE_FLOAT: checksum += (unsigned long long)sqlite3_column_double(stmt, c); break;
+                        case SQLITE_TEXT: {
+                            const unsigned char *text = sqlite3_column_text(stmt, c);
+                            int n = sqlite3_column_bytes(stmt, c);
+                            bytes += n;
+                            checksum += n ? text[n / 2] : 0;
+                            break;
+                        }
+                        case SQLITE_BLOB: {
+                            const unsigned char *blob = sqlite3_column_blob(stmt, c);
+                            int n = sqlite3_column_bytes(stmt, c);
+                            bytes += n;
+                            checksum += n ? blob[n / 2] : 0;
+                            break;
+                        }
+                        default: break;
+                        }
+                    }
+                }
+                if (rc != SQLITE_DONE) die("step", db);
+                sqlite3_reset(stmt);
+            }
+        }
+        t = now();
+    }
+    double elapsed = t - start;
+    printf("queries=%ld seconds=%.3f per_second=%.1f mean_us=%.2f rows=%.1f bytes=%.0f statements=%d sets=%d "
+           "check=%llu\n",
+           queries, elapsed, queries / elapsed, elapsed / queries * 1e6, (double)rows / queries,
+           (double)bytes / queries, statement_count, set_count, checksum % 7);
+    for (int k = 0; k < statement_count; k++) sqlite3_finalize(statements[k]);
+    sqlite3_close(db);
+    return 0;
+}
