@@ -11,20 +11,7 @@ root="$(cd "$here/../.." && pwd)"
 out="$here/.out"
 mkdir -p "$out"
 
-children=()
-cleanup() {
-  for pid in "${children[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-need() { command -v "$1" >/dev/null || { echo "run.sh: $1 is missing (apt-get install -y $2)" >&2; exit 1; }; }
-need wrk wrk
-need gcc gcc
-pkg-config --exists sqlite3 || { echo "run.sh: libsqlite3-dev is missing" >&2; exit 1; }
+source "$here/common.sh"
 
 # BENCH_SKIP_BUILD=1 reuses the binaries of the last build.
 build() { [ "${BENCH_SKIP_BUILD:-0}" = 1 ] || (swift build -c release "$@" 2>&1 | tail -1) >&2; }

@@ -30,20 +30,7 @@ if [ "$write_docs" = 1 ]; then
   done
 fi
 
-children=()
-cleanup() {
-  for pid in "${children[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-need() { command -v "$1" >/dev/null || { echo "run.sh: $1 is missing (apt-get install -y $2)" >&2; exit 1; }; }
-need wrk wrk
-need gcc gcc
-pkg-config --exists sqlite3 || { echo "run.sh: libsqlite3-dev is missing" >&2; exit 1; }
+source "$root/Benchmarks/emulator/common.sh"
 # wrk's 32 connections, the emulator's and the servers' sockets: stay clear of a low default limit.
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 4096 ]; then ulimit -n 4096 2>/dev/null || true; fi
 
