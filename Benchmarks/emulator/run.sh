@@ -13,8 +13,6 @@ mkdir -p "$out"
 
 source "$here/common.sh"
 
-# BENCH_SKIP_BUILD=1 reuses the binaries of the last build.
-build() { [ "${BENCH_SKIP_BUILD:-0}" = 1 ] || (swift build -c release "$@" 2>&1 | tail -1) >&2; }
 echo "== build (release)" >&2
 build --package-path "$root" --product dataconnect
 dataconnect="$root/.build/release/dataconnect"

@@ -34,8 +34,6 @@ source "$root/Benchmarks/emulator/common.sh"
 # wrk's 32 connections, the emulator's and the servers' sockets: stay clear of a low default limit.
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 4096 ]; then ulimit -n 4096 2>/dev/null || true; fi
 
-# BENCH_SKIP_BUILD=1 reuses the binaries of the last build.
-build() { [ "${BENCH_SKIP_BUILD:-0}" = 1 ] || (swift build -c release "$@" 2>&1 | tail -1) >&2; }
 echo "== build (release)" >&2
 build --package-path "$root" --product dataconnect
 dataconnect="$root/.build/release/dataconnect"
