@@ -95,10 +95,16 @@ extension QueryBuilder {
             switch child.name {
             case "distance":
                 pairs.append(
-                    (child.responseKey, kind == .distance ? dialect.jsonFloat("\(parentAlias)._dc_distance") : "NULL"))
+                    (
+                        child.responseKey,
+                        kind == .distance ? dialect.jsonFloat(references.column(parentAlias, "_dc_distance")) : "NULL"
+                    ))
             case "relevance":
                 pairs.append(
-                    (child.responseKey, kind == .relevance ? dialect.jsonFloat("\(parentAlias)._dc_relevance") : "NULL")
+                    (
+                        child.responseKey,
+                        kind == .relevance ? dialect.jsonFloat(references.column(parentAlias, "_dc_relevance")) : "NULL"
+                    )
                 )
             default:
                 pairs.append((child.responseKey, dialect.stringLiteral("_Metadata")))

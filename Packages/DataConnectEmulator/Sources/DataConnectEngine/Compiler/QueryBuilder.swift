@@ -40,6 +40,9 @@ struct QueryBuilder {
     /// The hidden key that carries entity ids out of SQL.
     static let entityIDKey = "_dc_eid"
 
+    /// The columns read through each alias, so a list's innermost layer selects only what the rows' objects use.
+    let references = ColumnReferences()
+
     init(api: GeneratedAPI, dialect: any SQLDialect, resolution: Resolution) {
         self.api = api
         self.dialect = dialect
@@ -75,7 +78,7 @@ struct QueryBuilder {
     }
 
     func column(_ alias: String, _ column: Column) -> String {
-        "\(alias).\(dialect.quote(column.sqlName))"
+        references.column(alias, dialect.quote(column.sqlName))
     }
 
     func arguments(_ node: FieldNode) -> Resolved {
@@ -280,10 +283,6 @@ struct QueryBuilder {
         if orderKeys.isEmpty && correlation == nil {
             orderKeys = table.keyColumns.map { (column(alias, $0), "ASC") }
         }
-        var inner = "SELECT \(alias).*"
-        for (index, key) in orderKeys.enumerated() { inner += ", \(key.expression) AS _o\(index)" }
-        inner += " FROM \(link.from)"
-        if !conditions.isEmpty { inner += " WHERE " + conditions.joined(separator: " AND ") }
         let ordering = orderKeys.indices.map { "_o\($0) \(Self.direction(orderKeys[$0].direction))" }.joined(
             separator: ", ")
         var page = " LIMIT " + limitParameter(args["limit"], name: "limit")
@@ -296,9 +295,17 @@ struct QueryBuilder {
         let includesEntityIDs = includeEntityIDs
         if isDistinct { includeEntityIDs = false }
         nesting += 1
+        references.start(alias)
         let object = try object(node.children, table: table, alias: alias)
         nesting -= 1
         includeEntityIDs = includesEntityIDs
+        // The innermost layer carries only the columns the objects read (the fields, the keys of nested
+        // relations and entity ids) through its sort, not whole rows.
+        let carried = references.finish(alias)
+        var inner = "SELECT " + (carried.isEmpty ? "\(alias).*" : carried.joined(separator: ", "))
+        for (index, key) in orderKeys.enumerated() { inner += ", \(key.expression) AS _o\(index)" }
+        inner += " FROM \(link.from)"
+        if !conditions.isEmpty { inner += " WHERE " + conditions.joined(separator: " AND ") }
         let middle: String
         let orderClause = ordering.isEmpty ? "" : " ORDER BY \(ordering)"
         if isDistinct {

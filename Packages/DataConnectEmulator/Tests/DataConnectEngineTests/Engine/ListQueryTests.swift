@@ -45,7 +45,7 @@ import Testing
             sqlTextDiffers
                 || result.sql == [
                     #"SELECT (SELECT coalesce(json_group_array(json(j)), '[]') FROM (SELECT json_object('title', t1."title") AS j "#
-                        + #"FROM (SELECT t1.*, t1."release_year" AS _o0 FROM "movie" AS t1 WHERE t1."release_year" >= ?1 "#
+                        + #"FROM (SELECT t1."title", t1."release_year" AS _o0 FROM "movie" AS t1 WHERE t1."release_year" >= ?1 "#
                         + #"ORDER BY _o0 DESC NULLS FIRST LIMIT ?2) AS t1 ORDER BY _o0 DESC NULLS FIRST))"#
                 ])
         #expect(
@@ -159,7 +159,7 @@ import Testing
         #expect(
             sqlTextDiffers
                 || result.allSQL.contains(
-                    "row_number() OVER (ORDER BY _o0 ASC NULLS LAST) AS _rn FROM (SELECT t1.*, (CASE t1.\"genre\" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) AS _o0 FROM \"movie\" AS t1) AS t1) GROUP BY j ORDER BY min(_rn) LIMIT ?1"
+                    "row_number() OVER (ORDER BY _o0 ASC NULLS LAST) AS _rn FROM (SELECT t1.\"genre\", (CASE t1.\"genre\" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) AS _o0 FROM \"movie\" AS t1) AS t1) GROUP BY j ORDER BY min(_rn) LIMIT ?1"
                 ))
         #expect(result.data == json(#"{"movies": [{"genre": "DRAMA"}, {"genre": "COMEDY"}]}"#))
     }
@@ -177,7 +177,7 @@ import Testing
             sqlTextDiffers
                 || result.sql == [
                     #"SELECT (SELECT coalesce(json_group_array(json(j)), '[]') FROM (SELECT json_object('title', t1."title") AS j "#
-                        + #"FROM (SELECT t1.*, t1."release_year" AS _o0 FROM "movie" AS t1 "#
+                        + #"FROM (SELECT t1."title", t1."release_year" AS _o0 FROM "movie" AS t1 "#
                         + #"ORDER BY _o0 DESC NULLS FIRST LIMIT ?1) AS t1 ORDER BY _o0 DESC NULLS FIRST))"#
                 ])
         #expect(Self.titles(result) == ["50% Off_Sale", "Barbie", "Little Women", "Inception", "Cleo from 5 to 7"])
