@@ -179,6 +179,27 @@ import Testing
         #expect(Self.ids(try await client.query("search", ["query": "barking"]), "movies_search") == ["m3"])
     }
 
+    @Test func similarityFollowsWrites() async throws {
+        // given: a new film nearest to the compared vector, m1 moved away, m2 deleted
+        let added = try await client.admin(
+            #"mutation { movie_insert(data: {id: "m7", title: "T", genre: "g", year: 2000, embedding: [0, 0, 0, 1]}) }"#
+        )
+        #expect(added.status == 200, "\(added)")
+        let moved = try await client.admin(#"mutation { movie_update(id: "m1", data: {embedding: [0, 0, 1, 0]}) }"#)
+        #expect(moved.status == 200, "\(moved)")
+        let renamed = try await client.admin(#"mutation { movie_update(id: "m4", data: {title: "Renamed"}) }"#)
+        #expect(renamed.status == 200, "\(renamed)")
+        let removed = try await client.admin(#"mutation { movie_delete(id: "m2") }"#)
+        #expect(removed.status == 200, "\(removed)")
+        let cleared = try await client.admin(#"mutation { movie_update(id: "m3", data: {embedding: null}) }"#)
+        #expect(cleared.status == 200, "\(cleared)")
+        // when
+        let result = try await client.query("similar", ["compare": Self.vector([0, 0, 0.1, 1]), "method": "L2"])
+        // then: m4 and m1 tie at the same vector and come in key order; m3 has no vector any more
+        #expect(result.status == 200, "\(result)")
+        #expect(Self.ids(result, "movies_embedding_similarity") == ["m7", "m5", "m1", "m4"], "\(result)")
+    }
+
     @Test func metadataIsNullOutsideRankedFields() async throws {
         let result = try await client.query("listMovies")
         #expect(result.status == 200, "\(result)")

@@ -63,6 +63,40 @@ import Testing
         #expect(try Self.distance("l2", text, "[1, 2, 3, 4]") == .null)
     }
 
+    @Test(arguments: [
+        ("[0.1, -2.5, 3e-7, 42]", "[1, 2, 3, 4]"), ("[1e300, 1, 0, -0.0]", "[0.5, 0.25, 0.125, 0.0625]"),
+        ("[0.30000000000000004, 1.7976931348623157e308, 5e-324, -1]", "[1, 1, 1, 1]"),
+    ])
+    func aBlobCopyHasTheDistancesOfItsText(_ a: String, _ b: String) throws {
+        // given
+        let connection = try Self.connection()
+        try connection.createVectorBlobFunction("vector_blob")
+        for function in ["l2", "cosine", "ip"] {
+            // when
+            let fromText = try connection.query("SELECT \(function)(?1, ?2)", [.text(a), .text(b)]).first?[0]
+            let fromBlob = try connection.query(
+                "SELECT \(function)(vector_blob(?1), ?2)", [.text(a), .text(b)]
+            ).first?[0]
+            // then: the same bits
+            #expect(fromBlob == fromText, "\(function)(\(a), \(b))")
+        }
+        let size = try connection.query("SELECT length(vector_blob(?1))", [.text(a)]).first?[0]
+        #expect(size == .integer(32))
+    }
+
+    @Test func aBlobOfAnythingButAVectorIsNullAndAMisSizedBlobHasNoDistance() throws {
+        let connection = try Self.connection()
+        try connection.createVectorBlobFunction("vector_blob")
+        for text in ["{}", "[1, \"2\"]", "[1,,2]"] {
+            #expect(try connection.query("SELECT vector_blob(?1)", [.text(text)]).first?[0] == .null, "\(text)")
+        }
+        #expect(try connection.query("SELECT vector_blob(NULL)").first?[0] == .null)
+        let short = try connection.query("SELECT l2(vector_blob('[1, 2]'), '[1, 2, 3]')").first?[0]
+        #expect(short == .null)
+        let ragged = try connection.query("SELECT l2(x'0102030405', '[1]')").first?[0]
+        #expect(ragged == .null)
+    }
+
     @Test func theCosineOfAZeroVectorIsNull() throws {
         #expect(try Self.distance("cosine", "[0, 0]", "[1, 2]") == .null)
         #expect(try Self.distance("l2", "[0, 0]", "[3, 4]") == .real(5))

@@ -45,7 +45,7 @@ extension QueryBuilder {
                 method = chosen
             }
             let vector = parameter(.value(compare, .vector(column)))
-            let distance = search.vectorDistance(method, column: "t.\(dialect.quote(column.sqlName))", vector: vector)
+            let distance = search.vectorDistance(method, alias: "t", column: column, vector: vector)
             rows = "SELECT t.*, \(distance) AS _dc_distance FROM \(dialect.quote(target.sqlName)) AS t"
             kind = .distance
             if let within = args["within"], !within.isNullConstant {

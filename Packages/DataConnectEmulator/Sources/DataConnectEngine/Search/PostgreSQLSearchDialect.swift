@@ -14,7 +14,10 @@ extension PostgreSQLDialect {
 struct PostgreSQLSearchDialect: SearchDialect {
     let dialect: PostgreSQLDialect
 
-    func vectorDistance(_ distance: VectorDistanceMethod, column: String, vector: String) -> String {
+    func vectorIndex(table: Table) -> SearchIndexDDL? { nil }
+
+    func vectorDistance(_ distance: VectorDistanceMethod, alias: String, column: Column, vector: String) -> String {
+        let column = "\(alias).\(dialect.quote(column.sqlName))"
         // Both vectors as float8 arrays, zipped by `unnest`; the compared one does not depend on the row, so
         // PostgreSQL converts it once (an InitPlan).
         func array(_ json: String) -> String { "ARRAY(SELECT jsonb_array_elements_text(\(json))::float8)" }

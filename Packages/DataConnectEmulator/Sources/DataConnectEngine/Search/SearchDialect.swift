@@ -2,9 +2,12 @@ import DataConnectSchema
 
 /// The SQL of vector similarity, full-text search and index types, for one database.
 public protocol SearchDialect: Sendable {
-    /// The distance between the vector in `column` and the bound vector `vector` (a JSON array); NULL when
-    /// undefined.
-    func vectorDistance(_ distance: VectorDistanceMethod, column: String, vector: String) -> String
+    /// The distance between the vector in `column` of the row `alias` and the bound vector `vector` (a JSON
+    /// array); NULL when undefined.
+    func vectorDistance(_ distance: VectorDistanceMethod, alias: String, column: Column, vector: String) -> String
+    /// The statements that keep a table's vectors in the form its distances read fastest; `nil` when the
+    /// stored column is read as it is.
+    func vectorIndex(table: Table) -> SearchIndexDDL?
     /// How a query of `format` is bound: the text the engine hands to ``searchRows(table:alias:query:format:)``.
     func searchSyntax(_ format: SearchQueryFormat) -> SearchQuerySyntax
     /// A subquery answering the table's rows that match the bound query `query`, each with its relevance
@@ -43,7 +46,7 @@ public enum IndexMethod: Equatable, Sendable {
     case skip
 }
 
-/// The statements that create one table's full-text index.
+/// The statements that create one table's full-text index, or the copies of its vectors.
 public struct SearchIndexDDL: Hashable, Sendable {
     /// The SQL name of the indexed table.
     public var table: String
@@ -51,6 +54,21 @@ public struct SearchIndexDDL: Hashable, Sendable {
     public var name: String
     /// The names of the schema objects the statements create (tables, triggers, indexes).
     public var objects: [String]
+    /// Columns the index keeps on the indexed table itself, added before the statements run when missing.
+    public var columns: [HiddenColumn] = []
     /// The statements, in order.
     public var statements: [String]
+
+    /// `ALTER TABLE ... ADD COLUMN` of each of ``columns``.
+    public func addColumnStatement(_ column: HiddenColumn, quote: (String) -> String) -> String {
+        "ALTER TABLE \(quote(table)) ADD COLUMN \(quote(column.name)) \(column.type)"
+    }
+}
+
+/// A column that belongs to an index rather than to the schema: no GraphQL field reads or writes it.
+public struct HiddenColumn: Hashable, Sendable {
+    /// The SQL name.
+    public var name: String
+    /// The SQL type.
+    public var type: String
 }

@@ -65,6 +65,8 @@ public struct Migrator: Sendable {
     /// - Throws: ``SQLiteError`` for failures that are not about the data (I/O, a locked database, ...).
     public func migrate(_ connection: Connection) throws -> MigrationReport {
         if let model { try NativeDefaultCheck.check(model, on: connection) }
+        // Triggers and backfills of vector copies call the search functions.
+        try SearchFunctions.register(on: connection)
         var run = MigrationRun(ddl: ddl, db: connection)
         return try run.run()
     }
@@ -477,6 +479,10 @@ private struct MigrationRun {
                 continue
             }
             try dropSearchObjects(index.objects)
+            let columns = Set(try existingColumns(of: index.table).map(\.name))
+            for column in index.columns where !columns.contains(column.name) {
+                try apply(index.addColumnStatement(column, quote: q))
+            }
             for statement in index.statements { try apply(statement) }
             try setMetadata("search:" + index.name, script)
             try setMetadata("search-objects:" + index.name, index.objects.joined(separator: "\n"))
@@ -493,10 +499,18 @@ private struct MigrationRun {
         }
     }
 
-    /// Drops a full-text index's triggers and table: the first object is the table.
+    /// Drops an index's schema objects (triggers first, then tables), as SQLite lists them.
     mutating func dropSearchObjects(_ objects: [String]) throws {
-        for trigger in objects.dropFirst() { try apply("DROP TRIGGER IF EXISTS \(q(trigger))") }
-        if let table = objects.first { try apply("DROP TABLE IF EXISTS \(q(table))") }
+        var tables: [String] = []
+        for name in objects {
+            let type = try db.query("SELECT type FROM sqlite_schema WHERE name = ?", [.text(name)]).first?[0]
+            switch type?.textValue {
+            case "trigger"?: try apply("DROP TRIGGER IF EXISTS \(q(name))")
+            case "table"?: tables.append(name)
+            default: break
+            }
+        }
+        for table in tables { try apply("DROP TABLE IF EXISTS \(q(table))") }
     }
 
     // MARK: Checks

@@ -40,7 +40,8 @@ public struct SchemaDDL: Sendable {
     public let tables: [TableDDL]
     /// The `@view` types, in declaration order, created after the tables.
     public let views: [ViewDDL]
-    /// The full-text indexes of the tables with `@searchable` fields, created after every table.
+    /// The full-text indexes of the tables with `@searchable` fields, and the vector copies of the tables with
+    /// `Vector` fields where the dialect keeps them, created after every table.
     public let searchIndexes: [SearchIndexDDL]
 
     /// Translates a model.
@@ -55,16 +56,19 @@ public struct SchemaDDL: Sendable {
         self.tables = Self.dependencyOrder(model.tables.filter { !$0.isView }).map(translator.translate)
         self.views = model.tables.compactMap { table in table.view.map { ViewDDL(table, source: $0, dialect: dialect) }
         }
-        self.searchIndexes = model.tables.compactMap { table in
-            table.search.map { dialect.search.searchIndex(table: table, search: $0) }
-        }
+        self.searchIndexes =
+            model.tables.compactMap { table in
+                table.search.map { dialect.search.searchIndex(table: table, search: $0) }
+            } + model.tables.compactMap { dialect.search.vectorIndex(table: $0) }
     }
 
     /// Every statement, without a trailing `;`: the enum types, then each table's `CREATE TABLE` followed by its
     /// indexes, then each `@view(sql:)`'s `CREATE VIEW`.
     public var statements: [String] {
         enumTypes + tables.flatMap { [$0.createStatement] + $0.indexes.map(\.statement) }
-            + searchIndexes.flatMap(\.statements)
+            + searchIndexes.flatMap { index in
+                index.columns.map { index.addColumnStatement($0, quote: dialect.quote) } + index.statements
+            }
             + views.compactMap(\.createStatement)
     }
 

@@ -38,6 +38,29 @@ import Testing
         #expect(try StorageFixtures.scalar(db, "PRAGMA foreign_keys") == 1)
     }
 
+    @Test func aVectorFieldGetsABlobCopyOfTheRowsAlreadyThereAndKeepsItOnWrites() throws {
+        // given: a table whose vectors were written before the copies existed
+        let db = try Connection()
+        _ = try Self.migrate(db, "type Chef @table { name: String! }")
+        try db.execute("INSERT INTO chef (id, name) VALUES (?, 'Ada')", [Self.chefId])
+        try db.execute("ALTER TABLE chef ADD COLUMN taste TEXT")
+        try db.execute("UPDATE chef SET taste = '[1, 2]'")
+
+        // when
+        let report = try Self.migrate(db, "type Chef @table { name: String!, taste: Vector @col(size: 2) }")
+        try db.execute("INSERT INTO chef (id, name, taste) VALUES (?, 'Bo', '[3, 4]')", [Self.otherId])
+        try db.execute("UPDATE chef SET name = 'Ada L.' WHERE id = ?", [Self.chefId])
+
+        // then: the copies are little-endian doubles, and a rename leaves them alone
+        #expect(report.issues.isEmpty)
+        #expect(report.statements.contains(#"ALTER TABLE "chef" ADD COLUMN "_dc_vector_taste" BLOB"#))
+        let copies = try Self.rows(db, "SELECT hex(_dc_vector_taste) FROM chef ORDER BY name")
+        #expect(copies == [[.text("000000000000F03F0000000000000040")], [.text("00000000000008400000000000001040")]])
+        try db.execute("UPDATE chef SET taste = NULL WHERE id = ?", [Self.otherId])
+        #expect(try StorageFixtures.scalar(db, "SELECT count(_dc_vector_taste) FROM chef") == 1)
+        #expect(try Self.migrate(db, "type Chef @table { name: String!, taste: Vector @col(size: 2) }").wasUpToDate)
+    }
+
     @Test func aNewTableIsCreated() throws {
         // given
         let db = try Connection()
