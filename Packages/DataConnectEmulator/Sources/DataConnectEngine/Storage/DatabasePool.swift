@@ -31,7 +31,8 @@ public enum DatabaseLocation: Hashable, Sendable {
 /// let count = try pool.read { db in try db.cachedStatement("SELECT count(*) FROM genre").query()[0][0] }
 /// ```
 ///
-/// **Files** are opened in WAL mode with `synchronous = NORMAL`: readers never block the writer nor the writer
+/// **Files** are opened in WAL mode with `synchronous = NORMAL` and a page cache of up to 32 MiB per
+/// connection: readers never block the writer nor the writer
 /// readers, and a reader sees the last transaction committed when its own read began. A committed transaction
 /// survives the process being killed (`kill -9`); only an operating-system crash or power loss may lose the
 /// last few commits, never corrupt the file.
@@ -96,6 +97,7 @@ public final class DatabasePool: Sendable {
             let mode = try writerConnection.journalMode(.wal)
             guard mode == .wal else { throw StorageError.unsupportedJournalMode(mode.rawValue) }
             try writerConnection.execute("PRAGMA synchronous = NORMAL")
+            try writerConnection.execute("PRAGMA cache_size = \(Self.pageCacheSize)")
         }
         writer = WriterSlot(PooledConnection(writerConnection, role: .writer))
         configuration.mode = .readWrite
@@ -103,11 +105,17 @@ public final class DatabasePool: Sendable {
         for _ in 0..<readerCount {
             let connection = try Connection(path: path, configuration: configuration)
             try connection.execute("PRAGMA query_only = ON")
+            if case .file = location { try connection.execute("PRAGMA cache_size = \(Self.pageCacheSize)") }
             readerConnections.append(PooledConnection(connection, role: .reader))
         }
         self.readers = ReaderShelf(readerConnections)
         self.connections = [writerConnection] + readerConnections.map(\.connection)
     }
+
+    /// The page cache of each file connection, in SQLite's unit (negative: KiB): 32 MiB at most, filled only
+    /// as pages are read. SQLite's default of 2 MiB makes every scan of a table larger than that read it again
+    /// from the operating system.
+    static let pageCacheSize = -32_768
 
     /// Copies every committed transaction from the write-ahead log into the database file and empties the log,
     /// so that the file alone holds the data (for a clean stop, a backup or a check of the file).
