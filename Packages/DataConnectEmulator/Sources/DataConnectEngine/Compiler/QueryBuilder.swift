@@ -5,9 +5,10 @@ import DataConnectWire
 /// Writes the SQL of read fields: one statement per root field that returns the field's JSON, built by
 /// SQLite itself.
 ///
-/// A list is three layers: the innermost applies `where`, `orderBy`, `limit` and `offset` to the rows
-/// (so nested subqueries run only for returned rows), the middle renders each row as a JSON object in
-/// order, and the outer aggregates them into an array. Relations are correlated subqueries of the same
+/// A list is two layers: the inner applies `where`, `orderBy`, `limit` and `offset` to the rows, carrying only
+/// the columns the objects read (so nested subqueries run only for returned rows), and the outer renders each
+/// row as a JSON object and aggregates them into an array in the inner's order. (A distinct list has a third
+/// layer that drops duplicate objects before the page is cut.) Relations are correlated subqueries of the same
 /// shape; aggregates group by the plain fields selected beside them.
 struct QueryBuilder {
     let api: GeneratedAPI
@@ -306,17 +307,18 @@ struct QueryBuilder {
         for (index, key) in orderKeys.enumerated() { inner += ", \(key.expression) AS _o\(index)" }
         inner += " FROM \(link.from)"
         if !conditions.isEmpty { inner += " WHERE " + conditions.joined(separator: " AND ") }
-        let middle: String
         let orderClause = ordering.isEmpty ? "" : " ORDER BY \(ordering)"
-        if isDistinct {
-            // Duplicates go before the page is cut: each distinct object keeps the position of its first row.
-            middle = dialect.distinctObjects(
-                "SELECT \(object) AS j, row_number() OVER (\(orderClause.dropFirst())) AS _rn "
-                    + "FROM (\(inner)) AS \(alias)", alias: "\(alias)_d", page: page)
-        } else {
+        guard isDistinct else {
+            // The objects are aggregated as the sorted page yields its rows: no second sort, and no JSON
+            // text parsed back.
             inner += "\(orderClause)\(page)"
-            middle = "SELECT \(object) AS j FROM (\(inner)) AS \(alias)\(orderClause)"
+            return
+                "(SELECT \(dialect.orderedJSONArrayAggregate(object, orderBy: ordering)) FROM (\(inner)) AS \(alias))"
         }
+        // Duplicates go before the page is cut: each distinct object keeps the position of its first row.
+        let middle = dialect.distinctObjects(
+            "SELECT \(object) AS j, row_number() OVER (\(orderClause.dropFirst())) AS _rn "
+                + "FROM (\(inner)) AS \(alias)", alias: "\(alias)_d", page: page)
         return
             "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM "
             + "\(dialect.derivedTable(middle, alias: "\(alias)_j")))"

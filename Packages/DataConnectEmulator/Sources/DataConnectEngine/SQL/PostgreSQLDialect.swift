@@ -192,6 +192,11 @@ public struct PostgreSQLDialect: SQLDialect {
         "coalesce(json_agg(\(expression)), '[]'::json)"
     }
 
+    public func orderedJSONArrayAggregate(_ expression: String, orderBy: String) -> String {
+        orderBy.isEmpty
+            ? jsonArrayAggregate(expression) : "coalesce(json_agg(\(expression) ORDER BY \(orderBy)), '[]'::json)"
+    }
+
     /// `jsonb_array_elements`: the elements as `jsonb`, which compares by value (`json` has no equality).
     public func jsonArrayElements(_ expression: String) -> String {
         "jsonb_array_elements(\(expression))"

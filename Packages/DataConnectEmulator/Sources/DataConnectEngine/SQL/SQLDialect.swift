@@ -39,6 +39,9 @@ public protocol SQLDialect: Sendable {
     /// An aggregate that collects JSON values into a JSON array, in row order; an empty array (not NULL)
     /// when there are no rows.
     func jsonArrayAggregate(_ expression: String) -> String
+    /// A JSON array of the JSON values of `expression` over the rows of a subquery that is sorted by `orderBy`
+    /// (output column names) and cut to its page: in that order, `[]` when there are none.
+    func orderedJSONArrayAggregate(_ expression: String, orderBy: String) -> String
     /// A table source (for `FROM`) with one row per element of a JSON array, the element in column `value`
     /// as the database compares JSON: comparable with another element of ``jsonArray(_:)``'s arrays.
     func jsonArrayElements(_ expression: String) -> String
@@ -237,6 +240,13 @@ public struct SQLiteDialect: SQLDialect {
 
     public func jsonArrayAggregate(_ expression: String) -> String {
         "coalesce(json_group_array(\(expression)), '[]')"
+    }
+
+    /// `json_group_array` over the rows as the sorted subquery hands them over: SQLite runs a subquery with
+    /// `ORDER BY` and `LIMIT` in `FROM` as a co-routine that yields its rows in order (it has no `ORDER BY`
+    /// inside aggregates before 3.44), so the objects are neither sorted again nor parsed again.
+    public func orderedJSONArrayAggregate(_ expression: String, orderBy: String) -> String {
+        jsonArrayAggregate(expression)
     }
 
     public func jsonArrayElements(_ expression: String) -> String {
