@@ -725,7 +725,7 @@ public final class SubscriptionHub: Sendable {
             // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
             var tail = Array(response.body[1..<(response.body.count - 1)])
             tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
-            for subscriber in full {
+            Self.forEach(full) { [tail] subscriber in
                 subscriber.sink.send(Self.responsePrefix(subscriber.requestID) + tail)
             }
         }
@@ -736,6 +736,19 @@ public final class SubscriptionHub: Sendable {
             }
         }
         if let pushed { observe(.pushed(pushed.0, reason: pushed.1)) }
+    }
+
+    /// Calls `body` for every subscriber; spread over the cores for a large group, whose sends (a copy of the
+    /// result and a socket write each) would otherwise all wait on one thread. Each subscriber gets one call.
+    private static func forEach(_ subscribers: [Subscriber], _ body: @Sendable (Subscriber) -> Void) {
+        let slices = min(ProcessInfo.processInfo.activeProcessorCount, subscribers.count / 1_000)
+        guard slices > 1 else {
+            subscribers.forEach(body)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            for index in stride(from: slice, to: subscribers.count, by: slices) { body(subscribers[index]) }
+        }
     }
 
     /// `{"requestId":"<id>",`
