@@ -41,7 +41,8 @@ public final class HTTPServer: Sendable {
         public var connectionTimeout: Duration
         /// The most connections served at once (default 10,000), and separately the most open WebSockets.
         ///
-        /// Each worker's listening socket admits this many HTTP connections. An upgraded connection leaves
+        /// libmicrohttpd admits this many HTTP connections (with `epoll` and several workers, each worker's listening
+        /// socket does, as each is its own daemon). An upgraded connection leaves
         /// libmicrohttpd once its 101 response is sent and counts against the WebSocket limit instead: one more
         /// upgrade is answered with 503. The process's open-file limit (`ulimit -n`) also caps connections.
         public var connectionLimit: Int
