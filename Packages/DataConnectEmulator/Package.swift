@@ -80,7 +80,9 @@ let package = Package(
         // p50/p99/max.
         .executableTarget(
             name: "RealtimeBench",
-            dependencies: ["DataConnectEmulator", .product(name: "DataConnectWire", package: "DataConnectKit")]),
+            dependencies: [
+                "CMicroHTTPD", "DataConnectEmulator", .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]),
 
         // MARK: Tests
 

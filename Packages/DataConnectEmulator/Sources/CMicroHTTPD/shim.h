@@ -166,6 +166,30 @@ cmhd_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
     return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
 }
 
+/* Takes an upgraded socket over from libmicrohttpd, so that the connection can be handed back at once and
+   libmicrohttpd frees it with its memory pool: returns a duplicate of the socket (close-on-exec) and puts a fresh,
+   unconnected socket under the original descriptor number, which libmicrohttpd then shuts down and closes in its
+   place; the duplicate keeps the connection. Returns -1, leaving the socket as it was, on failure. */
+static inline int
+cmhd_upgrade_detach(int fd)
+{
+    int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) return -1;
+    int placeholder = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (placeholder < 0) {
+        close(own);
+        return -1;
+    }
+    if (dup2(placeholder, fd) < 0) {
+        close(placeholder);
+        close(own);
+        return -1;
+    }
+    close(placeholder);
+    (void) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return own;
+}
+
 /* Puts a socket in non-blocking mode; 0 on success. */
 static inline int
 cmhd_set_nonblocking(int fd)

@@ -39,9 +39,12 @@ public final class HTTPServer: Sendable {
         ///
         /// Upgraded (WebSocket) connections are no longer libmicrohttpd's and do not time out.
         public var connectionTimeout: Duration
-        /// The most connections served at once (default 10,000, split across the workers).
+        /// The most connections served at once (default 10,000), and separately the most open WebSockets.
         ///
-        /// The process's open-file limit (`ulimit -n`) also caps connections.
+        /// libmicrohttpd admits this many HTTP connections (with `epoll` and several workers, each worker's listening
+        /// socket does, as each is its own daemon). An upgraded connection leaves
+        /// libmicrohttpd once its 101 response is sent and counts against the WebSocket limit instead: one more
+        /// upgrade is answered with 503. The process's open-file limit (`ulimit -n`) also caps connections.
         public var connectionLimit: Int
         /// The largest request body accepted, in bytes (default 8 MiB).
         ///
@@ -65,7 +68,8 @@ public final class HTTPServer: Sendable {
         /// requests up to this size get the JSON answers above. Each connection reserves this much address
         /// space and commits what libmicrohttpd touches: about half of it once a response is under way (it
         /// clears the read buffer's unused half), all of it once a request has completed (it clears the pool
-        /// for the next one). An idle kept-alive connection holds this much memory.
+        /// for the next one). An idle kept-alive connection holds this much memory; a WebSocket does not, as its
+        /// connection is handed back to libmicrohttpd, which frees the pool, as soon as the upgrade is done.
         public var connectionMemoryLimit: Int
         /// Receives libmicrohttpd's error messages and the server's own warnings; `nil` drops them.
         public var logHandler: (@Sendable (String) -> Void)?
@@ -146,7 +150,8 @@ public final class HTTPServer: Sendable {
             limits: ServerCore.Limits(
                 body: max(0, configuration.maximumBodySize), uri: max(0, configuration.maximumURILength),
                 header: max(0, configuration.maximumHeaderSize),
-                webSocketMessage: max(0, configuration.maximumWebSocketMessageSize)),
+                webSocketMessage: max(0, configuration.maximumWebSocketMessageSize),
+                webSockets: max(0, configuration.connectionLimit)),
             logHandler: configuration.logHandler)
     }
 

@@ -20,6 +20,8 @@ final class ServerCore: Sendable {
         var header: Int
         /// A WebSocket message, fragments included (close 1009).
         var webSocketMessage: Int
+        /// Open WebSockets (503 for one more upgrade); 0 for no limit.
+        var webSockets: Int
     }
 
     let responder: any HTTPResponder
@@ -351,8 +353,13 @@ final class ServerCore: Sendable {
     private func queueUpgrade(
         _ response: HTTPResponse, handler: any WebSocketHandler, on connection: OpaquePointer
     ) -> MHD_Result {
-        guard webSocketReactor.withLock({ $0 != nil }) else {
+        guard let reactor = webSocketReactor.withLock({ $0 }) else {
             let message = "server is stopping"
+            return queue(Self.errorResponse(.serviceUnavailable, message, "UNAVAILABLE"), on: connection)
+        }
+        // Upgraded connections are the reactor's, no longer libmicrohttpd's: the connection limit counts them here.
+        if limits.webSockets > 0 && reactor.count >= limits.webSockets {
+            let message = "too many open WebSockets: the limit is \(limits.webSockets) (connectionLimit)"
             return queue(Self.errorResponse(.serviceUnavailable, message, "UNAVAILABLE"), on: connection)
         }
         // libmicrohttpd has no release callback for upgrade responses: the binding is released by the upgrade

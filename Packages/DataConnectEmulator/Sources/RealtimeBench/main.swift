@@ -16,8 +16,12 @@
 // emulators are two `Emulator` instances in this process, each with its own store, connection pool and
 // listening connection, which is what two emulator processes would have; they share only the CPU.
 //
+// `--subscribers N --groups G` spreads N subscribers evenly over G groups (one query with G variable sets, each
+// showing the bumped movie), holds them in a child process and reports the emulator's own resident-memory growth per
+// subscriber and the latency from the mutation's response: see SubscriberGroupsBench.swift.
+//
 //     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]
-//         [--postgres URL [--subscribers-on-second-emulator]]
+//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100]]
 
 import DataConnectEmulator
 import DataConnectWire
@@ -34,6 +38,9 @@ var rounds = 5
 var perConnection = 1
 var postgreSQL: String?
 var secondEmulator = false
+var subscriberCount: Int?
+var groupCount = 100
+var clientOfPort: UInt16?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -47,16 +54,23 @@ while let argument = arguments.next() {
     case "--per-connection": perConnection = max(1, Int(arguments.next() ?? "") ?? perConnection)
     case "--postgres": postgreSQL = arguments.next()
     case "--subscribers-on-second-emulator": secondEmulator = true
+    case "--subscribers": subscriberCount = Int(arguments.next() ?? "").map { max(1, $0) }
+    case "--groups": groupCount = max(1, Int(arguments.next() ?? "") ?? groupCount)
+    case "--client": clientOfPort = UInt16(arguments.next() ?? "")
     default:
         print(
             "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]"
-                + " [--postgres URL [--subscribers-on-second-emulator]]"
+                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100]]"
         )
         exit(2)
     }
 }
 if secondEmulator && postgreSQL == nil {
     print("error: --subscribers-on-second-emulator needs --postgres URL (two emulators share one database)")
+    exit(2)
+}
+if subscriberCount != nil && postgreSQL != nil {
+    print("error: --subscribers runs on SQLite in memory; --postgres is not supported with it")
     exit(2)
 }
 
@@ -67,9 +81,24 @@ getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 limit.rlim_cur = limit.rlim_max
 setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-guard limit.rlim_cur >= 4_500 else {
-    print("error: the open-file limit is \(limit.rlim_cur); 4,500 needed (raise the hard limit: ulimit -Hn)")
+let descriptorsNeeded = subscriberCount.map { ($0 + perConnection - 1) / perConnection + 500 } ?? 4_500
+guard limit.rlim_cur >= descriptorsNeeded else {
+    print(
+        "error: the open-file limit is \(limit.rlim_cur); \(descriptorsNeeded) needed (raise the hard limit: ulimit -Hn)"
+    )
     exit(1)
+}
+
+// MARK: N subscribers in G groups, the subscribers in a child process
+
+if let subscriberCount {
+    let settings = SubscriberGroupsSettings(
+        backend: backend, subscribers: subscriberCount, groups: min(groupCount, subscriberCount),
+        perConnection: perConnection, rounds: rounds)
+    if let clientOfPort {
+        runSubscriberGroupsClient(port: clientOfPort, settings)
+    }
+    runSubscriberGroupsServer(settings)
 }
 
 // MARK: Emulator

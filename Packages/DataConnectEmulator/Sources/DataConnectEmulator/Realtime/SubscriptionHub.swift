@@ -69,11 +69,18 @@ public final class SubscriptionHub: Sendable {
 
     private let state: Mutex<State>
     /// Told about each change this process commits (for other processes serving from the same database).
-    private let changePublisher = Mutex<(@Sendable (DataChange) -> Void)?>(nil)
+    private let changePublisher = Mutex<Callback<DataChange>?>(nil)
     private let executions = Atomic<Int>(0)
     /// Told when groups come and go or change size, and when a group gets new data (the console's live view).
-    private let observer = Mutex<(@Sendable (Observation) -> Void)?>(nil)
+    private let observer = Mutex<Callback<Observation>?>(nil)
     private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
+
+    /// A closure kept behind a lock, wrapped in a struct: a bare closure read out of `Mutex.withLock { $0 }` (an
+    /// `inout` of a generic value) is re-abstracted and written back wrapped in two more thunks on every read, so
+    /// each later call would walk a longer chain (one link per subscriber added, per push and per mutation).
+    private struct Callback<Argument>: Sendable {
+        let call: @Sendable (Argument) -> Void
+    }
 
     private struct Subscriber {
         let sink: any SubscriptionSink
@@ -276,7 +283,8 @@ public final class SubscriptionHub: Sendable {
     /// Calls `observer` (on the hub's threads: return quickly) when groups change and when a group gets new
     /// data; `nil` stops observing.
     public func setObserver(_ observer: (@Sendable (Observation) -> Void)?) {
-        self.observer.withLock { $0 = observer }
+        let callback = observer.map { Callback(call: $0) }
+        self.observer.withLock { $0 = callback }
     }
 
     /// The live groups, oldest first.
@@ -294,7 +302,7 @@ public final class SubscriptionHub: Sendable {
 
     private func observe(_ observation: @autoclosure () -> Observation) {
         guard let observer = observer.withLock({ $0 }) else { return }
-        observer(observation())
+        observer.call(observation())
     }
 
     // MARK: Subscribing
@@ -468,7 +476,8 @@ public final class SubscriptionHub: Sendable {
     /// ``changeCommittedElsewhere(_:)``): the emulator passes them to the other processes serving from its
     /// database.
     public func setChangePublisher(_ publisher: @escaping @Sendable (DataChange) -> Void) {
-        changePublisher.withLock { $0 = publisher }
+        let callback = Callback(call: publisher)
+        changePublisher.withLock { $0 = callback }
     }
 
     /// Reports a change another process committed to the same database: subscriptions re-run as for a
@@ -483,7 +492,7 @@ public final class SubscriptionHub: Sendable {
     /// Reports a committed mutation: groups reading its tables, and groups whose
     /// `@refresh(onMutationExecuted:)` names it, re-run (off the caller's thread).
     public func mutationExecuted(_ effect: MutationEffect) {
-        changePublisher.withLock { $0 }?(.mutation(effect))
+        changePublisher.withLock { $0 }?.call(.mutation(effect))
         schedule(effect)
     }
 
@@ -499,7 +508,7 @@ public final class SubscriptionHub: Sendable {
 
     /// Reports tables (GraphQL type names) written outside a mutation response (clear, import).
     public func tablesChanged(_ tables: Set<String>) {
-        changePublisher.withLock { $0 }?(.tables(tables))
+        changePublisher.withLock { $0 }?.call(.tables(tables))
         schedule(tables)
     }
 
@@ -716,7 +725,7 @@ public final class SubscriptionHub: Sendable {
             // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
             var tail = Array(response.body[1..<(response.body.count - 1)])
             tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
-            for subscriber in full {
+            Self.forEach(full) { [tail] subscriber in
                 subscriber.sink.send(Self.responsePrefix(subscriber.requestID) + tail)
             }
         }
@@ -727,6 +736,19 @@ public final class SubscriptionHub: Sendable {
             }
         }
         if let pushed { observe(.pushed(pushed.0, reason: pushed.1)) }
+    }
+
+    /// Calls `body` for every subscriber; spread over the cores for a large group, whose sends (a copy of the
+    /// result and a socket write each) would otherwise all wait on one thread. Each subscriber gets one call.
+    private static func forEach(_ subscribers: [Subscriber], _ body: @Sendable (Subscriber) -> Void) {
+        let slices = min(ProcessInfo.processInfo.activeProcessorCount, subscribers.count / 1_000)
+        guard slices > 1 else {
+            subscribers.forEach(body)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            for index in stride(from: slice, to: subscribers.count, by: slices) { body(subscribers[index]) }
+        }
     }
 
     /// `{"requestId":"<id>",`

@@ -54,18 +54,19 @@ public final class WebSocketConnection: Sendable {
 
     let descriptor: Int32
     let token: UInt64
-    private let upgrade: UpgradeHandle
+    /// libmicrohttpd's handle while it still holds the connection; `nil` once the socket is the connection's own.
+    private let upgrade: UpgradeHandle?
     private let handler: any WebSocketHandler
     private let queue: DispatchQueue
     private let reactor: WebSocketReactor
     private let state: Mutex<State>
 
     init(
-        descriptor: Int32, upgrade: OpaquePointer, token: UInt64, handler: any WebSocketHandler,
+        descriptor: Int32, upgrade: OpaquePointer?, token: UInt64, handler: any WebSocketHandler,
         reactor: WebSocketReactor, maximumMessageSize: Int
     ) {
         self.descriptor = descriptor
-        self.upgrade = UpgradeHandle(pointer: upgrade)
+        self.upgrade = upgrade.map(UpgradeHandle.init(pointer:))
         self.token = token
         self.handler = handler
         self.reactor = reactor
@@ -186,7 +187,7 @@ public final class WebSocketConnection: Sendable {
         close(code: .goingAway, reason: "the server is stopping")
     }
 
-    /// Ends the connection: hands the socket back to libmicrohttpd to close, and tells the handler. Runs on the
+    /// Ends the connection: closes the socket (or hands it back to libmicrohttpd to close), and tells the handler. Runs on the
     /// reactor's thread, once the socket has left the epoll set.
     func finish() {
         let code = state.withLock { state -> WebSocketCloseCode? in
@@ -197,7 +198,11 @@ public final class WebSocketConnection: Sendable {
             return state.closeCode
         }
         guard let code else { return }
-        _ = cmhd_upgrade_close(upgrade.pointer)
+        if let upgrade {
+            _ = cmhd_upgrade_close(upgrade.pointer)
+        } else {
+            Glibc.close(descriptor)
+        }
         queue.async { [self] in handler.webSocketDidClose(self, code: code) }
     }
 

@@ -73,16 +73,21 @@ final class WebSocketReactor: Sendable {
             _ = cmhd_upgrade_close(upgrade)
             return
         }
+        // libmicrohttpd keeps an upgraded connection, with its whole memory pool (sized for the largest request
+        // head), until it is handed back: take a duplicate of the socket and hand the connection back at once.
+        // Should that fail, the connection stays with libmicrohttpd until it ends.
+        let detached = cmhd_upgrade_detach(descriptor)
+        if detached >= 0 { _ = cmhd_upgrade_close(upgrade) }
         let connection = connections.withLock { registry -> WebSocketConnection in
             let token = registry.next
             registry.next += 1
             let connection = WebSocketConnection(
-                descriptor: descriptor, upgrade: upgrade, token: token, handler: handler, reactor: self,
-                maximumMessageSize: maximumMessageSize)
+                descriptor: detached >= 0 ? detached : descriptor, upgrade: detached >= 0 ? nil : upgrade,
+                token: token, handler: handler, reactor: self, maximumMessageSize: maximumMessageSize)
             registry.byToken[token] = connection
             return connection
         }
-        guard cmhd_reactor_watch(epoll, descriptor, connection.token, 0, 1) == 0 else {
+        guard cmhd_reactor_watch(epoll, connection.descriptor, connection.token, 0, 1) == 0 else {
             log("WebSocket reactor: cannot watch a socket (errno \(errno)); closing it")
             end(connection)
             return
