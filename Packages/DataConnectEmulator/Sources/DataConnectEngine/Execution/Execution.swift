@@ -139,6 +139,14 @@ struct Execution {
                 outputs.append((root.responseKey, output))
                 return
             }
+            // Entity ids alone: taken out of the text as it is copied, with no value built.
+            if !root.needsPostProcessing && !operation.readsResponse,
+                let stripped = EntityIDStripper.strip(bytes, path: [.field(root.responseKey)])
+            {
+                properties += stripped.ids
+                outputs.append((root.responseKey, .raw(stripped.bytes)))
+                return
+            }
             value = try Self.parse(bytes)
         case .value(let assembled):
             value = assembled

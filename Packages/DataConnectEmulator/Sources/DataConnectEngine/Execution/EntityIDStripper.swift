@@ -1,0 +1,176 @@
+import DataConnectWire
+
+/// Takes the hidden entity-id members out of a result as the database rendered it, in one pass over its JSON
+/// text, and lists the ids: what ``Execution/extractEntityIDs(_:path:into:)`` does to a parsed value, without
+/// building one.
+///
+/// An object's `_dc_eid` becomes a `GET` property at the object's path; the objects of a list, when every
+/// element has one, become one `LIST` property at the list's path, listed before the properties found inside
+/// the elements. The text is copied without insignificant white space. Text that is not JSON as a database
+/// writes it (which does not happen) answers `nil`, and the caller parses it instead.
+struct EntityIDStripper {
+    private let input: [UInt8]
+    private var position = 0
+    private var output: [UInt8] = []
+    private var found: [DataConnectProperties?] = []
+
+    /// The text without hidden members and the entity ids it held, or `nil` when it is not readable.
+    static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: [DataConnectProperties])? {
+        var stripper = EntityIDStripper(input: bytes)
+        stripper.output.reserveCapacity(bytes.count)
+        do throws(Unreadable) {
+            stripper.skipSpaces()
+            _ = try stripper.value(path: path, inList: false)
+            stripper.skipSpaces()
+            guard stripper.position == bytes.count else { return nil }
+        } catch {
+            return nil
+        }
+        return (stripper.output, stripper.found.compactMap { $0 })
+    }
+
+    private init(input: [UInt8]) {
+        self.input = input
+    }
+
+    private struct Unreadable: Error {}
+
+    private static let hiddenKey = Array(QueryBuilder.entityIDKey.utf8)
+
+    private var current: UInt8? { position < input.count ? input[position] : nil }
+
+    private mutating func skipSpaces() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(Unreadable) {
+        guard current == byte else { throw Unreadable() }
+        position += 1
+    }
+
+    /// Copies the value at the cursor; answers the entity id of an object read as a list element.
+    private mutating func value(path: [PathSegment], inList: Bool) throws(Unreadable) -> String? {
+        switch current {
+        case UInt8(ascii: "{"): return try object(path: path, inList: inList)
+        case UInt8(ascii: "["): try list(path: path)
+        case UInt8(ascii: "\""): output.append(contentsOf: input[try string()])
+        case nil: throw Unreadable()
+        default:
+            let start = position
+            while let byte = current, !Self.endsScalar(byte) { position += 1 }
+            guard position > start else { throw Unreadable() }
+            output.append(contentsOf: input[start..<position])
+        }
+        return nil
+    }
+
+    private static func endsScalar(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20
+            || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The range of the string token at the cursor, quotes included; moves past it.
+    private mutating func string() throws(Unreadable) -> Range<Int> {
+        let start = position
+        try expect(UInt8(ascii: "\""))
+        while let byte = current {
+            position += 1
+            if byte == UInt8(ascii: "\\") {
+                position += 1
+            } else if byte == UInt8(ascii: "\"") {
+                return start..<position
+            }
+        }
+        throw Unreadable()
+    }
+
+    /// The text of a string token, escapes resolved.
+    private func decoded(_ token: Range<Int>) throws(Unreadable) -> String {
+        let content = input[(token.lowerBound + 1)..<(token.upperBound - 1)]
+        if !content.contains(UInt8(ascii: "\\")) { return String(decoding: content, as: UTF8.self) }
+        guard case .string(let text)? = try? JSONValue(parsing: Array(input[token])) else { throw Unreadable() }
+        return text
+    }
+
+    private mutating func reserve() -> Int {
+        found.append(nil)
+        return found.count - 1
+    }
+
+    private mutating func object(path: [PathSegment], inList: Bool) throws(Unreadable) -> String? {
+        // An element's id belongs to its list's property, which the list writes.
+        let slot = inList ? nil : reserve()
+        try expect(UInt8(ascii: "{"))
+        output.append(UInt8(ascii: "{"))
+        var id: String?
+        var wroteMember = false
+        var first = true
+        while true {
+            skipSpaces()
+            if current == UInt8(ascii: "}") {
+                position += 1
+                break
+            }
+            if !first {
+                try expect(UInt8(ascii: ","))
+                skipSpaces()
+            }
+            first = false
+            let key = try string()
+            skipSpaces()
+            try expect(UInt8(ascii: ":"))
+            skipSpaces()
+            if input[(key.lowerBound + 1)..<(key.upperBound - 1)].elementsEqual(Self.hiddenKey) {
+                if current == UInt8(ascii: "\"") {
+                    id = try decoded(try string())
+                } else {
+                    var ignored: [UInt8] = []
+                    swap(&ignored, &output)
+                    _ = try value(path: path, inList: false)
+                    swap(&ignored, &output)
+                }
+                continue
+            }
+            if wroteMember { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: input[key])
+            output.append(UInt8(ascii: ":"))
+            _ = try value(path: path + [.field(try decoded(key))], inList: false)
+            wroteMember = true
+        }
+        output.append(UInt8(ascii: "}"))
+        if let slot, let id { found[slot] = DataConnectProperties(path: path, entityId: id, action: .get) }
+        return id
+    }
+
+    private mutating func list(path: [PathSegment]) throws(Unreadable) {
+        let slot = reserve()
+        try expect(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
+        var ids: [String] = []
+        var count = 0
+        var everyElementHasAnID = true
+        while true {
+            skipSpaces()
+            if current == UInt8(ascii: "]") {
+                position += 1
+                break
+            }
+            if count > 0 {
+                try expect(UInt8(ascii: ","))
+                skipSpaces()
+                output.append(UInt8(ascii: ","))
+            }
+            let isObject = current == UInt8(ascii: "{")
+            if let id = try value(path: path + [.index(count)], inList: isObject) {
+                ids.append(id)
+            } else {
+                everyElementHasAnID = false
+            }
+            count += 1
+        }
+        output.append(UInt8(ascii: "]"))
+        if count > 0 && everyElementHasAnID {
+            found[slot] = DataConnectProperties(path: path, entityIds: ids, action: .list)
+        }
+    }
+}

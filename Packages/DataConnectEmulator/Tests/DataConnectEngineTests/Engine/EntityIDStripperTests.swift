@@ -1,0 +1,46 @@
+import DataConnectWire
+import Testing
+
+@testable import DataConnectEngine
+
+/// Taking entity ids out of the rendered text gives the result and the ids that taking them out of the parsed
+/// value gives, for texts as SQLite writes them and as PostgreSQL does (with spaces).
+@Suite struct EntityIDStripperTests {
+    static let texts: [String] = [
+        #"{"id":"a","_dc_eid":"Movie/a"}"#,
+        #"[{"title":"X","_dc_eid":"Movie/1"},{"title":"Y","_dc_eid":"Movie/2"}]"#,
+        #"[{"title":"X","_dc_eid":"Movie/1"},{"title":"Y"}]"#,
+        #"[]"#,
+        #"null"#,
+        #"[1, 2.5e3, true, null, "s"]"#,
+        #"{"movie" : {"title" : "A \"quoted\" \\ title", "director" : {"name" : "N", "_dc_eid" : "Person/p%2F1"}, "#
+            + #""cast" : [{"name" : "a", "_dc_eid" : "Actor/\"1\""}, {"name" : "b", "_dc_eid" : "Actor/2"}], "#
+            + #""_dc_eid" : "Movie/m1"}}"#,
+        #"[{"reviews":[{"rating":5,"_dc_eid":"Review/a/b"}],"_dc_eid":"Movie/1"},{"reviews":[],"_dc_eid":"Movie/2"}]"#,
+        #"{"tags":["a","b"],"meta":{"k":[1,{"x":null}]},"_dc_eid":null}"#,
+        #"[[{"_dc_eid":"T/1"}],{"_dc_eid":"T/2"}]"#,
+        #"{"\u00e9t\u00e9":"\u2603","_dc_eid":"T/\u00e9"}"#,
+    ]
+
+    @Test(arguments: texts)
+    func givesWhatExtractingFromTheParsedValueGives(_ text: String) throws {
+        // given
+        let path: [PathSegment] = [.field("root")]
+        var expectedIDs: [DataConnectProperties] = []
+        let expected = Execution.extractEntityIDs(
+            try JSONValue(parsing: Array(text.utf8)), path: path, into: &expectedIDs)
+
+        // when
+        let stripped = try #require(EntityIDStripper.strip(Array(text.utf8), path: path))
+
+        // then
+        #expect(try JSONValue(parsing: stripped.bytes) == expected)
+        #expect(stripped.ids == expectedIDs)
+        #expect(!String(decoding: stripped.bytes, as: UTF8.self).contains("_dc_eid"))
+    }
+
+    @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"[1,]x"#, #"{"a":"unterminated}"#, ""])
+    func unreadableTextIsLeftToTheParser(_ text: String) {
+        #expect(EntityIDStripper.strip(Array(text.utf8), path: []) == nil)
+    }
+}
