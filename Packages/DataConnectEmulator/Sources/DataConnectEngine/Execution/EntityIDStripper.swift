@@ -10,17 +10,26 @@ import DataConnectWire
 /// writes it (which does not happen) answers `nil`, and the caller parses it instead.
 struct EntityIDStripper {
     private let input: [UInt8]
+    private let root: [PathSegment]
     private var position = 0
     private var output: [UInt8] = []
     private var found: [DataConnectProperties?] = []
+    /// The path below `root` to the value being read: member names as their tokens, so that a name is decoded
+    /// only for the path of an id found under it.
+    private var segments: [Segment] = []
+
+    private enum Segment {
+        case member(Range<Int>)
+        case index(Int)
+    }
 
     /// The text without hidden members and the entity ids it held, or `nil` when it is not readable.
     static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: [DataConnectProperties])? {
-        var stripper = EntityIDStripper(input: bytes)
+        var stripper = EntityIDStripper(input: bytes, root: path)
         stripper.output.reserveCapacity(bytes.count)
         do throws(Unreadable) {
             stripper.skipSpaces()
-            _ = try stripper.value(path: path, inList: false)
+            _ = try stripper.value(inList: false)
             stripper.skipSpaces()
             guard stripper.position == bytes.count else { return nil }
         } catch {
@@ -29,8 +38,21 @@ struct EntityIDStripper {
         return (stripper.output, stripper.found.compactMap { $0 })
     }
 
-    private init(input: [UInt8]) {
+    private init(input: [UInt8], root: [PathSegment]) {
         self.input = input
+        self.root = root
+    }
+
+    /// The path of the value being read.
+    private func path() throws(Unreadable) -> [PathSegment] {
+        var path = root
+        for segment in segments {
+            switch segment {
+            case .member(let token): path.append(.field(try decoded(token)))
+            case .index(let index): path.append(.index(index))
+            }
+        }
+        return path
     }
 
     private struct Unreadable: Error {}
@@ -49,10 +71,10 @@ struct EntityIDStripper {
     }
 
     /// Copies the value at the cursor; answers the entity id of an object read as a list element.
-    private mutating func value(path: [PathSegment], inList: Bool) throws(Unreadable) -> String? {
+    private mutating func value(inList: Bool) throws(Unreadable) -> String? {
         switch current {
-        case UInt8(ascii: "{"): return try object(path: path, inList: inList)
-        case UInt8(ascii: "["): try list(path: path)
+        case UInt8(ascii: "{"): return try object(inList: inList)
+        case UInt8(ascii: "["): try list()
         case UInt8(ascii: "\""): output.append(contentsOf: input[try string()])
         case nil: throw Unreadable()
         default:
@@ -97,7 +119,7 @@ struct EntityIDStripper {
         return found.count - 1
     }
 
-    private mutating func object(path: [PathSegment], inList: Bool) throws(Unreadable) -> String? {
+    private mutating func object(inList: Bool) throws(Unreadable) -> String? {
         // An element's id belongs to its list's property, which the list writes.
         let slot = inList ? nil : reserve()
         try expect(UInt8(ascii: "{"))
@@ -126,7 +148,7 @@ struct EntityIDStripper {
                 } else {
                     var ignored: [UInt8] = []
                     swap(&ignored, &output)
-                    _ = try value(path: path, inList: false)
+                    _ = try value(inList: false)
                     swap(&ignored, &output)
                 }
                 continue
@@ -134,15 +156,17 @@ struct EntityIDStripper {
             if wroteMember { output.append(UInt8(ascii: ",")) }
             output.append(contentsOf: input[key])
             output.append(UInt8(ascii: ":"))
-            _ = try value(path: path + [.field(try decoded(key))], inList: false)
+            segments.append(.member(key))
+            _ = try value(inList: false)
+            segments.removeLast()
             wroteMember = true
         }
         output.append(UInt8(ascii: "}"))
-        if let slot, let id { found[slot] = DataConnectProperties(path: path, entityId: id, action: .get) }
+        if let slot, let id { found[slot] = DataConnectProperties(path: try path(), entityId: id, action: .get) }
         return id
     }
 
-    private mutating func list(path: [PathSegment]) throws(Unreadable) {
+    private mutating func list() throws(Unreadable) {
         let slot = reserve()
         try expect(UInt8(ascii: "["))
         output.append(UInt8(ascii: "["))
@@ -161,7 +185,10 @@ struct EntityIDStripper {
                 output.append(UInt8(ascii: ","))
             }
             let isObject = current == UInt8(ascii: "{")
-            if let id = try value(path: path + [.index(count)], inList: isObject) {
+            segments.append(.index(count))
+            let id = try value(inList: isObject)
+            segments.removeLast()
+            if let id {
                 ids.append(id)
             } else {
                 everyElementHasAnID = false
@@ -170,7 +197,7 @@ struct EntityIDStripper {
         }
         output.append(UInt8(ascii: "]"))
         if count > 0 && everyElementHasAnID {
-            found[slot] = DataConnectProperties(path: path, entityIds: ids, action: .list)
+            found[slot] = DataConnectProperties(path: try path(), entityIds: ids, action: .list)
         }
     }
 }
