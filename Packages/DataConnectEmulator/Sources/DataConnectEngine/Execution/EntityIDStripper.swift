@@ -9,7 +9,7 @@ import DataConnectWire
 /// the elements. The text is copied without insignificant white space. Text that is not JSON as a database
 /// writes it (which does not happen) answers `nil`, and the caller parses it instead.
 struct EntityIDStripper {
-    private let input: [UInt8]
+    private let input: UnsafeBufferPointer<UInt8>
     private let root: [PathSegment]
     private var position = 0
     private var output: [UInt8] = []
@@ -25,20 +25,22 @@ struct EntityIDStripper {
 
     /// The text without hidden members and the entity ids it held, or `nil` when it is not readable.
     static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: [DataConnectProperties])? {
-        var stripper = EntityIDStripper(input: bytes, root: path)
-        stripper.output.reserveCapacity(bytes.count)
-        do throws(Unreadable) {
-            stripper.skipSpaces()
-            _ = try stripper.value(inList: false)
-            stripper.skipSpaces()
-            guard stripper.position == bytes.count else { return nil }
-        } catch {
-            return nil
+        bytes.withUnsafeBufferPointer { buffer in
+            var stripper = EntityIDStripper(input: buffer, root: path)
+            stripper.output.reserveCapacity(buffer.count)
+            do throws(Unreadable) {
+                stripper.skipSpaces()
+                _ = try stripper.value(inList: false)
+                stripper.skipSpaces()
+                guard stripper.position == buffer.count else { return nil }
+            } catch {
+                return nil
+            }
+            return (stripper.output, stripper.found.compactMap { $0 })
         }
-        return (stripper.output, stripper.found.compactMap { $0 })
     }
 
-    private init(input: [UInt8], root: [PathSegment]) {
+    private init(input: UnsafeBufferPointer<UInt8>, root: [PathSegment]) {
         self.input = input
         self.root = root
     }
@@ -75,13 +77,13 @@ struct EntityIDStripper {
         switch current {
         case UInt8(ascii: "{"): return try object(inList: inList)
         case UInt8(ascii: "["): try list()
-        case UInt8(ascii: "\""): output.append(contentsOf: input[try string()])
+        case UInt8(ascii: "\""): copy(try string())
         case nil: throw Unreadable()
         default:
             let start = position
             while let byte = current, !Self.endsScalar(byte) { position += 1 }
             guard position > start else { throw Unreadable() }
-            output.append(contentsOf: input[start..<position])
+            copy(start..<position)
         }
         return nil
     }
@@ -108,10 +110,15 @@ struct EntityIDStripper {
 
     /// The text of a string token, escapes resolved.
     private func decoded(_ token: Range<Int>) throws(Unreadable) -> String {
-        let content = input[(token.lowerBound + 1)..<(token.upperBound - 1)]
+        let content = UnsafeBufferPointer(rebasing: input[(token.lowerBound + 1)..<(token.upperBound - 1)])
         if !content.contains(UInt8(ascii: "\\")) { return String(decoding: content, as: UTF8.self) }
-        guard case .string(let text)? = try? JSONValue(parsing: Array(input[token])) else { throw Unreadable() }
+        guard case .string(let text)? = try? JSONValue(parsing: Array(UnsafeBufferPointer(rebasing: input[token])))
+        else { throw Unreadable() }
         return text
+    }
+
+    private mutating func copy(_ range: Range<Int>) {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
     }
 
     private mutating func reserve() -> Int {
@@ -154,7 +161,7 @@ struct EntityIDStripper {
                 continue
             }
             if wroteMember { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: input[key])
+            copy(key)
             output.append(UInt8(ascii: ":"))
             segments.append(.member(key))
             _ = try value(inList: false)
