@@ -101,7 +101,8 @@ import Testing
                 ))
         #expect(
             sqlTextDiffers
-                || result.allSQL.contains(#"SELECT t5."name", j4."role" AS _o0 FROM "movie_actor" AS j4 JOIN "actor" AS t5"#)
+                || result.allSQL.contains(
+                    #"SELECT t5."name", j4."role" AS _o0 FROM "movie_actor" AS j4 JOIN "actor" AS t5"#)
         )
         #expect(
             result.data
