@@ -136,6 +136,44 @@ extension Connection {
     }
 }
 
+/// The running sums of one pass over two vectors, and the distance they give.
+private struct DistanceSums {
+    let kind: VectorDistance
+    var sum = 0.0
+    var normA = 0.0
+    var normB = 0.0
+
+    init(kind: VectorDistance) {
+        self.kind = kind
+    }
+
+    @inline(__always)
+    mutating func add(_ a: Double, _ b: Double) {
+        switch kind {
+        case .euclidean:
+            sum += (a - b) * (a - b)
+        case .cosine:
+            sum += a * b
+            normA += a * a
+            normB += b * b
+        case .negativeInnerProduct:
+            sum += a * b
+        }
+    }
+
+    /// The distance; `nil` for the cosine of a zero vector.
+    var distance: Double? {
+        switch kind {
+        case .euclidean: return sum.squareRoot()
+        case .negativeInnerProduct: return -sum
+        case .cosine:
+            let norms = (normA * normB).squareRoot()
+            guard norms > 0 else { return nil }
+            return 1 - sum / norms
+        }
+    }
+}
+
 /// Reads vectors stored as blobs of little-endian doubles.
 private enum VectorBlob {
     /// The distance between the `count` doubles at `blob` and `compared` (a buffer from ``VectorText/parse(_:)``).
@@ -144,25 +182,13 @@ private enum VectorBlob {
         _ blob: UnsafeRawPointer, count: Int, _ compared: UnsafePointer<Double>, _ kind: VectorDistance
     ) -> Double? {
         guard count == Int(compared[0]) else { return nil }
-        var sum = 0.0
-        var normA = 0.0
-        var normB = 0.0
+        var sums = DistanceSums(kind: kind)
         for index in 0..<count {
             let a = Double(
                 bitPattern: UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
-            let b = compared[index + 1]
-            switch kind {
-            case .euclidean:
-                sum += (a - b) * (a - b)
-            case .cosine:
-                sum += a * b
-                normA += a * a
-                normB += b * b
-            case .negativeInnerProduct:
-                sum += a * b
-            }
+            sums.add(a, compared[index + 1])
         }
-        return VectorText.finish(kind, sum: sum, normA: normA, normB: normB)
+        return sums.distance
     }
 }
 
@@ -187,43 +213,18 @@ private enum VectorText {
     {
         let count = Int(compared[0])
         var index = 0
-        var sum = 0.0
-        var normA = 0.0
-        var normB = 0.0
+        var sums = DistanceSums(kind: kind)
         var fits = true
         let parsed = scan(text) { a in
             guard index < count else {
                 fits = false
                 return
             }
-            let b = compared[index + 1]
+            sums.add(a, compared[index + 1])
             index += 1
-            switch kind {
-            case .euclidean:
-                sum += (a - b) * (a - b)
-            case .cosine:
-                sum += a * b
-                normA += a * a
-                normB += b * b
-            case .negativeInnerProduct:
-                sum += a * b
-            }
         }
         guard parsed, fits, index == count else { return nil }
-        return finish(kind, sum: sum, normA: normA, normB: normB)
-    }
-
-    /// The distance from the sums of a pass over both vectors.
-    @inline(__always)
-    static func finish(_ kind: VectorDistance, sum: Double, normA: Double, normB: Double) -> Double? {
-        switch kind {
-        case .euclidean: return sum.squareRoot()
-        case .negativeInnerProduct: return -sum
-        case .cosine:
-            let norms = (normA * normB).squareRoot()
-            guard norms > 0 else { return nil }
-            return 1 - sum / norms
-        }
+        return sums.distance
     }
 
     /// Calls `element` with each number of the JSON array in `text`; `false` when it is not one.
