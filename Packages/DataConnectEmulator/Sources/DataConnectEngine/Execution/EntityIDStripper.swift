@@ -1,30 +1,30 @@
 import DataConnectWire
 
 /// Takes the hidden entity-id members out of a result as the database rendered it, in one pass over its JSON
-/// text, and lists the ids: what ``Execution/extractEntityIDs(_:path:into:)`` does to a parsed value, without
-/// building one.
+/// text, and writes the ids' properties as it goes: what ``Execution/extractEntityIDs(_:path:into:)`` does to
+/// a parsed value, without building one, and without building a path, a string or a property per id.
 ///
 /// An object's `_dc_eid` becomes a `GET` property at the object's path; the objects of a list, when every
 /// element has one, become one `LIST` property at the list's path, listed before the properties found inside
-/// the elements. The text is copied without insignificant white space. Text that is not JSON as a database
-/// writes it (which does not happen) answers `nil`, and the caller parses it instead.
+/// the elements. Paths and ids are copied as the JSON tokens they are in the text. The text is copied without
+/// insignificant white space. Text that is not JSON as a database writes it (which does not happen) answers
+/// `nil`, and the caller parses it instead.
 struct EntityIDStripper {
     private let input: UnsafeBufferPointer<UInt8>
-    private let root: [PathSegment]
     private var position = 0
     private var output: [UInt8] = []
-    private var found: [DataConnectProperties?] = []
-    /// The path below `root` to the value being read: member names as their tokens, so that a name is decoded
-    /// only for the path of an id found under it.
-    private var segments: [Segment] = []
-
-    private enum Segment {
-        case member(Range<Int>)
-        case index(Int)
-    }
+    /// The properties found, each one JSON object, in the order they were completed.
+    private var rendered: [UInt8] = []
+    /// Each property's bytes in ``rendered``, in response order: a slot is taken when its object or list
+    /// starts, so that a list's property comes before those of its elements; an empty slot has no id.
+    private var slots: [Range<Int>?] = []
+    /// The JSON array of the path of the value being read, without its closing bracket.
+    private var path: [UInt8]
+    /// The id tokens of the elements of the lists being read, the innermost list's last.
+    private var elementIDs: [Range<Int>] = []
 
     /// The text without hidden members and the entity ids it held, or `nil` when it is not readable.
-    static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: [DataConnectProperties])? {
+    static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: RenderedProperties)? {
         bytes.withUnsafeBufferPointer { buffer in
             var stripper = EntityIDStripper(input: buffer, root: path)
             stripper.output.reserveCapacity(buffer.count)
@@ -36,30 +36,33 @@ struct EntityIDStripper {
             } catch {
                 return nil
             }
-            return (stripper.output, stripper.found.compactMap { $0 })
+            return (
+                stripper.output, RenderedProperties(bytes: stripper.rendered, ranges: stripper.slots.compactMap { $0 })
+            )
         }
     }
 
     private init(input: UnsafeBufferPointer<UInt8>, root: [PathSegment]) {
         self.input = input
-        self.root = root
-    }
-
-    /// The path of the value being read.
-    private func path() throws(Unreadable) -> [PathSegment] {
-        var path = root
-        for segment in segments {
+        var writer = JSONWriter(capacity: 64)
+        writer.beginArray()
+        for segment in root {
             switch segment {
-            case .member(let token): path.append(.field(try decoded(token)))
-            case .index(let index): path.append(.index(index))
+            case .field(let name): writer.string(name)
+            case .index(let index): writer.int(index)
             }
         }
-        return path
+        path = writer.bytes
     }
 
     private struct Unreadable: Error {}
 
     private static let hiddenKey = Array(QueryBuilder.entityIDKey.utf8)
+    private static let pathOpening = Array(#"{"path":"#.utf8)
+    private static let entityIDMember = Array(#"],"entityId":"#.utf8)
+    private static let getClosing = Array(#","action":"GET"}"#.utf8)
+    private static let entityIDsMember = Array(#"],"entityIds":["#.utf8)
+    private static let listClosing = Array(#"],"action":"LIST"}"#.utf8)
 
     private var current: UInt8? { position < input.count ? input[position] : nil }
 
@@ -72,8 +75,8 @@ struct EntityIDStripper {
         position += 1
     }
 
-    /// Copies the value at the cursor; answers the entity id of an object read as a list element.
-    private mutating func value(inList: Bool) throws(Unreadable) -> String? {
+    /// Copies the value at the cursor; answers the id token of an object read as a list element.
+    private mutating func value(inList: Bool) throws(Unreadable) -> Range<Int>? {
         switch current {
         case UInt8(ascii: "{"): return try object(inList: inList)
         case UInt8(ascii: "["): try list()
@@ -108,30 +111,49 @@ struct EntityIDStripper {
         throw Unreadable()
     }
 
-    /// The text of a string token, escapes resolved.
-    private func decoded(_ token: Range<Int>) throws(Unreadable) -> String {
-        let content = UnsafeBufferPointer(rebasing: input[(token.lowerBound + 1)..<(token.upperBound - 1)])
-        if !content.contains(UInt8(ascii: "\\")) { return String(decoding: content, as: UTF8.self) }
-        guard case .string(let text)? = try? JSONValue(parsing: Array(UnsafeBufferPointer(rebasing: input[token])))
-        else { throw Unreadable() }
-        return text
-    }
-
     private mutating func copy(_ range: Range<Int>) {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
     }
 
-    private mutating func reserve() -> Int {
-        found.append(nil)
-        return found.count - 1
+    /// Adds a segment to ``path`` (a member's name token, or an index) and answers the length to cut back to.
+    private mutating func pushSegment(member token: Range<Int>?, index: Int = 0) -> Int {
+        let saved = path.count
+        if path.count > 1 { path.append(UInt8(ascii: ",")) }
+        if let token {
+            path.append(contentsOf: UnsafeBufferPointer(rebasing: input[token]))
+        } else {
+            Self.appendDecimal(index, to: &path)
+        }
+        return saved
     }
 
-    private mutating func object(inList: Bool) throws(Unreadable) -> String? {
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    private mutating func reserve() -> Int {
+        slots.append(nil)
+        return slots.count - 1
+    }
+
+    /// Starts a property at ``path`` in ``rendered``: `{"path":[…]`, before its id member.
+    private mutating func beginProperty() -> Int {
+        let start = rendered.count
+        rendered.append(contentsOf: Self.pathOpening)
+        rendered.append(contentsOf: path)
+        return start
+    }
+
+    private mutating func object(inList: Bool) throws(Unreadable) -> Range<Int>? {
         // An element's id belongs to its list's property, which the list writes.
         let slot = inList ? nil : reserve()
         try expect(UInt8(ascii: "{"))
         output.append(UInt8(ascii: "{"))
-        var id: String?
+        var id: Range<Int>?
         var wroteMember = false
         var first = true
         while true {
@@ -151,7 +173,7 @@ struct EntityIDStripper {
             skipSpaces()
             if input[(key.lowerBound + 1)..<(key.upperBound - 1)].elementsEqual(Self.hiddenKey) {
                 if current == UInt8(ascii: "\"") {
-                    id = try decoded(try string())
+                    id = try string()
                 } else {
                     var ignored: [UInt8] = []
                     swap(&ignored, &output)
@@ -163,21 +185,32 @@ struct EntityIDStripper {
             if wroteMember { output.append(UInt8(ascii: ",")) }
             copy(key)
             output.append(UInt8(ascii: ":"))
-            segments.append(.member(key))
-            _ = try value(inList: false)
-            segments.removeLast()
+            // Only objects and lists can hold ids, so only they need the path.
+            if current == UInt8(ascii: "{") || current == UInt8(ascii: "[") {
+                let saved = pushSegment(member: key)
+                _ = try value(inList: false)
+                path.removeLast(path.count - saved)
+            } else {
+                _ = try value(inList: false)
+            }
             wroteMember = true
         }
         output.append(UInt8(ascii: "}"))
-        if let slot, let id { found[slot] = DataConnectProperties(path: try path(), entityId: id, action: .get) }
+        if let slot, let id {
+            let start = beginProperty()
+            rendered.append(contentsOf: Self.entityIDMember)
+            rendered.append(contentsOf: UnsafeBufferPointer(rebasing: input[id]))
+            rendered.append(contentsOf: Self.getClosing)
+            slots[slot] = start..<rendered.count
+        }
         return id
     }
 
     private mutating func list() throws(Unreadable) {
         let slot = reserve()
+        let firstID = elementIDs.count
         try expect(UInt8(ascii: "["))
         output.append(UInt8(ascii: "["))
-        var ids: [String] = []
         var count = 0
         var everyElementHasAnID = true
         while true {
@@ -192,19 +225,51 @@ struct EntityIDStripper {
                 output.append(UInt8(ascii: ","))
             }
             let isObject = current == UInt8(ascii: "{")
-            segments.append(.index(count))
-            let id = try value(inList: isObject)
-            segments.removeLast()
-            if let id {
-                ids.append(id)
+            if isObject || current == UInt8(ascii: "[") {
+                let saved = pushSegment(member: nil, index: count)
+                let id = try value(inList: isObject)
+                path.removeLast(path.count - saved)
+                if let id { elementIDs.append(id) } else { everyElementHasAnID = false }
             } else {
+                _ = try value(inList: false)
                 everyElementHasAnID = false
             }
             count += 1
         }
         output.append(UInt8(ascii: "]"))
         if count > 0 && everyElementHasAnID {
-            found[slot] = DataConnectProperties(path: try path(), entityIds: ids, action: .list)
+            let start = beginProperty()
+            rendered.append(contentsOf: Self.entityIDsMember)
+            for index in firstID..<elementIDs.count {
+                if index > firstID { rendered.append(UInt8(ascii: ",")) }
+                rendered.append(contentsOf: UnsafeBufferPointer(rebasing: input[elementIDs[index]]))
+            }
+            rendered.append(contentsOf: Self.listClosing)
+            slots[slot] = start..<rendered.count
         }
+        elementIDs.removeLast(elementIDs.count - firstID)
+    }
+}
+
+/// Entity-id properties already written as JSON: one object per property, back to back in ``bytes``, in
+/// response order.
+struct RenderedProperties {
+    /// The objects' text.
+    var bytes: [UInt8]
+    /// Where each object is in ``bytes``.
+    var ranges: [Range<Int>]
+
+    /// Writes each property as one element of the array being written.
+    func write(to writer: inout JSONWriter) {
+        bytes.withUnsafeBytes { buffer in
+            for range in ranges {
+                writer.raw(UnsafeRawBufferPointer(rebasing: buffer[range]))
+            }
+        }
+    }
+
+    /// The properties, read back (for tests and for callers that need values).
+    func decoded() throws -> [DataConnectProperties] {
+        try ranges.map { range in try DataConnectProperties(json: try JSONValue(parsing: Array(bytes[range]))) }
     }
 }

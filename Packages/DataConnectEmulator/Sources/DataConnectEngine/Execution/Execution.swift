@@ -12,6 +12,14 @@ enum FieldOutput {
     case value(JSONValue)
 }
 
+/// Entity-id properties of the response, in its order.
+enum PropertiesOutput {
+    /// A property built in Swift.
+    case value(DataConnectProperties)
+    /// Properties written by ``EntityIDStripper`` as it copied a result's text.
+    case rendered(RenderedProperties)
+}
+
 /// The run of one operation for one request.
 struct Execution {
     let engine: Engine
@@ -22,7 +30,7 @@ struct Execution {
 
     var outputs: [(key: String, output: FieldOutput)] = []
     var errors: [GraphQLError] = []
-    var properties: [DataConnectProperties] = []
+    var properties: [PropertiesOutput] = []
     var bindings: CELBindings
     let requestTime = Instant.now
     var resolution = Resolution()
@@ -143,7 +151,7 @@ struct Execution {
             if !root.needsPostProcessing && !operation.readsResponse,
                 let stripped = EntityIDStripper.strip(bytes, path: [.field(root.responseKey)])
             {
-                properties += stripped.ids
+                properties.append(.rendered(stripped.ids))
                 outputs.append((root.responseKey, .raw(stripped.bytes)))
                 return
             }
@@ -158,7 +166,7 @@ struct Execution {
         try check(root, value: value, reached: true)
         bindings.response[root.responseKey] = value
         if root.isRedacted { return }
-        properties += visibleIDs
+        properties += visibleIDs.map(PropertiesOutput.value)
         outputs.append((root.responseKey, .value(Self.redact(value, node: root))))
     }
 
@@ -407,7 +415,7 @@ struct Execution {
             }
             try check(root, value: .object(object), reached: true)
             bindings.response[root.responseKey] = .object(object)
-            properties += pendingIDs
+            properties += pendingIDs.map(PropertiesOutput.value)
             if !root.isRedacted { outputs.append((root.responseKey, .value(.object(object)))) }
             return
         }
@@ -428,14 +436,16 @@ struct Execution {
             // nothing to record
         } else if result.entityIDs.count == 1, case .object = result.json {
             properties.append(
-                DataConnectProperties(
-                    path: [.field(root.responseKey)], entityId: result.entityIDs[0], action: result.action))
+                .value(
+                    DataConnectProperties(
+                        path: [.field(root.responseKey)], entityId: result.entityIDs[0], action: result.action)))
         } else if !result.entityIDs.isEmpty {
             properties.append(
-                DataConnectProperties(
-                    path: [.field(root.responseKey)], entityIds: result.entityIDs, action: result.action))
+                .value(
+                    DataConnectProperties(
+                        path: [.field(root.responseKey)], entityIds: result.entityIDs, action: result.action)))
         } else if let action = result.action, case .number = result.json {
-            properties.append(DataConnectProperties(path: [.field(root.responseKey)], action: action))
+            properties.append(.value(DataConnectProperties(path: [.field(root.responseKey)], action: action)))
         }
         if !root.isRedacted { outputs.append((root.responseKey, .value(result.json))) }
     }
@@ -443,9 +453,21 @@ struct Execution {
     // MARK: - Response
 
     func write(dataIsNull: Bool) -> EngineResponse {
-        var writer = JSONWriter(capacity: 1024)
         let outputs = self.outputs
-        GraphQLResponse.write(to: &writer, errors: errors, dataConnect: properties) { writer in
+        let properties = self.properties
+        // Room for the text already rendered, so that a large answer is not copied as its buffer grows.
+        var capacity = 1024
+        for (_, output) in outputs { if case .raw(let bytes) = output { capacity += bytes.count } }
+        for output in properties { if case .rendered(let rendered) = output { capacity += rendered.bytes.count } }
+        var writer = JSONWriter(capacity: capacity)
+        GraphQLResponse.write(to: &writer, errors: errors) { writer in
+            for output in properties {
+                switch output {
+                case .value(let value): value.write(to: &writer)
+                case .rendered(let rendered): rendered.write(to: &writer)
+                }
+            }
+        } data: { writer in
             writer.key("data")
             if dataIsNull {
                 writer.null()

@@ -35,7 +35,7 @@ import Testing
 
         // then
         #expect(try JSONValue(parsing: stripped.bytes) == expected)
-        #expect(stripped.ids == expectedIDs)
+        #expect(try stripped.ids.decoded() == expectedIDs)
         #expect(!String(decoding: stripped.bytes, as: UTF8.self).contains("_dc_eid"))
     }
 

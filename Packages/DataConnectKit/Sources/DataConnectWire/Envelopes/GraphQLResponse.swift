@@ -95,6 +95,26 @@ public struct GraphQLResponse: Hashable, Sendable {
         to writer: inout JSONWriter, errors: [GraphQLError], dataConnect: [DataConnectProperties],
         data writeData: (inout JSONWriter) -> Void
     ) {
+        write(to: &writer, errors: errors) { writer in
+            for properties in dataConnect {
+                properties.write(to: &writer)
+            }
+        } data: {
+            writeData(&$0)
+        }
+    }
+
+    /// Writes a response whose `data` member and `extensions.dataConnect` elements are produced by closures,
+    /// for servers that write both straight from storage.
+    ///
+    /// `writeDataConnect` writes the elements of the `dataConnect` array (each one object, for example with
+    /// ``DataConnectProperties/write(to:)``, or `raw` for objects already encoded); `writeData`
+    /// writes the `data` key and its value, or nothing to leave `data` out.
+    public static func write(
+        to writer: inout JSONWriter, errors: [GraphQLError],
+        dataConnect writeDataConnect: (inout JSONWriter) -> Void,
+        data writeData: (inout JSONWriter) -> Void
+    ) {
         writer.beginObject()
         writeData(&writer)
         writer.key("errors")
@@ -107,9 +127,7 @@ public struct GraphQLResponse: Hashable, Sendable {
         writer.beginObject()
         writer.key("dataConnect")
         writer.beginArray()
-        for properties in dataConnect {
-            properties.write(to: &writer)
-        }
+        writeDataConnect(&writer)
         writer.endArray()
         writer.endObject()
         writer.endObject()
