@@ -43,6 +43,8 @@ struct QueryBuilder {
 
     /// The columns read through each alias, so a list's innermost layer selects only what the rows' objects use.
     let references = ColumnReferences()
+    /// The `LEFT JOIN` clauses of to-one relations read in each list's innermost layer, by the list's alias.
+    var pendingJoins: [String: [String]] = [:]
 
     init(api: GeneratedAPI, dialect: any SQLDialect, resolution: Resolution) {
         self.api = api
@@ -306,6 +308,7 @@ struct QueryBuilder {
         var inner = "SELECT " + (carried.isEmpty ? "\(alias).*" : carried.joined(separator: ", "))
         for (index, key) in orderKeys.enumerated() { inner += ", \(key.expression) AS _o\(index)" }
         inner += " FROM \(link.from)"
+        for join in pendingJoins.removeValue(forKey: alias) ?? [] { inner += join }
         if !conditions.isEmpty { inner += " WHERE " + conditions.joined(separator: " AND ") }
         let orderClause = ordering.isEmpty ? "" : " ORDER BY \(ordering)"
         guard isDistinct else {
@@ -418,6 +421,13 @@ struct QueryBuilder {
         case .forward(let referenceName):
             guard let reference = parentTable.reference(referenceName) else { return "NULL" }
             let alias = newAlias()
+            if canJoin(node, reference: reference, target: target, listAlias: parentAlias) {
+                // The condition is part of the innermost layer: the page need not carry its columns.
+                let conditions = references.unrecorded {
+                    join(reference, from: parentTable, ownerAlias: parentAlias, to: target, targetAlias: alias)
+                }
+                return try joinedRow(node, table: target, alias: alias, into: parentAlias, on: conditions)
+            }
             let conditions = join(reference, from: parentTable, ownerAlias: parentAlias, to: target, targetAlias: alias)
             return try singleRow(
                 node, table: target, alias: alias, from: tableSource(target, alias),
@@ -465,6 +475,38 @@ struct QueryBuilder {
                     conditions: nearConditions, filterAlias: joinAlias, filterTable: joinTable)
             }
         }
+    }
+
+    /// Whether a to-one relation of a list's rows can be read with a `LEFT JOIN` in the list's innermost layer
+    /// rather than a subquery per row: it must reach at most one row (a reference to the target's key), and its
+    /// object must read only that row's columns (no relation or list of its own).
+    func canJoin(_ node: FieldNode, reference: Reference, target: Table, listAlias: String) -> Bool {
+        guard references.isRecording(listAlias), !target.isView,
+            reference.targetFields == target.keyColumns.map(\.name),
+            !reference.foreignKeyFields.isEmpty
+        else { return false }
+        return node.children.allSatisfy { child in
+            if resolution.skipped.contains(child.id) { return true }
+            switch child.role {
+            case nil, .column?, .entityId?: return true
+            default: return false
+            }
+        }
+    }
+
+    /// A to-one relation of a list's rows, joined into the list's innermost layer: its object reads the columns
+    /// that layer carries, and is `NULL` when no row matched.
+    mutating func joinedRow(
+        _ node: FieldNode, table: Table, alias: String, into listAlias: String, on conditions: [String]
+    ) throws(PlanError) -> String {
+        pendingJoins[listAlias, default: []].append(
+            " LEFT JOIN \(tableSource(table, alias)) ON " + conditions.joined(separator: " AND "))
+        references.join(alias, into: listAlias)
+        nesting += 1
+        defer { nesting -= 1 }
+        let object = try object(node.children, table: table, alias: alias)
+        guard let key = table.keyColumns.first else { return "NULL" }
+        return "CASE WHEN \(column(alias, key)) IS NULL THEN NULL ELSE \(object) END"
     }
 
     // MARK: - Selectors

@@ -14,6 +14,9 @@ import Testing
         query ReviewsOfInception @auth(level: PUBLIC) {
           movie(id: "a0000000000000000000000000000001") { reviews_on_movie(orderBy: [{userId: ASC}]) { rating } }
         }
+        query MoviesAndDirectors @auth(level: PUBLIC) {
+          movies(where: {title: {in: ["Inception", "50% Off_Sale"]}}, orderBy: [{title: ASC}]) { title director { name } }
+        }
         query Genres @auth(level: PUBLIC) { movies(distinct: true, orderBy: [{genre: ASC}]) { genre } }
         mutation Create @auth(level: PUBLIC) { actor_insert(data: {id: "c00000000000000000000000000000ff", name: "New"}) }
         mutation Update @auth(level: PUBLIC) { actor_update(id: "c0000000000000000000000000000001", data: {name: "Leo"}) }
@@ -44,6 +47,27 @@ import Testing
                     #"{"path": ["movies"], "entityIds": ["Movie/a0000000000000000000000000000005", "Movie/a0000000000000000000000000000002"], "action": "LIST"}"#
                 )
             ])
+    }
+
+    @Test func aListsJoinedReferencesNameTheirEntitiesAndAnUnsetOneNone() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when
+        let result = backend.query("MoviesAndDirectors")
+
+        // then: the director read through the list's join has its id at its path; the unset one has none
+        #expect(sqlTextDiffers || result.allSQL.contains(#"LEFT JOIN "People" AS t2"#))
+        #expect(
+            result.data
+                == json(
+                    #"{"movies": [{"title": "50% Off_Sale", "director": null}, {"title": "Inception", "director": {"name": "Nolan"}}]}"#
+                ))
+        let director = try #require(result.dataConnect.first { $0["path"] == json(#"["movies", 1, "director"]"#) })
+        #expect(director["entityId"]?.stringValue?.hasPrefix("Person/") == true)
+        #expect(director["action"] == "GET")
+        #expect(!result.dataConnect.contains { $0["path"] == json(#"["movies", 0, "director"]"#) })
+        #expect(result.dataConnect.first?["path"] == json(#"["movies"]"#))
     }
 
     @Test func aMutationsQueryFieldNamesItsEntitiesAndHidesTheKeys() throws {

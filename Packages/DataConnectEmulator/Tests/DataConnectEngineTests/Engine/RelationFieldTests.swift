@@ -7,6 +7,11 @@ import Testing
 @Suite struct RelationFieldTests {
     static let operations = """
         query MovieWithDirector($id: UUID!) @auth(level: PUBLIC) { movie(id: $id) { title director { name birthYear } } }
+        query MoviesWithDirectors @auth(level: PUBLIC) {
+          movies(where: {title: {in: ["Inception", "Barbie", "50% Off_Sale"]}}, orderBy: [{title: ASC}]) {
+            title director { name birthYear }
+          }
+        }
         query LatestByDirector($id: UUID!) @auth(level: PUBLIC) {
           person(id: $id) { name movies_on_director(orderBy: [{releaseYear: DESC}], limit: 1) { title } }
         }
@@ -49,6 +54,23 @@ import Testing
             directed.data
                 == json(#"{"movie": {"title": "Inception", "director": {"name": "Nolan", "birthYear": 1970}}}"#))
         #expect(undirected.data == json(#"{"movie": {"title": "50% Off_Sale", "director": null}}"#))
+    }
+
+    @Test func aListReadsAnOptionalReferenceAsNullWhenItIsUnset() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("MoviesWithDirectors")
+
+        // then: one row per movie, the unset director null, and no subquery per row
+        #expect(sqlTextDiffers || result.allSQL.contains(#"LEFT JOIN "People" AS t2 ON t2."id" = t1."director_id""#))
+        #expect(
+            result.data
+                == json(
+                    #"{"movies": [{"title": "50% Off_Sale", "director": null}, "#
+                        + #"{"title": "Barbie", "director": {"name": "Gerwig", "birthYear": 1983}}, "#
+                        + #"{"title": "Inception", "director": {"name": "Nolan", "birthYear": 1970}}]}"#))
     }
 
     @Test func readsAOneToManyReverseListWithArguments() throws {
@@ -138,8 +160,15 @@ import Testing
         // when
         let result = backend.query("ReviewsWithAuthors")
 
-        // then
-        #expect(sqlTextDiffers || result.allSQL.contains(#"FROM "user" AS t3 WHERE t3."id" = t2."user_id" LIMIT 1"#))
+        // then: both to-one relations are joined into the list's page rather than read by a subquery per row
+        #expect(
+            sqlTextDiffers
+                || result.allSQL.contains(
+                    #"LEFT JOIN "user" AS t3 ON t3."id" = t2."user_id" LEFT JOIN "movie" AS t4 ON t4."id" = t2."movie_id""#
+                ))
+        #expect(
+            !result.allSQL.contains(#""user" AS t3 WHERE"#)
+                && result.allSQL.contains(#"(SELECT t2."rating", t3."username" AS _jt3_0"#))
         #expect(
             result.data
                 == json(
