@@ -298,10 +298,7 @@ public struct RequestOriginPolicy: Sendable, Equatable {
                 host = lowered[...]
             }
             if host.hasSuffix(".") { host = host.dropLast() }
-            let allowed = "abcdefghijklmnopqrstuvwxyz0123456789-._"
-            guard !host.isEmpty, !host.hasPrefix("."),
-                host.unicodeScalars.allSatisfy({ allowed.unicodeScalars.contains($0) })
-            else { return nil }
+            guard !host.isEmpty, !host.hasPrefix("."), host.utf8.allSatisfy(isHostNameByte) else { return nil }
         }
         guard let portText else { return (String(host), nil) }
         guard (1...5).contains(portText.count), portText.allSatisfy(\.isASCII), let port = Int(portText), port <= 65_535
@@ -318,6 +315,13 @@ public struct RequestOriginPolicy: Sendable, Equatable {
         var address = in_addr()
         guard inet_pton(AF_INET, host, &address) == 1 else { return nil }
         return withUnsafeBytes(of: address.s_addr) { ($0[0], $0[1], $0[2], $0[3]) }
+    }
+
+    /// Whether a byte may appear in a lowercased host name: `a`-`z`, `0`-`9`, `-`, `.` and `_`.
+    private static func isHostNameByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
     }
 
     private static func trimmed(_ text: String) -> String {

@@ -47,7 +47,9 @@ final class RequestLog: Sendable {
     /// How many records are kept.
     let capacity: Int
     private struct State {
+        /// A ring once full: the oldest record is at ``oldest``.
         var records: [Record] = []
+        var oldest = 0
         var nextID = 1
         var listener: (@Sendable (Record) -> Void)?
     }
@@ -64,15 +66,22 @@ final class RequestLog: Sendable {
             var record = record
             record.id = state.nextID
             state.nextID += 1
-            if state.records.count == capacity { state.records.removeFirst() }
-            state.records.append(record)
+            // Once full, the newest record takes the oldest's place: no array shifted per request.
+            if state.records.count < capacity {
+                state.records.append(record)
+            } else if capacity > 0 {
+                state.records[state.oldest] = record
+                state.oldest = (state.oldest + 1) % capacity
+            }
             return (record, state.listener)
         }
         listener?(stored)
     }
 
     /// The records kept, oldest first.
-    var records: [Record] { state.withLock { $0.records } }
+    var records: [Record] {
+        state.withLock { state in Array(state.records[state.oldest...] + state.records[..<state.oldest]) }
+    }
 
     /// Calls `listener` with every record added from now on.
     func setListener(_ listener: (@Sendable (Record) -> Void)?) {

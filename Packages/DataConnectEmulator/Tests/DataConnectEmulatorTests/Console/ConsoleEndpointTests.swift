@@ -146,6 +146,20 @@ import Testing
         #expect(records.allSatisfy { $0["time"]?.stringValue?.hasSuffix("Z") == true })
     }
 
+    @Test func theLogKeepsTheLast200RequestsOldestFirst() async throws {
+        // given
+        let emulator = try Backend.movies.start()
+        let client = EmulatorClient(emulator, connector: "movies")
+
+        // when: 205 requests, past the log's 200
+        for _ in 0..<205 { _ = try await client.query("listMovies") }
+        let log = try Self.get(emulator.port, "/emulator/console/requests").json
+
+        // then: the first five are gone, the rest in order
+        let ids = (log["requests"]?.arrayValue ?? []).map { $0["id"]?.intValue ?? 0 }
+        #expect(ids == Array(6...205))
+    }
+
     @Test func theEventsSocketSendsRequestsGroupsAndPushesAsTheyHappen() throws {
         // given: a console listening, and a subscriber
         let fixture = try RealtimeFixture()
