@@ -147,10 +147,25 @@ public final class WebSocketConnection: Sendable {
 
     // MARK: Reactor side
 
-    /// Delivers `didOpen`, then processes bytes libmicrohttpd read after the handshake.
+    /// Delivers `didOpen`, then processes bytes libmicrohttpd read after the handshake. Runs before the socket
+    /// joins the reactor's epoll set, so that nothing the reactor reads can overtake either.
     func open(extra: [UInt8]) -> Outcome {
         queue.async { [self] in handler.webSocketDidOpen(self) }
         return extra.isEmpty ? .keep : receive(extra)
+    }
+
+    /// Adds the socket to the reactor's epoll set with `add`, which is given whether a send is waiting for
+    /// writability (a send that had to buffer before the socket joined the set found nothing to change).
+    ///
+    /// `add` runs under the connection's lock, which every writability change and ``finish()`` take too: no change
+    /// can fall between reading the flag and the socket joining the set, and the descriptor is still open.
+    /// - Returns: `.keep` once added; `.finish`, without adding, when the connection broke or ended meanwhile (a
+    ///   handler may send from `webSocketDidOpen` on); `nil` when `add` failed.
+    func startWatching(_ add: (_ writable: Bool) -> Bool) -> Outcome? {
+        state.withLock { state in
+            guard state.phase != .finished, !state.broken else { return .finish }
+            return add(state.watchingWritable) ? .keep : nil
+        }
     }
 
     /// Reads what the socket has (the reactor saw it readable or hung up).

@@ -87,17 +87,37 @@ final class WebSocketReactor: Sendable {
             registry.byToken[token] = connection
             return connection
         }
-        guard cmhd_reactor_watch(epoll, connection.descriptor, connection.token, 0, 1) == 0 else {
-            log("WebSocket reactor: cannot watch a socket (errno \(errno)); closing it")
+        // `webSocketDidOpen` is queued, and the bytes libmicrohttpd read after the handshake are parsed, before the
+        // socket joins the epoll set: from then on the reactor's thread reads it, and what it reads must come after
+        // both (its messages behind `webSocketDidOpen` on the connection's queue, its bytes after `extra` in the
+        // parser). Watching first let a first frame already in the socket reach the handler before
+        // `webSocketDidOpen` (where a stream registers its heartbeat) whenever libmicrohttpd's thread, running this,
+        // was preempted between the two.
+        if connection.open(extra: extra) == .finish {
             end(connection)
             return
         }
-        if connection.open(extra: extra) == .finish {
+        var failure: Int32 = 0
+        let watched = connection.startWatching { writable in
+            guard cmhd_reactor_watch(epoll, connection.descriptor, connection.token, writable ? 1 : 0, 1) == 0 else {
+                failure = errno
+                return false
+            }
+            return true
+        }
+        switch watched {
+        case .keep?:
+            return
+        case .finish?:
+            end(connection)
+        case nil:
+            log("WebSocket reactor: cannot watch a socket (errno \(failure)); closing it")
             end(connection)
         }
     }
 
-    /// Asks for (or stops asking for) writability of a connection's socket.
+    /// Asks for (or stops asking for) writability of a connection's socket. Before the socket has joined the
+    /// epoll set this changes nothing; ``WebSocketConnection/startWatching(_:)`` then adds it as the connection asks.
     func watch(_ connection: WebSocketConnection, writable: Bool) {
         _ = cmhd_reactor_watch(epoll, connection.descriptor, connection.token, writable ? 1 : 0, 0)
     }
