@@ -15,8 +15,11 @@
  * Prints: `queries=N seconds=S per_second=R mean_us=U rows=R bytes=B statements=K sets=M check=C`
  * (R and B: rows and column bytes read per query, on average).
  *
- * `dataconnect_float(x)`, which the engine registers on its connections (a finite REAL as its shortest text,
- * an INTEGER as text, anything else NULL), is registered here too so that the exact statements prepare.
+ * The functions the engine registers on its connections are registered here too, so that the exact statements
+ * prepare and do the same work: `dataconnect_float(x)` (a finite REAL as its shortest text, an INTEGER as text,
+ * anything else NULL), `dataconnect_embed(x)` (JSON text SQLite wrote, passed on) and `dataconnect_stored_json(x)`
+ * (stored JSON text, checked), the three marked with SQLite's JSON subtype so that its JSON functions embed them
+ * without parsing them again.
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -26,6 +29,8 @@
 #include <time.h>
 
 #define MAX_STATEMENTS 16
+/* The subtype SQLite's JSON functions give JSON text ('J'). */
+#define JSON_SUBTYPE 74
 
 typedef struct {
     char type;
@@ -70,14 +75,124 @@ static void dataconnect_float(sqlite3_context *context, int argc, sqlite3_value 
         }
         if (!strpbrk(buffer, ".eEn")) strcat(buffer, ".0");
         sqlite3_result_text(context, buffer, -1, SQLITE_TRANSIENT);
+        sqlite3_result_subtype(context, JSON_SUBTYPE);
         return;
     }
     case SQLITE_INTEGER:
         snprintf(buffer, sizeof buffer, "%lld", (long long)sqlite3_value_int64(argv[0]));
         sqlite3_result_text(context, buffer, -1, SQLITE_TRANSIENT);
+        sqlite3_result_subtype(context, JSON_SUBTYPE);
         return;
     }
     sqlite3_result_null(context);
+}
+
+/* The engine's `dataconnect_embed`: JSON text SQLite wrote, marked as JSON. */
+static void dataconnect_embed(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    sqlite3_result_value(context, argv[0]);
+    if (sqlite3_value_type(argv[0]) == SQLITE_TEXT) sqlite3_result_subtype(context, JSON_SUBTYPE);
+}
+
+/* One JSON value at *p (RFC 8259), at most 1000 levels deep; moves past it. */
+static int json_value(const unsigned char **p, const unsigned char *end, int depth);
+
+static void json_spaces(const unsigned char **p, const unsigned char *end) {
+    while (*p < end && (**p == ' ' || **p == '\n' || **p == '\r' || **p == '\t')) (*p)++;
+}
+
+static int json_string(const unsigned char **p, const unsigned char *end) {
+    (*p)++;
+    while (*p < end) {
+        unsigned char c = *(*p)++;
+        if (c == '"') return 1;
+        if (c < 0x20) return 0;
+        if (c == '\\') {
+            if (*p >= end) return 0;
+            c = *(*p)++;
+            if (c == 'u') {
+                for (int i = 0; i < 4; i++, (*p)++)
+                    if (*p >= end || !strchr("0123456789abcdefABCDEF", **p) || !**p) return 0;
+            } else if (!strchr("\"\\/bfnrt", c) || !c) {
+                return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static int json_digits(const unsigned char **p, const unsigned char *end) {
+    const unsigned char *start = *p;
+    while (*p < end && **p >= '0' && **p <= '9') (*p)++;
+    return *p > start;
+}
+
+static int json_value(const unsigned char **p, const unsigned char *end, int depth) {
+    json_spaces(p, end);
+    if (*p >= end) return 0;
+    unsigned char c = **p;
+    if (c == '{' || c == '[') {
+        if (depth >= 1000) return 0;
+        unsigned char close = c == '{' ? '}' : ']';
+        (*p)++;
+        json_spaces(p, end);
+        if (*p < end && **p == close) { (*p)++; return 1; }
+        for (;;) {
+            if (c == '{') {
+                json_spaces(p, end);
+                if (*p >= end || **p != '"' || !json_string(p, end)) return 0;
+                json_spaces(p, end);
+                if (*p >= end || **p != ':') return 0;
+                (*p)++;
+            }
+            if (!json_value(p, end, depth + 1)) return 0;
+            json_spaces(p, end);
+            if (*p < end && **p == ',') { (*p)++; continue; }
+            if (*p < end && **p == close) { (*p)++; return 1; }
+            return 0;
+        }
+    }
+    if (c == '"') return json_string(p, end);
+    static const char *const words[] = {"true", "false", "null"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(words[i]);
+        if ((size_t)(end - *p) >= n && memcmp(*p, words[i], n) == 0) { *p += n; return 1; }
+    }
+    if (**p == '-') (*p)++;
+    if (*p < end && **p == '0') (*p)++;
+    else if (!json_digits(p, end)) return 0;
+    if (*p < end && **p == '.') { (*p)++; if (!json_digits(p, end)) return 0; }
+    if (*p < end && (**p == 'e' || **p == 'E')) {
+        (*p)++;
+        if (*p < end && (**p == '+' || **p == '-')) (*p)++;
+        if (!json_digits(p, end)) return 0;
+    }
+    return 1;
+}
+
+/* The engine's `dataconnect_stored_json`: stored JSON text, checked, marked as JSON. */
+static void dataconnect_stored_json(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    switch (sqlite3_value_type(argv[0])) {
+    case SQLITE_TEXT: {
+        const unsigned char *p = sqlite3_value_text(argv[0]);
+        const unsigned char *end = p + sqlite3_value_bytes(argv[0]);
+        int valid = json_value(&p, end, 0);
+        json_spaces(&p, end);
+        if (!valid || p != end) {
+            sqlite3_result_error(context, "malformed JSON", -1);
+            return;
+        }
+        sqlite3_result_value(context, argv[0]);
+        sqlite3_result_subtype(context, JSON_SUBTYPE);
+        return;
+    }
+    case SQLITE_BLOB:
+        sqlite3_result_error(context, "JSON cannot hold BLOB values", -1);
+        return;
+    default:
+        sqlite3_result_value(context, argv[0]);
+    }
 }
 
 static Value parse_value(const char *text) {
@@ -117,7 +232,11 @@ int main(int argc, char **argv) {
     sqlite3 *db;
     if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) die("open", db);
     if (sqlite3_create_function(db, "dataconnect_float", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                                dataconnect_float, NULL, NULL) != SQLITE_OK)
+                                dataconnect_float, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(db, "dataconnect_embed", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                dataconnect_embed, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(db, "dataconnect_stored_json", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                dataconnect_stored_json, NULL, NULL) != SQLITE_OK)
         die("create function", db);
 
     FILE *file = fopen(argv[2], "r");

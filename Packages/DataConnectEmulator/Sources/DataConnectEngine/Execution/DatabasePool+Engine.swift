@@ -75,9 +75,11 @@ extension Statement: DatabaseStatement {
 }
 
 /// Prepares each connection once for the engine's SQL: case-sensitive `LIKE` (GraphQL string filters are
-/// case-sensitive), the `dataconnect_regexp(pattern, text, flags)` function behind `pattern.regex`, and
-/// `dataconnect_float(x)`, the shortest text that reads back as the same double (SQLite's JSON keeps only
-/// 15 significant digits).
+/// case-sensitive), the `dataconnect_regexp(pattern, text, flags)` function behind `pattern.regex`,
+/// `dataconnect_float(x)`, the shortest JSON number that reads back as the same double (SQLite's JSON keeps
+/// only 15 significant digits), and the two functions that mark text as JSON for SQLite's JSON functions
+/// without parsing it again: `dataconnect_embed(x)` for JSON that SQLite wrote (a subquery's object),
+/// `dataconnect_stored_json(x)`, checked, for JSON read from a column.
 enum ConnectionSetup {
     /// A prepared connection, held weakly: once it is freed, a new connection may get the same address.
     struct PreparedConnection: Sendable {
@@ -103,13 +105,9 @@ enum ConnectionSetup {
             return .integer(try POSIXRegex.matches(pattern, subject, ignoreCase: flags.contains("i")) ? 1 : 0)
         }
         try SearchFunctions.register(on: connection)
-        try connection.createFunction("dataconnect_float", argumentCount: 1) { arguments in
-            switch arguments[0] {
-            case .real(let value) where value.isFinite: return .text(value.description)
-            case .integer(let value): return .text(String(value))
-            default: return .null
-            }
-        }
+        try connection.createJSONNumberFunction("dataconnect_float")
+        try connection.createJSONTextFunction(SQLiteDialect.embedFunction, checked: false)
+        try connection.createJSONTextFunction(SQLiteDialect.storedJSONFunction, checked: true)
     }
 }
 

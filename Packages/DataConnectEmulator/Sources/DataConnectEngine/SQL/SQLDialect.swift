@@ -208,8 +208,15 @@ public struct SQLiteDialect: SQLDialect {
         return "(SELECT coalesce(max(\(name)), 0) + 1 FROM \(quote(table.sqlName)))"
     }
 
+    /// The function that marks JSON text SQLite wrote (a subquery's result) as JSON, unchecked.
+    public static let embedFunction = "dataconnect_embed"
+    /// The function that checks JSON text read from a column and marks it as JSON.
+    public static let storedJSONFunction = "dataconnect_stored_json"
+
+    /// Stored JSON (lists, `Any`, vectors) is checked and marked as JSON rather than parsed and written again
+    /// by `json()`.
     public func jsonValue(_ expression: String, of column: Column) -> String {
-        if column.isList { return "json(\(expression))" }
+        if column.isList { return "\(Self.storedJSONFunction)(\(expression))" }
         switch column.type {
         case .enumeration: return expression
         case .scalar(let scalar):
@@ -217,8 +224,9 @@ public struct SQLiteDialect: SQLDialect {
             case .string, .uuid, .date, .int: return expression
             case .float: return jsonFloat(expression)
             case .int64: return textCast(expression)
-            case .boolean: return "json(CASE \(expression) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)"
-            case .any, .vector: return "json(\(expression))"
+            case .boolean:
+                return "\(Self.embedFunction)(CASE \(expression) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)"
+            case .any, .vector: return "\(Self.storedJSONFunction)(\(expression))"
             case .timestamp: return timestampOutput(expression)
             }
         }
@@ -257,9 +265,10 @@ public struct SQLiteDialect: SQLDialect {
         "json_array(\(expressions.joined(separator: ", ")))"
     }
 
-    /// Through `dataconnect_float`, which writes non-finite values as Data Connect does.
+    /// Through `dataconnect_float`, which writes the shortest round-trip number as JSON, and non-finite values
+    /// as Data Connect does.
     public func jsonFloat(_ expression: String) -> String {
-        "json(dataconnect_float(\(expression)))"
+        "dataconnect_float(\(expression))"
     }
 
     public func textCast(_ expression: String) -> String {
@@ -367,8 +376,9 @@ public struct SQLiteDialect: SQLDialect {
             + "FROM (SELECT \(total) AS u FROM (SELECT \(stored) AS \(s)))))"
     }
 
+    /// Through `dataconnect_embed`: the JSON text SQLite wrote, marked as JSON again without a parse.
     public func embedJSON(_ expression: String) -> String {
-        "json(\(expression))"
+        "\(Self.embedFunction)(\(expression))"
     }
 
     public func stringLiteral(_ value: String) -> String {

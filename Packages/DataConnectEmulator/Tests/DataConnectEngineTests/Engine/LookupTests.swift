@@ -31,7 +31,7 @@ import Testing
         #expect(
             sqlTextDiffers
                 || found.sql == [
-                    #"SELECT json((SELECT json_object('id', t1."id", 'title', t1."title") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
+                    #"SELECT dataconnect_embed((SELECT json_object('id', t1."id", 'title', t1."title") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
                 ])
         #expect(found.data == json(#"{"movie": {"id": "a0000000000000000000000000000001", "title": "Inception"}}"#))
         #expect(missing.data == json(#"{"movie": null}"#))

@@ -60,7 +60,7 @@ import Testing
         #expect(
             sqlTextDiffers
                 || result.allSQL.contains(
-                    #"json_object('title', t1."title", 'director', json((SELECT json_object('name', t2."name") FROM "People" AS t2"#
+                    #"json_object('title', t1."title", 'director', dataconnect_embed((SELECT json_object('name', t2."name") FROM "People" AS t2"#
                 ))
         #expect(
             result.data
@@ -79,7 +79,7 @@ import Testing
         #expect(
             sqlTextDiffers
                 || without.sql == [
-                    #"SELECT json((SELECT json_object('title', t1."title", 'releaseYear', t1."release_year") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
+                    #"SELECT dataconnect_embed((SELECT json_object('title', t1."title", 'releaseYear', t1."release_year") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
                 ])
         #expect(without.data == json(#"{"movie": {"title": "Inception", "releaseYear": 2010}}"#))
         #expect(sqlTextDiffers || with.allSQL.contains("'director'"))
@@ -98,7 +98,7 @@ import Testing
         #expect(
             sqlTextDiffers
                 || result.allSQL.contains(
-                    #"json_object('__typename', 'Movie', 'director', json((SELECT json_object('__typename', 'Person')"#)
+                    #"json_object('__typename', 'Movie', 'director', dataconnect_embed((SELECT json_object('__typename', 'Person')"#)
         )
         #expect(
             result.data

@@ -142,8 +142,28 @@ import Testing
 
         // then
         #expect(insert.errors.isEmpty, "\(insert.body)")
-        #expect(sqlTextDiffers || read.allSQL.contains(#"'extras', json(t1."extras")"#))
+        #expect(sqlTextDiffers || read.allSQL.contains(#"'extras', dataconnect_stored_json(t1."extras")"#))
         #expect(read.data?["movie"]?["extras"] == json(text))
+    }
+
+    @Test func aStoredListDamagedOutsideTheEngineIsAnErrorNotBrokenJSON() throws {
+        // given: a list column that the sqlite3 shell overwrote with text that is not JSON, past the column's
+        // `json_valid` check
+        guard !sqlTextDiffers else { return }  // a PostgreSQL jsonb column cannot hold it
+        let backend = try TestBackend(Self.operations, seeded: false)
+        _ = backend.mutation("AddMovie", ["id": .string(Self.newID), "tags": ["a"]])
+        try backend.store.access.write { source in
+            try source.execute("PRAGMA ignore_check_constraints = ON")
+            defer { try? source.execute("PRAGMA ignore_check_constraints = OFF") }
+            try source.execute(#"UPDATE movie SET tags = '["a",' "#)
+        }
+
+        // when
+        let read = backend.query("GetMovie", ["id": .string(Self.newID)])
+
+        // then: a JSON answer whose error names the problem, and no data
+        #expect(read.data == .null)
+        #expect(read.errors.first?["message"]?.stringValue?.contains("malformed JSON") == true, "\(read.body)")
     }
 
     @Test func writesListsAndBooleans() throws {
@@ -162,11 +182,11 @@ import Testing
         #expect(
             try sqlTextDiffers
                 || backend.rows("SELECT tags, is_classic FROM movie") == [[.text(#"["a","b's"]"#), .integer(1)]])
-        #expect(sqlTextDiffers || read.allSQL.contains(#"'tags', json(t1."tags")"#))
+        #expect(sqlTextDiffers || read.allSQL.contains(#"'tags', dataconnect_stored_json(t1."tags")"#))
         #expect(
             sqlTextDiffers
                 || read.allSQL.contains(
-                    #"'isClassic', json(CASE t1."is_classic" WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)"#)
+                    #"'isClassic', dataconnect_embed(CASE t1."is_classic" WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)"#)
         )
         #expect(
             read.data
