@@ -6,13 +6,16 @@ import DataConnectWire
 ///
 /// An object's `_dc_eid` becomes a `GET` property at the object's path; the objects of a list, when every
 /// element has one, become one `LIST` property at the list's path, listed before the properties found inside
-/// the elements. Paths and ids are copied as the JSON tokens they are in the text. The text is copied without
-/// insignificant white space. Text that is not JSON as a database writes it (which does not happen) answers
-/// `nil`, and the caller parses it instead.
+/// the elements. Paths and ids are copied as the JSON tokens they are in the text. The text is copied in runs
+/// between the hidden members, white space included. Text that is not JSON as a database writes it (which does
+/// not happen) answers `nil`, and the caller parses it instead.
 struct EntityIDStripper {
     private let input: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var output: [UInt8] = []
+    /// The input before this position is in ``output`` or cut out: the text is copied in runs between hidden
+    /// members, not token by token.
+    private var copiedUpTo = 0
     /// The properties found, each one JSON object, in the order they were completed.
     private var rendered: [UInt8] = []
     /// Each property's bytes in ``rendered``, in response order: a slot is taken when its object or list
@@ -27,7 +30,6 @@ struct EntityIDStripper {
     static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: RenderedProperties)? {
         bytes.withUnsafeBufferPointer { buffer in
             var stripper = EntityIDStripper(input: buffer, root: path)
-            stripper.output.reserveCapacity(buffer.count)
             do throws(Unreadable) {
                 stripper.skipSpaces()
                 _ = try stripper.value(inList: false)
@@ -36,6 +38,7 @@ struct EntityIDStripper {
             } catch {
                 return nil
             }
+            stripper.cut(buffer.count..<buffer.count)
             return (
                 stripper.output, RenderedProperties(bytes: stripper.rendered, ranges: stripper.slots.compactMap { $0 })
             )
@@ -44,6 +47,7 @@ struct EntityIDStripper {
 
     private init(input: UnsafeBufferPointer<UInt8>, root: [PathSegment]) {
         self.input = input
+        output.reserveCapacity(input.count)
         var writer = JSONWriter(capacity: 64)
         writer.beginArray()
         for segment in root {
@@ -75,18 +79,25 @@ struct EntityIDStripper {
         position += 1
     }
 
-    /// Copies the value at the cursor; answers the id token of an object read as a list element.
+    /// Copies the input up to `range` into ``output`` and leaves `range` out.
+    private mutating func cut(_ range: Range<Int>) {
+        if range.lowerBound > copiedUpTo {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copiedUpTo..<range.lowerBound]))
+        }
+        copiedUpTo = range.upperBound
+    }
+
+    /// Reads the value at the cursor; answers the id token of an object read as a list element.
     private mutating func value(inList: Bool) throws(Unreadable) -> Range<Int>? {
         switch current {
         case UInt8(ascii: "{"): return try object(inList: inList)
         case UInt8(ascii: "["): try list()
-        case UInt8(ascii: "\""): copy(try string())
+        case UInt8(ascii: "\""): _ = try string()
         case nil: throw Unreadable()
         default:
             let start = position
             while let byte = current, !Self.endsScalar(byte) { position += 1 }
             guard position > start else { throw Unreadable() }
-            copy(start..<position)
         }
         return nil
     }
@@ -100,19 +111,18 @@ struct EntityIDStripper {
     private mutating func string() throws(Unreadable) -> Range<Int> {
         let start = position
         try expect(UInt8(ascii: "\""))
-        while let byte = current {
-            position += 1
-            if byte == UInt8(ascii: "\\") {
-                position += 1
-            } else if byte == UInt8(ascii: "\"") {
+        var index = position
+        let count = input.count
+        guard let base = input.baseAddress else { throw Unreadable() }
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
                 return start..<position
             }
+            index += byte == UInt8(ascii: "\\") ? 2 : 1
         }
         throw Unreadable()
-    }
-
-    private mutating func copy(_ range: Range<Int>) {
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
     }
 
     /// Adds a segment to ``path`` (a member's name token, or an index) and answers the length to cut back to.
@@ -152,20 +162,29 @@ struct EntityIDStripper {
         // An element's id belongs to its list's property, which the list writes.
         let slot = inList ? nil : reserve()
         try expect(UInt8(ascii: "{"))
-        output.append(UInt8(ascii: "{"))
         var id: Range<Int>?
-        var wroteMember = false
         var first = true
+        // A hidden first member is cut with the comma after it, when a member follows.
+        var cutNextComma = false
         while true {
             skipSpaces()
             if current == UInt8(ascii: "}") {
                 position += 1
                 break
             }
+            // Where a hidden member's cut starts: its comma, or its name when it comes first.
+            var memberStart = position
             if !first {
+                let comma = position
                 try expect(UInt8(ascii: ","))
+                if cutNextComma {
+                    cut(comma..<position)
+                    cutNextComma = false
+                }
                 skipSpaces()
+                memberStart = comma
             }
+            let isFirst = first
             first = false
             let key = try string()
             skipSpaces()
@@ -175,16 +194,12 @@ struct EntityIDStripper {
                 if current == UInt8(ascii: "\"") {
                     id = try string()
                 } else {
-                    var ignored: [UInt8] = []
-                    swap(&ignored, &output)
                     _ = try value(inList: false)
-                    swap(&ignored, &output)
                 }
+                cut(memberStart..<position)
+                if isFirst { cutNextComma = true }
                 continue
             }
-            if wroteMember { output.append(UInt8(ascii: ",")) }
-            copy(key)
-            output.append(UInt8(ascii: ":"))
             // Only objects and lists can hold ids, so only they need the path.
             if current == UInt8(ascii: "{") || current == UInt8(ascii: "[") {
                 let saved = pushSegment(member: key)
@@ -193,9 +208,7 @@ struct EntityIDStripper {
             } else {
                 _ = try value(inList: false)
             }
-            wroteMember = true
         }
-        output.append(UInt8(ascii: "}"))
         if let slot, let id {
             let start = beginProperty()
             rendered.append(contentsOf: Self.entityIDMember)
@@ -210,7 +223,6 @@ struct EntityIDStripper {
         let slot = reserve()
         let firstID = elementIDs.count
         try expect(UInt8(ascii: "["))
-        output.append(UInt8(ascii: "["))
         var count = 0
         var everyElementHasAnID = true
         while true {
@@ -222,7 +234,6 @@ struct EntityIDStripper {
             if count > 0 {
                 try expect(UInt8(ascii: ","))
                 skipSpaces()
-                output.append(UInt8(ascii: ","))
             }
             let isObject = current == UInt8(ascii: "{")
             if isObject || current == UInt8(ascii: "[") {
@@ -236,7 +247,6 @@ struct EntityIDStripper {
             }
             count += 1
         }
-        output.append(UInt8(ascii: "]"))
         if count > 0 && everyElementHasAnID {
             let start = beginProperty()
             rendered.append(contentsOf: Self.entityIDsMember)

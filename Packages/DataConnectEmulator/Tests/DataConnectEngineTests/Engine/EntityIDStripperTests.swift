@@ -20,6 +20,8 @@ import Testing
         #"{"tags":["a","b"],"meta":{"k":[1,{"x":null}]},"_dc_eid":null}"#,
         #"[[{"_dc_eid":"T/1"}],{"_dc_eid":"T/2"}]"#,
         #"{"\u00e9t\u00e9":"\u2603","_dc_eid":"T/\u00e9"}"#,
+        #"{"_dc_eid":"T/1","a":1,"b":{"_dc_eid" : "U/2" , "c" : [ {"_dc_eid":"V/3"} ] }}"#,
+        #"[{"_dc_eid":"T/1"},{"x":"a\\","_dc_eid":"T/2","y":"\"}"}]"#,
     ]
 
     @Test(arguments: texts)
