@@ -98,7 +98,8 @@ import Testing
         #expect(
             sqlTextDiffers
                 || result.allSQL.contains(
-                    #"json_object('__typename', 'Movie', 'director', dataconnect_embed((SELECT json_object('__typename', 'Person')"#)
+                    #"json_object('__typename', 'Movie', 'director', dataconnect_embed((SELECT json_object('__typename', 'Person')"#
+                )
         )
         #expect(
             result.data
