@@ -365,6 +365,9 @@ struct QueryBuilder {
                     location: child.location)
             }
         }
+        if groupBy.isEmpty && args["having"] == nil {
+            return try singleGroup(pairs, args: args, table: table, alias: alias, link: link, conditions: conditions)
+        }
         var sql = "SELECT \(jsonObject(pairs)) AS j FROM \(link.from)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
@@ -384,6 +387,27 @@ struct QueryBuilder {
         return
             "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM "
             + "\(dialect.derivedTable(sql, alias: "\(alias)_j")))"
+    }
+
+    /// Aggregates without plain fields or `having`: one group, so one row whose object is the array's only
+    /// element, unless `limit` is 0 or `offset` skips it. The array is written by the row itself: no layer of
+    /// rows to collect.
+    mutating func singleGroup(
+        _ pairs: [(key: String, value: String)], args: Resolved, table: Table, alias: String, link: Correlation,
+        conditions: [String]
+    ) throws(PlanError) -> String {
+        // Checked as for a grouped list, though one row needs no order.
+        _ = try orderTerms(args["orderBy"], table: table, alias: alias, aggregates: true)
+        var kept = ["coalesce(\(limitParameter(args["limit"], name: "limit")), 1) <> 0"]
+        if let offset = args["offset"], !offset.isNullConstant {
+            kept.append("coalesce(\(parameter(.value(offset, .count("offset")))), 0) <= 0")
+        }
+        var sql =
+            "SELECT "
+            + dialect.singleElementJSONArray(jsonObject(pairs), when: kept.joined(separator: " AND "))
+            + " FROM \(link.from)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        return dialect.embedJSON("(\(sql))")
     }
 
     /// An aggregate's SQL, rendered in the column's wire form.

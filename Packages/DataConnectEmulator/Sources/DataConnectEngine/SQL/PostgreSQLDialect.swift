@@ -203,6 +203,11 @@ public struct PostgreSQLDialect: SQLDialect {
     }
 
     /// `jsonb_build_array`, so that arrays compare with ``jsonArrayElements(_:)``'s elements.
+    /// `json_build_array`, not `jsonb`: the element's keys stay in their order.
+    public func singleElementJSONArray(_ element: String, when condition: String) -> String {
+        "CASE WHEN \(condition) THEN json_build_array(\(element)) ELSE '[]'::json END"
+    }
+
     public func jsonArray(_ expressions: [String]) -> String {
         "jsonb_build_array(\(expressions.joined(separator: ", ")))"
     }

@@ -47,6 +47,9 @@ public protocol SQLDialect: Sendable {
     func jsonArrayElements(_ expression: String) -> String
     /// A JSON array of SQL values, e.g. the key columns of a row; two arrays of equal values compare equal.
     func jsonArray(_ expressions: [String]) -> String
+    /// A JSON array holding the JSON value `element` when `condition` holds, and empty otherwise (the keys of an
+    /// object element in their order).
+    func singleElementJSONArray(_ element: String, when condition: String) -> String
     /// A stored `Float` (or an `AVG`/`SUM`) as its JSON wire number (non-finite values as `null`).
     func jsonFloat(_ expression: String) -> String
     /// A number as text (an `Int64` on the wire).
@@ -259,6 +262,10 @@ public struct SQLiteDialect: SQLDialect {
 
     public func jsonArrayElements(_ expression: String) -> String {
         "json_each(\(expression))"
+    }
+
+    public func singleElementJSONArray(_ element: String, when condition: String) -> String {
+        "CASE WHEN \(condition) THEN json_array(\(element)) ELSE json_array() END"
     }
 
     public func jsonArray(_ expressions: [String]) -> String {

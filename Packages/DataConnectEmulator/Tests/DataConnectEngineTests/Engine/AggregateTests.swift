@@ -9,6 +9,9 @@ import Testing
     static let operations = """
         query CountMovies @auth(level: PUBLIC) { movies { _count } }
         query CountNone @auth(level: PUBLIC) { movies(where: {releaseYear: {gt: 3000}}) { _count releaseYear_max } }
+        query CountPaged($limit: Int, $offset: Int) @auth(level: PUBLIC) {
+          movies(limit: $limit, offset: $offset) { _count releaseYear_max }
+        }
         query Counts @auth(level: PUBLIC) {
           movies { releaseYear_count genre_count genres: genre_count(distinct: true) }
         }
@@ -30,6 +33,23 @@ import Testing
         }
         """
 
+    @Test func theOneGroupOfAListWithoutPlainFieldsIsPagedLikeAnyRow() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let results = [
+            backend.query("CountPaged", [:]), backend.query("CountPaged", ["limit": 1]),
+            backend.query("CountPaged", ["limit": 0]), backend.query("CountPaged", ["offset": 0]),
+            backend.query("CountPaged", ["offset": 1]), backend.query("CountPaged", ["limit": .null, "offset": .null]),
+        ]
+
+        // then: the group is there unless the page is empty or starts past it
+        let one = json(#"{"movies": [{"_count": 5, "releaseYear_max": 2023}]}"#)
+        let none = json(#"{"movies": []}"#)
+        #expect(results.map(\.data) == [one, one, none, one, none, one])
+    }
+
     @Test func countsRows() throws {
         // given
         let backend = try TestBackend(Self.operations)
@@ -42,8 +62,8 @@ import Testing
         #expect(
             sqlTextDiffers
                 || result.sql == [
-                    #"SELECT (SELECT coalesce(json_group_array(dataconnect_embed(j)), '[]') FROM (SELECT json_object('_count', COUNT(*)) AS j "#
-                        + #"FROM "movie" AS t1 LIMIT ?1))"#
+                    #"SELECT dataconnect_embed((SELECT CASE WHEN coalesce(?1, 1) <> 0 THEN json_array(json_object('_count', COUNT(*))) "#
+                        + #"ELSE json_array() END FROM "movie" AS t1))"#
                 ])
         #expect(result.data == json(#"{"movies": [{"_count": 5}]}"#))
         #expect(none.data == json(#"{"movies": [{"_count": 0, "releaseYear_max": null}]}"#))
@@ -178,7 +198,8 @@ import Testing
         #expect(
             sqlTextDiffers
                 || result.allSQL.contains(
-                    #"(SELECT json_object('_count', COUNT(*), 'releaseYear_max', MAX(t2."release_year")) AS j FROM "movie" AS t2 WHERE t1."id" = t2."director_id" LIMIT ?2)"#
+                    #"json_array(json_object('_count', COUNT(*), 'releaseYear_max', MAX(t2."release_year"))) ELSE json_array() END "#
+                        + #"FROM "movie" AS t2 WHERE t1."id" = t2."director_id")"#
                 ))
         #expect(
             result.data
