@@ -52,6 +52,11 @@ final class FieldNode: Sendable {
         self.location = location
     }
 
+    /// The selected sub-field answered under `responseKey`.
+    func child(_ responseKey: String) -> FieldNode? {
+        children.first { $0.responseKey == responseKey }
+    }
+
     /// Whether the field or a descendant has conditions, checks or redactions (the slow path).
     var needsPostProcessing: Bool {
         !checks.isEmpty || isRedacted || children.contains { $0.needsPostProcessing }

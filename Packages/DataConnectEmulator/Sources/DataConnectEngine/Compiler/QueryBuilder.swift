@@ -20,6 +20,11 @@ struct QueryBuilder {
     private var aliasCounter = 0
     /// Whether each row object carries its entity id under ``entityIDKey`` (removed before the response).
     var includeEntityIDs = false
+    /// Whether an object whose id its selected fields already hold leaves the id out of the SQL (recorded in
+    /// ``derivedEntityIDs`` instead), with ``includeEntityIDs``.
+    var derivesEntityIDs = false
+    /// The objects whose entity ids are read off their selected key field, by field node.
+    var derivedEntityIDs: [Int: DerivedEntityID] = [:]
     /// The most filter terms (fields and operators of `where` and `having` values) one statement may hold.
     var maximumFilterTerms = Int.max
     /// The filter terms compiled so far.
@@ -95,7 +100,7 @@ struct QueryBuilder {
         let expression = try fieldValue(node, parentAlias: nil, parentTable: nil)
         return ReadPlan(
             statement: SQLStatementPlan(sql: "SELECT \(expression)", parameters: parameters, tables: tables),
-            splits: splits, needsAssembly: needsAssembly, keyCount: 0)
+            splits: splits, needsAssembly: needsAssembly, keyCount: 0, derivedEntityIDs: derivedEntityIDs)
     }
 
     /// A relation fetched by a statement of its own: the parent rows' keys in, one row per parent out.
@@ -208,15 +213,41 @@ struct QueryBuilder {
 
     // MARK: - Objects
 
-    /// `json_object(...)` of the selected fields of a row.
-    mutating func object(_ children: [FieldNode], table: Table, alias: String) throws(PlanError) -> String {
+    /// `json_object(...)` of the selected fields of a row: `node`'s children.
+    mutating func object(_ node: FieldNode, table: Table, alias: String) throws(PlanError) -> String {
         var pairs: [(key: String, value: String)] = []
-        for child in children where !resolution.skipped.contains(child.id) {
+        for child in node.children where !resolution.skipped.contains(child.id) {
             pairs.append((child.responseKey, try fieldValue(child, parentAlias: alias, parentTable: table)))
         }
         // A view's rows have no key, so no entity id.
-        if includeEntityIDs && !table.isView { pairs.append((Self.entityIDKey, entityID(table, alias: alias))) }
+        if includeEntityIDs && !table.isView {
+            if derivesEntityIDs, let derived = derivableEntityID(node, table: table) {
+                derivedEntityIDs[node.id] = derived
+                // An unselected key still travels, as its bare value: the type is added when the id is read.
+                if derived.member == nil, let key = table.keyColumns.first {
+                    pairs.append((Self.entityIDKey, dialect.jsonValue(column(alias, key), of: key)))
+                }
+            } else {
+                pairs.append((Self.entityIDKey, entityID(table, alias: alias)))
+            }
+        }
         return jsonObject(pairs)
+    }
+
+    /// How the entity id of `node`'s rows is read off the response when the table's key is one `UUID` or `Int`
+    /// column: from the key field when it is selected as a plain field, else from the hidden member holding the
+    /// bare key value. The value's JSON text is the key's text in ``entityID(_:alias:)`` on every dialect, so
+    /// the id is the type name, `/` and that text, and the statement need not join them.
+    func derivableEntityID(_ node: FieldNode, table: Table) -> DerivedEntityID? {
+        let keys = table.keyColumns
+        guard keys.count == 1, let key = keys.first, !key.isList else { return nil }
+        guard key.type == .scalar(.uuid) || key.type == .scalar(.int) else { return nil }
+        for child in node.children where !resolution.skipped.contains(child.id) && !child.isRedacted {
+            if case .column(_, let name)? = child.role, table.column(name)?.sqlName == key.sqlName {
+                return DerivedEntityID(typeName: table.name, member: child.responseKey)
+            }
+        }
+        return DerivedEntityID(typeName: table.name, member: nil)
     }
 
     /// One row as JSON (or SQL NULL): lookups, forward and one-to-one relations.
@@ -225,7 +256,7 @@ struct QueryBuilder {
     ) throws(PlanError) -> String {
         nesting += 1
         defer { nesting -= 1 }
-        let object = try object(node.children, table: table, alias: alias)
+        let object = try object(node, table: table, alias: alias)
         var sql = "SELECT \(object) FROM \(from)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !orderBy.isEmpty { sql += " ORDER BY " + orderBy.joined(separator: ", ") }
@@ -299,7 +330,7 @@ struct QueryBuilder {
         if isDistinct { includeEntityIDs = false }
         nesting += 1
         references.start(alias)
-        let object = try object(node.children, table: table, alias: alias)
+        let object = try object(node, table: table, alias: alias)
         nesting -= 1
         includeEntityIDs = includesEntityIDs
         // The innermost layer carries only the columns the objects read (the fields, the keys of nested
@@ -528,7 +559,7 @@ struct QueryBuilder {
         references.join(alias, into: listAlias)
         nesting += 1
         defer { nesting -= 1 }
-        let object = try object(node.children, table: table, alias: alias)
+        let object = try object(node, table: table, alias: alias)
         guard let key = table.keyColumns.first else { return "NULL" }
         return "CASE WHEN \(column(alias, key)) IS NULL THEN NULL ELSE \(object) END"
     }

@@ -1,3 +1,5 @@
+import DataConnectWire
+
 /// The compiled read of one root field: one statement that renders the field's JSON, and the statements
 /// of relations nested deeper than the dialect lets one statement go.
 ///
@@ -16,6 +18,9 @@ struct ReadPlan: Sendable {
     let needsAssembly: Bool
     /// For a split: the number of key columns of the parent table (0 for a root field).
     let keyCount: Int
+    /// The objects of the statement whose entity ids are read off a selected field rather than written by the
+    /// statement, by field node (empty without entity ids).
+    var derivedEntityIDs: [Int: DerivedEntityID] = [:]
 
     /// The marker key naming a split relation.
     static let splitKey = "$dc:split"
@@ -27,5 +32,24 @@ struct ReadPlan: Sendable {
     /// Every table the plan reads, its splits' included.
     var tables: Set<String> {
         splits.reduce(statement.tables) { $0.union($1.tables) }
+    }
+}
+
+/// An entity id read off the value of an object's single key column: the type name, `/` and the value's text
+/// (`Movie/<uuid>`), joined when the response is written rather than by the statement.
+struct DerivedEntityID: Sendable, Hashable {
+    /// The entity's type (the first part of the id).
+    let typeName: String
+    /// The response key of the selected key field in the object; `nil` when the key is not selected and the
+    /// hidden member (``QueryBuilder/entityIDKey``) holds its bare value.
+    let member: String?
+
+    /// The id, from the key field's value; `nil` when it is not a string or a number.
+    func id(from value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?: typeName + "/" + text
+        case .number(let number)?: typeName + "/" + number.text
+        default: nil
+        }
     }
 }

@@ -156,6 +156,8 @@ final class CompiledOperation: Sendable {
         var builder = QueryBuilder(api: context.api, dialect: context.dialect, resolution: resolution)
         builder.expressions = expressions
         builder.includeEntityIDs = entityIDs
+        // Checks and redactions read the value with its hidden ids; the rest read ids off the key fields too.
+        builder.derivesEntityIDs = entityIDs && !node.needsPostProcessing
         builder.maximumFilterTerms = context.maximumFilterTerms
         let plan: ReadPlan
         do {

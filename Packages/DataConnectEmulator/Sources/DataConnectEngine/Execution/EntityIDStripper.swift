@@ -1,53 +1,116 @@
 import DataConnectWire
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Takes the hidden entity-id members out of a result as the database rendered it, in one pass over its JSON
-/// text, and writes the ids' properties as it goes: what ``Execution/extractEntityIDs(_:path:into:)`` does to
-/// a parsed value, without building one, and without building a path, a string or a property per id.
+/// text, and writes the ids' properties as it goes: what
+/// ``Execution/extractEntityIDs(_:path:into:node:derived:)`` does to a parsed value, without building one, and
+/// without building a path, a string or a property per id.
 ///
 /// An object's `_dc_eid` becomes a `GET` property at the object's path; the objects of a list, when every
 /// element has one, become one `LIST` property at the list's path, listed before the properties found inside
-/// the elements. Paths and ids are copied as the JSON tokens they are in the text. The text is copied in runs
-/// between the hidden members, white space included. Text that is not JSON as a database writes it (which does
+/// the elements. For an object whose field node is in the plan's ``ReadPlan/derivedEntityIDs``, the id is the
+/// type name, `/` and the text of its key value: the selected key field's, or the hidden member's bare key.
+/// Paths and ids are copied as the JSON tokens they are in the text. The text is copied in runs between the
+/// hidden members, white space included. Text that is not JSON as a database writes it (which does
 /// not happen) answers `nil`, and the caller parses it instead.
-struct EntityIDStripper {
+struct EntityIDStripper: ~Copyable {
     private let input: UnsafeBufferPointer<UInt8>
+    /// ``input``'s first byte.
+    private let base: UnsafePointer<UInt8>
     private var position = 0
-    private var output: [UInt8] = []
+    /// Where the text without hidden members is written: never longer than ``input``.
+    private let output: UnsafeMutablePointer<UInt8>
+    private var outputCount = 0
     /// The input before this position is in ``output`` or cut out: the text is copied in runs between hidden
     /// members, not token by token.
     private var copiedUpTo = 0
     /// The properties found, each one JSON object, in the order they were completed.
-    private var rendered: [UInt8] = []
+    private var rendered = ByteBuffer(capacity: 1024)
     /// Each property's bytes in ``rendered``, in response order: a slot is taken when its object or list
     /// starts, so that a list's property comes before those of its elements; an empty slot has no id.
     private var slots: [Range<Int>?] = []
     /// The JSON array of the path of the value being read, without its closing bracket.
-    private var path: [UInt8]
-    /// The id tokens of the elements of the lists being read, the innermost list's last.
-    private var elementIDs: [Range<Int>] = []
+    private var path = ByteBuffer(capacity: 256)
+    /// The ids of the elements of the lists being read, the innermost list's last.
+    private var elementIDs: [IDText] = []
+    /// The objects whose ids are read off a key field, by field node: an index into ``derivations``.
+    private let derivationIndex: [Int: Int]
+    private let derivations: [Derivation]
 
-    /// The text without hidden members and the entity ids it held, or `nil` when it is not readable.
-    static func strip(_ bytes: [UInt8], path: [PathSegment]) -> (bytes: [UInt8], ids: RenderedProperties)? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var stripper = EntityIDStripper(input: buffer, root: path)
-            do throws(Unreadable) {
-                stripper.skipSpaces()
-                _ = try stripper.value(inList: false)
-                stripper.skipSpaces()
-                guard stripper.position == buffer.count else { return nil }
-            } catch {
-                return nil
-            }
-            stripper.cut(buffer.count..<buffer.count)
-            return (
-                stripper.output, RenderedProperties(bytes: stripper.rendered, ranges: stripper.slots.compactMap { $0 })
-            )
-        }
+    /// How an object's id is written from a key value: the key field's name token (`nil` when the hidden
+    /// member holds the bare key), and the id's opening (`"Movie/`) before the value's text.
+    private struct Derivation {
+        let memberToken: [UInt8]?
+        let opening: [UInt8]
     }
 
-    private init(input: UnsafeBufferPointer<UInt8>, root: [PathSegment]) {
+    /// Where an id's text is: a string token of the input, or a key field's value text after a derivation's
+    /// opening (and before a closing quote).
+    private struct IDText {
+        let range: Range<Int>
+        /// An index into ``derivations``, or -1 for a token of the input.
+        let derivation: Int
+    }
+
+    /// The text without hidden members and the entity ids it held, or `nil` when it is not readable.
+    ///
+    /// - Parameters:
+    ///   - path: The path of the text's value in the response.
+    ///   - root: The field node whose result the text is, to find the nodes of objects in `derived`.
+    ///   - derived: The objects whose ids are read off their key fields (no hidden member), by field node.
+    static func strip(
+        _ bytes: [UInt8], path: [PathSegment], root: FieldNode? = nil, derived: [Int: DerivedEntityID] = [:]
+    ) -> (bytes: [UInt8], ids: RenderedProperties)? {
+        guard !bytes.isEmpty else { return nil }
+        var ids: RenderedProperties?
+        let stripped = bytes.withUnsafeBufferPointer { buffer in
+            [UInt8](unsafeUninitializedCapacity: buffer.count) { output, written in
+                written = 0
+                guard let base = buffer.baseAddress, let outputBase = output.baseAddress else { return }
+                var stripper = EntityIDStripper(
+                    input: buffer, base: base, output: outputBase, root: path, derived: derived)
+                do throws(Unreadable) {
+                    stripper.skipSpaces()
+                    _ = try stripper.value(inList: false, node: derived.isEmpty ? nil : root)
+                    stripper.skipSpaces()
+                    guard stripper.position == buffer.count else { return }
+                } catch {
+                    return
+                }
+                stripper.cut(buffer.count..<buffer.count)
+                written = stripper.outputCount
+                ids = RenderedProperties(bytes: stripper.rendered.array, ranges: stripper.slots.compactMap { $0 })
+            }
+        }
+        guard let ids else { return nil }
+        return (stripped, ids)
+    }
+
+    private init(
+        input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
+        root: [PathSegment], derived: [Int: DerivedEntityID]
+    ) {
         self.input = input
-        output.reserveCapacity(input.count)
+        self.base = base
+        self.output = output
+        var index: [Int: Int] = [:]
+        var derivations: [Derivation] = []
+        for (node, derivation) in derived {
+            index[node] = derivations.count
+            derivations.append(
+                Derivation(
+                    memberToken: derivation.member.map { Array("\"\($0)\"".utf8) },
+                    opening: Array("\"\(derivation.typeName)/".utf8)))
+        }
+        derivationIndex = index
+        self.derivations = derivations
         var writer = JSONWriter(capacity: 64)
         writer.beginArray()
         for segment in root {
@@ -56,24 +119,35 @@ struct EntityIDStripper {
             case .index(let index): writer.int(index)
             }
         }
-        path = writer.bytes
+        writer.bytes.withUnsafeBufferPointer { path.append($0) }
     }
 
     private struct Unreadable: Error {}
 
-    private static let hiddenKey = Array(QueryBuilder.entityIDKey.utf8)
-    private static let pathOpening = Array(#"{"path":"#.utf8)
-    private static let entityIDMember = Array(#"],"entityId":"#.utf8)
-    private static let getClosing = Array(#","action":"GET"}"#.utf8)
-    private static let entityIDsMember = Array(#"],"entityIds":["#.utf8)
-    private static let listClosing = Array(#"],"action":"LIST"}"#.utf8)
+    /// ``QueryBuilder/entityIDKey`` with its quotes, as the member's name token reads.
+    static let hiddenKeyToken: StaticString = #""_dc_eid""#
+    private static let pathOpening: StaticString = #"{"path":"#
+    private static let entityIDMember: StaticString = #"],"entityId":"#
+    private static let getClosing: StaticString = #","action":"GET"}"#
+    private static let entityIDsMember: StaticString = #"],"entityIds":["#
+    private static let listClosing: StaticString = #"],"action":"LIST"}"#
 
-    private var current: UInt8? { position < input.count ? input[position] : nil }
+    private var current: UInt8? {
+        @inline(__always) get { position < input.count ? base[position] : nil }
+    }
+
+    /// Whether the name token in `token` (quotes included) is the hidden member's.
+    @inline(__always)
+    private func isHiddenKey(_ token: Range<Int>) -> Bool {
+        let key = Self.hiddenKeyToken
+        return token.count == key.utf8CodeUnitCount && memcmp(base + token.lowerBound, key.utf8Start, token.count) == 0
+    }
 
     private mutating func skipSpaces() {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
     }
 
+    @inline(__always)
     private mutating func expect(_ byte: UInt8) throws(Unreadable) {
         guard current == byte else { throw Unreadable() }
         position += 1
@@ -82,16 +156,20 @@ struct EntityIDStripper {
     /// Copies the input up to `range` into ``output`` and leaves `range` out.
     private mutating func cut(_ range: Range<Int>) {
         if range.lowerBound > copiedUpTo {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[copiedUpTo..<range.lowerBound]))
+            let count = range.lowerBound - copiedUpTo
+            (output + outputCount).update(from: base + copiedUpTo, count: count)
+            outputCount += count
         }
         copiedUpTo = range.upperBound
     }
 
-    /// Reads the value at the cursor; answers the id token of an object read as a list element.
-    private mutating func value(inList: Bool) throws(Unreadable) -> Range<Int>? {
+    /// Reads the value at the cursor; answers the id of an object read as a list element.
+    ///
+    /// - Parameter node: The field node of the value's objects, when ids are derived.
+    private mutating func value(inList: Bool, node: FieldNode? = nil) throws(Unreadable) -> IDText? {
         switch current {
-        case UInt8(ascii: "{"): return try object(inList: inList)
-        case UInt8(ascii: "["): try list()
+        case UInt8(ascii: "{"): return try object(inList: inList, node: node)
+        case UInt8(ascii: "["): try list(node: node)
         case UInt8(ascii: "\""): _ = try string()
         case nil: throw Unreadable()
         default:
@@ -107,20 +185,25 @@ struct EntityIDStripper {
             || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// The range of the string token at the cursor, quotes included; moves past it.
+    /// The range of the string token at the cursor, quotes included; moves past it. The closing quote is found
+    /// with `memchr`: a quote after an odd run of backslashes is escaped, and the search goes on after it.
     private mutating func string() throws(Unreadable) -> Range<Int> {
         let start = position
         try expect(UInt8(ascii: "\""))
         var index = position
         let count = input.count
-        guard let base = input.baseAddress else { throw Unreadable() }
         while index < count {
-            let byte = base[index]
-            if byte == UInt8(ascii: "\"") {
-                position = index + 1
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), count - index) else { break }
+            let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            var backslashes = 0
+            while quote - backslashes - 1 >= position && base[quote - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
+            }
+            if backslashes % 2 == 0 {
+                position = quote + 1
                 return start..<position
             }
-            index += byte == UInt8(ascii: "\\") ? 2 : 1
+            index = quote + 1
         }
         throw Unreadable()
     }
@@ -130,19 +213,11 @@ struct EntityIDStripper {
         let saved = path.count
         if path.count > 1 { path.append(UInt8(ascii: ",")) }
         if let token {
-            path.append(contentsOf: UnsafeBufferPointer(rebasing: input[token]))
+            path.append(base + token.lowerBound, count: token.count)
         } else {
-            Self.appendDecimal(index, to: &path)
+            path.appendDecimal(index)
         }
         return saved
-    }
-
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        bytes.append(contentsOf: String(value).utf8)
     }
 
     private mutating func reserve() -> Int {
@@ -153,16 +228,50 @@ struct EntityIDStripper {
     /// Starts a property at ``path`` in ``rendered``: `{"path":[…]`, before its id member.
     private mutating func beginProperty() -> Int {
         let start = rendered.count
-        rendered.append(contentsOf: Self.pathOpening)
-        rendered.append(contentsOf: path)
+        rendered.append(Self.pathOpening)
+        rendered.append(path)
         return start
     }
 
-    private mutating func object(inList: Bool) throws(Unreadable) -> Range<Int>? {
+    /// The sub-field of `node` answered under the member name `token` (quotes included).
+    private func child(of node: FieldNode?, named token: Range<Int>) -> FieldNode? {
+        guard let node else { return nil }
+        let name = UnsafeBufferPointer(start: base + token.lowerBound + 1, count: token.count - 2)
+        return node.children.first { $0.responseKey.utf8.elementsEqual(name) }
+    }
+
+    private func isMember(_ token: Range<Int>, _ expected: [UInt8]) -> Bool {
+        token.count == expected.count
+            && expected.withUnsafeBufferPointer { memcmp(base + token.lowerBound, $0.baseAddress!, token.count) == 0 }
+    }
+
+    /// Writes an id's text, as a JSON string, into ``rendered``.
+    private mutating func writeID(_ id: IDText) {
+        if id.derivation < 0 {
+            rendered.append(base + id.range.lowerBound, count: id.range.count)
+            return
+        }
+        derivations[id.derivation].opening.withUnsafeBufferPointer { rendered.append($0) }
+        rendered.append(base + id.range.lowerBound, count: id.range.count)
+        rendered.append(UInt8(ascii: "\""))
+    }
+
+    /// Reads a key value (a scalar) at the cursor: its text, a string's inside its quotes; `nil` for `null`.
+    private mutating func keyValue(_ derivation: Int) throws(Unreadable) -> IDText? {
+        let start = position
+        let isString = current == UInt8(ascii: "\"")
+        _ = try value(inList: false)
+        if isString { return IDText(range: (start + 1)..<(position - 1), derivation: derivation) }
+        if input[start] == UInt8(ascii: "n") { return nil }
+        return IDText(range: start..<position, derivation: derivation)
+    }
+
+    private mutating func object(inList: Bool, node: FieldNode?) throws(Unreadable) -> IDText? {
         // An element's id belongs to its list's property, which the list writes.
         let slot = inList ? nil : reserve()
         try expect(UInt8(ascii: "{"))
-        var id: Range<Int>?
+        var id: IDText?
+        let derivation = node.flatMap { derivationIndex[$0.id] } ?? -1
         var first = true
         // A hidden first member is cut with the comma after it, when a member follows.
         var cutNextComma = false
@@ -190,9 +299,11 @@ struct EntityIDStripper {
             skipSpaces()
             try expect(UInt8(ascii: ":"))
             skipSpaces()
-            if input[(key.lowerBound + 1)..<(key.upperBound - 1)].elementsEqual(Self.hiddenKey) {
-                if current == UInt8(ascii: "\"") {
-                    id = try string()
+            if isHiddenKey(key) {
+                if derivation >= 0 {
+                    id = try keyValue(derivation)
+                } else if current == UInt8(ascii: "\"") {
+                    id = IDText(range: try string(), derivation: -1)
                 } else {
                     _ = try value(inList: false)
                 }
@@ -203,23 +314,27 @@ struct EntityIDStripper {
             // Only objects and lists can hold ids, so only they need the path.
             if current == UInt8(ascii: "{") || current == UInt8(ascii: "[") {
                 let saved = pushSegment(member: key)
-                _ = try value(inList: false)
-                path.removeLast(path.count - saved)
+                _ = try value(inList: false, node: child(of: node, named: key))
+                path.truncate(to: saved)
+            } else if derivation >= 0, id == nil, let member = derivations[derivation].memberToken,
+                isMember(key, member)
+            {
+                id = try keyValue(derivation)
             } else {
                 _ = try value(inList: false)
             }
         }
         if let slot, let id {
             let start = beginProperty()
-            rendered.append(contentsOf: Self.entityIDMember)
-            rendered.append(contentsOf: UnsafeBufferPointer(rebasing: input[id]))
-            rendered.append(contentsOf: Self.getClosing)
+            rendered.append(Self.entityIDMember)
+            writeID(id)
+            rendered.append(Self.getClosing)
             slots[slot] = start..<rendered.count
         }
         return id
     }
 
-    private mutating func list() throws(Unreadable) {
+    private mutating func list(node: FieldNode?) throws(Unreadable) {
         let slot = reserve()
         let firstID = elementIDs.count
         try expect(UInt8(ascii: "["))
@@ -238,8 +353,8 @@ struct EntityIDStripper {
             let isObject = current == UInt8(ascii: "{")
             if isObject || current == UInt8(ascii: "[") {
                 let saved = pushSegment(member: nil, index: count)
-                let id = try value(inList: isObject)
-                path.removeLast(path.count - saved)
+                let id = try value(inList: isObject, node: node)
+                path.truncate(to: saved)
                 if let id { elementIDs.append(id) } else { everyElementHasAnID = false }
             } else {
                 _ = try value(inList: false)
@@ -249,15 +364,95 @@ struct EntityIDStripper {
         }
         if count > 0 && everyElementHasAnID {
             let start = beginProperty()
-            rendered.append(contentsOf: Self.entityIDsMember)
+            rendered.append(Self.entityIDsMember)
             for index in firstID..<elementIDs.count {
                 if index > firstID { rendered.append(UInt8(ascii: ",")) }
-                rendered.append(contentsOf: UnsafeBufferPointer(rebasing: input[elementIDs[index]]))
+                writeID(elementIDs[index])
             }
-            rendered.append(contentsOf: Self.listClosing)
+            rendered.append(Self.listClosing)
             slots[slot] = start..<rendered.count
         }
         elementIDs.removeLast(elementIDs.count - firstID)
+    }
+}
+
+/// A growable byte buffer for the stripper's small, frequent appends, without an array's uniqueness checks.
+private struct ByteBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes, copied into an array.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafePointer<UInt8>, count added: Int) {
+        if count + added > capacity { grow(to: count + added) }
+        (base + count).update(from: bytes, count: added)
+        count += added
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        append(start, count: bytes.count)
+    }
+
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    mutating func append(_ other: borrowing ByteBuffer) {
+        append(other.base, count: other.count)
+    }
+
+    /// Appends `value` (not negative) in decimal.
+    mutating func appendDecimal(_ value: Int) {
+        if value < 10 {
+            append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var length = 1
+        var shorter = value / 10
+        while shorter > 0 {
+            length += 1
+            shorter /= 10
+        }
+        if count + length > capacity { grow(to: count + length) }
+        var rest = value
+        for offset in stride(from: length - 1, through: 0, by: -1) {
+            base[count + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += length
+    }
+
+    mutating func truncate(to length: Int) {
+        count = length
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
     }
 }
 

@@ -6,10 +6,11 @@ import SQLiteKit
 
 /// One root field's outcome, ready to be written.
 enum FieldOutput {
-    /// JSON text rendered by SQLite (written as is).
-    case raw([UInt8])
+    /// JSON text rendered by SQLite (written as is), and the objects whose entity ids are read off their key
+    /// fields (see ``ReadPlan/derivedEntityIDs``).
+    case raw([UInt8], derived: [Int: DerivedEntityID] = [:])
     /// A value built in Swift.
-    case value(JSONValue)
+    case value(JSONValue, derived: [Int: DerivedEntityID] = [:])
 }
 
 /// Entity-id properties of the response, in its order.
@@ -115,8 +116,8 @@ struct Execution {
             for: root, resolution: resolution, entityIDs: entityIDs, context: planContext)
         let assembler = ReadAssembler(source: source, binder: binder)
         let bytes = try assembler.firstColumn(of: plan.statement)
-        guard plan.needsAssembly else { return .raw(bytes) }
-        return .value(try assembler.assemble(try Self.parse(bytes), plan: plan))
+        guard plan.needsAssembly else { return .raw(bytes, derived: plan.derivedEntityIDs) }
+        return .value(try assembler.assemble(try Self.parse(bytes), plan: plan), derived: plan.derivedEntityIDs)
     }
 
     /// A result SQL rendered, as a value.
@@ -141,27 +142,32 @@ struct Execution {
     /// Writes a read field's result, running checks, redactions and entity-id extraction when needed.
     mutating func emit(_ root: FieldNode, output: FieldOutput) throws(ExecutionError) {
         var value: JSONValue
+        let derived: [Int: DerivedEntityID]
         switch output {
-        case .raw(let bytes):
+        case .raw(let bytes, let derivedIDs):
             guard root.needsPostProcessing || entityIDs || operation.readsResponse else {
                 outputs.append((root.responseKey, output))
                 return
             }
             // Entity ids alone: taken out of the text as it is copied, with no value built.
             if !root.needsPostProcessing && !operation.readsResponse,
-                let stripped = EntityIDStripper.strip(bytes, path: [.field(root.responseKey)])
+                let stripped = EntityIDStripper.strip(
+                    bytes, path: [.field(root.responseKey)], root: root, derived: derivedIDs)
             {
                 properties.append(.rendered(stripped.ids))
                 outputs.append((root.responseKey, .raw(stripped.bytes)))
                 return
             }
             value = try Self.parse(bytes)
-        case .value(let assembled):
+            derived = derivedIDs
+        case .value(let assembled, let derivedIDs):
             value = assembled
+            derived = derivedIDs
         }
         var visibleIDs: [DataConnectProperties] = []
         if entityIDs {
-            (value, visibleIDs) = Self.separateEntityIDs(value, node: root, path: [.field(root.responseKey)])
+            (value, visibleIDs) = Self.separateEntityIDs(
+                value, node: root, path: [.field(root.responseKey)], derived: derived)
         }
         try check(root, value: value, reached: true)
         bindings.response[root.responseKey] = value
@@ -173,30 +179,38 @@ struct Execution {
     /// Removes the hidden `_dc_eid` keys from a field's result and returns the entity ids the caller may see:
     /// none under a `@redact`ed field, whose rows never reach the response.
     ///
+    /// - Parameter derived: The objects whose ids are read off their key fields, by field node.
     /// - Returns: The result without hidden keys (for `@check` and `response.*`), and the visible ids.
     static func separateEntityIDs(
-        _ value: JSONValue, node: FieldNode, path: [PathSegment]
+        _ value: JSONValue, node: FieldNode, path: [PathSegment], derived: [Int: DerivedEntityID] = [:]
     ) -> (value: JSONValue, visible: [DataConnectProperties]) {
         var found: [DataConnectProperties] = []
-        let cleaned = extractEntityIDs(value, path: path, into: &found)
+        let cleaned = extractEntityIDs(value, path: path, into: &found, node: node, derived: derived)
         guard node.hasRedactedDescendant else { return (cleaned, found) }
         var visible: [DataConnectProperties] = []
-        _ = extractEntityIDs(redact(value, node: node), path: path, into: &visible)
+        _ = extractEntityIDs(redact(value, node: node), path: path, into: &visible, node: node, derived: derived)
         return (cleaned, visible)
     }
 
-    /// Removes the hidden `_dc_eid` keys, recording entity ids per path (lists as `entityIds`).
+    /// Removes the hidden `_dc_eid` keys, recording entity ids per path (lists as `entityIds`); an object of a
+    /// node in `derived` has its id read off its key field instead.
+    ///
+    /// - Parameters:
+    ///   - node: The field node whose result `value` is (its objects' node), when known.
+    ///   - derived: The objects whose ids are read off their key fields, by field node.
     static func extractEntityIDs(
-        _ value: JSONValue, path: [PathSegment], into found: inout [DataConnectProperties]
+        _ value: JSONValue, path: [PathSegment], into found: inout [DataConnectProperties], node: FieldNode? = nil,
+        derived: [Int: DerivedEntityID] = [:]
     ) -> JSONValue {
         switch value {
         case .object(var object):
-            if let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue {
+            if let id = entityID(removingFrom: &object, node: node, derived: derived) {
                 found.append(DataConnectProperties(path: path, entityId: id, action: .get))
             }
             var result = JSONObject()
             for (key, child) in object {
-                result[key] = extractEntityIDs(child, path: path + [.field(key)], into: &found)
+                result[key] = extractEntityIDs(
+                    child, path: path + [.field(key)], into: &found, node: node?.child(key), derived: derived)
             }
             return .object(result)
         case .array(let items):
@@ -205,18 +219,22 @@ struct Execution {
             var result: [JSONValue] = []
             for (index, item) in items.enumerated() {
                 if case .object(var object) = item,
-                    let id = object.removeValue(forKey: QueryBuilder.entityIDKey)?.stringValue
+                    let id = entityID(removingFrom: &object, node: node, derived: derived)
                 {
                     ids.append(id)
                     var inner: [DataConnectProperties] = []
                     var cleaned = JSONObject()
                     for (key, child) in object {
-                        cleaned[key] = extractEntityIDs(child, path: path + [.index(index), .field(key)], into: &inner)
+                        cleaned[key] = extractEntityIDs(
+                            child, path: path + [.index(index), .field(key)], into: &inner, node: node?.child(key),
+                            derived: derived)
                     }
                     nested += inner
                     result.append(.object(cleaned))
                 } else {
-                    result.append(extractEntityIDs(item, path: path + [.index(index)], into: &nested))
+                    result.append(
+                        extractEntityIDs(
+                            item, path: path + [.index(index)], into: &nested, node: node, derived: derived))
                 }
             }
             if !ids.isEmpty && ids.count == items.count {
@@ -227,6 +245,19 @@ struct Execution {
         default:
             return value
         }
+    }
+
+    /// An object's entity id: its hidden key (removed), or read off its key field when its node's ids are derived.
+    private static func entityID(
+        removingFrom object: inout JSONObject, node: FieldNode?, derived: [Int: DerivedEntityID]
+    ) -> String? {
+        let derivation = node.flatMap { derived[$0.id] }
+        if let hidden = object.removeValue(forKey: QueryBuilder.entityIDKey) {
+            guard let derivation else { return hidden.stringValue }
+            return derivation.id(from: hidden)
+        }
+        guard let derivation, let member = derivation.member else { return nil }
+        return derivation.id(from: object[member])
     }
 
     /// Runs `@check` on a node and its descendants: per element under lists; a check whose field is
@@ -397,16 +428,18 @@ struct Execution {
             var pendingIDs: [DataConnectProperties] = []
             for child in nested {
                 var value: JSONValue
+                let derived: [Int: DerivedEntityID]
                 switch try read(child, on: source) {
-                case .raw(let bytes): value = try Self.parse(bytes)
-                case .value(let assembled): value = assembled
+                case .raw(let bytes, let derivedIDs): (value, derived) = (try Self.parse(bytes), derivedIDs)
+                case .value(let assembled, let derivedIDs): (value, derived) = (assembled, derivedIDs)
                 }
                 if entityIDs {
                     // Like a query's root field: the hidden keys never reach the response (nor `response.*`),
                     // and ids are reported only once every check of the field has passed.
                     var visible: [DataConnectProperties] = []
                     (value, visible) = Self.separateEntityIDs(
-                        value, node: child, path: [.field(root.responseKey), .field(child.responseKey)])
+                        value, node: child, path: [.field(root.responseKey), .field(child.responseKey)],
+                        derived: derived)
                     if !root.isRedacted && !child.isRedacted { pendingIDs += visible }
                 }
                 try check(child, value: value, reached: true)
@@ -457,7 +490,7 @@ struct Execution {
         let properties = self.properties
         // Room for the text already rendered, so that a large answer is not copied as its buffer grows.
         var capacity = 1024
-        for (_, output) in outputs { if case .raw(let bytes) = output { capacity += bytes.count } }
+        for (_, output) in outputs { if case .raw(let bytes, _) = output { capacity += bytes.count } }
         for output in properties { if case .rendered(let rendered) = output { capacity += rendered.bytes.count } }
         var writer = JSONWriter(capacity: capacity)
         GraphQLResponse.write(to: &writer, errors: errors) { writer in
@@ -477,8 +510,8 @@ struct Execution {
             for (key, output) in outputs {
                 writer.key(key)
                 switch output {
-                case .raw(let bytes): writer.raw(bytes)
-                case .value(let value): writer.write(value)
+                case .raw(let bytes, _): writer.raw(bytes)
+                case .value(let value, _): writer.write(value)
                 }
             }
             writer.endObject()

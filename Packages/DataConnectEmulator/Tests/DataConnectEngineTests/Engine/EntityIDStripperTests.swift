@@ -22,6 +22,8 @@ import Testing
         #"{"\u00e9t\u00e9":"\u2603","_dc_eid":"T/\u00e9"}"#,
         #"{"_dc_eid":"T/1","a":1,"b":{"_dc_eid" : "U/2" , "c" : [ {"_dc_eid":"V/3"} ] }}"#,
         #"[{"_dc_eid":"T/1"},{"x":"a\\","_dc_eid":"T/2","y":"\"}"}]"#,
+        #"{"a":"\\\"","b":"\\\\","c":"x\\\\\"y","_dc_eid":"T/\\"}"#,
+        #"{"dc_eid":1,"_dc_ei":2,"_dc_eid":"T/1"}"#,
     ]
 
     @Test(arguments: texts)
@@ -39,6 +41,10 @@ import Testing
         #expect(try JSONValue(parsing: stripped.bytes) == expected)
         #expect(try stripped.ids.decoded() == expectedIDs)
         #expect(!String(decoding: stripped.bytes, as: UTF8.self).contains("_dc_eid"))
+    }
+
+    @Test func theHiddenMemberTokenIsTheBuildersKey() {
+        #expect(EntityIDStripper.hiddenKeyToken.description == "\"" + QueryBuilder.entityIDKey + "\"")
     }
 
     @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"[1,]x"#, #"{"a":"unterminated}"#, ""])

@@ -38,8 +38,10 @@ import Testing
         // when
         let result = backend.query("TwoMovies")
 
-        // then: the ids travel in a hidden key and are removed from the data
-        #expect(sqlTextDiffers || result.allSQL.contains(#"'_dc_eid', 'Movie' || '/' || CAST(t1."id" AS TEXT)"#))
+        // then: the unselected key travels bare in a hidden member, removed from the data; the type is added as
+        // the response is written
+        #expect(sqlTextDiffers || result.allSQL.contains(#"'_dc_eid', t1."id")"#))
+        #expect(!result.allSQL.contains("'Movie' || '/'"))
         #expect(result.data == json(#"{"movies": [{"title": "50% Off_Sale"}, {"title": "Barbie"}]}"#))
         #expect(
             result.dataConnect == [
@@ -186,5 +188,94 @@ import Testing
         #expect(query.dataConnect.isEmpty)
         #expect(mutation.errors.isEmpty)
         #expect(mutation.dataConnect.isEmpty)
+    }
+
+    // MARK: - Ids read off key values
+
+    /// A one-column `Int` key (`Shelf.number`) and a `UUID` key (`Book.id`); `_id` is the id as the statement
+    /// builds it, so it names what every entity id must be.
+    static let keySchema = """
+        type Shelf @table(key: ["number"]) {
+          number: Int!
+          label: String!
+        }
+
+        type Book @table {
+          title: String!
+          shelf: Shelf!
+        }
+        """
+
+    static let keyOperations = """
+        mutation Seed @auth(level: PUBLIC) {
+          s1: shelf_insert(data: {number: 7, label: "A"})
+          s2: shelf_insert(data: {number: 12, label: "B"})
+          b1: book_insert(data: {id: "b0000000000000000000000000000001", title: "X", shelfNumber: 7})
+          b2: book_insert(data: {id: "b0000000000000000000000000000002", title: "Y", shelfNumber: 12})
+        }
+        query BooksWithKeys @auth(level: PUBLIC) {
+          books(orderBy: [{title: ASC}]) { _id id title shelf { _id number label } }
+        }
+        query BooksWithoutKeys @auth(level: PUBLIC) {
+          books(orderBy: [{title: ASC}]) { _id title shelf { _id label } }
+        }
+        mutation ReadBooks @auth(level: PUBLIC) @transaction {
+          query { books(orderBy: [{title: ASC}]) { _id id shelf { _id label } } }
+        }
+        """
+
+    /// The `extensions.dataConnect` the key schema's two books answer, at `path`, with the ids their `_id`
+    /// fields hold.
+    static func expectedProperties(_ data: JSONValue?, path: [JSONValue]) -> [JSONValue] {
+        let books = data?.arrayValue ?? []
+        var properties: [JSONValue] = [
+            .object([
+                "path": .array(path), "entityIds": .array(books.compactMap { $0["_id"] }), "action": "LIST",
+            ])
+        ]
+        for (index, book) in books.enumerated() {
+            if let id = book["shelf"]?["_id"] {
+                properties.append(
+                    .object([
+                        "path": .array(path + [.number(JSONNumber(index)), "shelf"]), "entityId": id, "action": "GET",
+                    ]))
+            }
+        }
+        return properties
+    }
+
+    @Test(arguments: ["BooksWithKeys", "BooksWithoutKeys"])
+    func idsReadOffKeyValuesAreTheIDsTheStatementBuilds(_ operation: String) throws {
+        // given
+        let backend = try TestBackend(Self.keyOperations, schema: Self.keySchema, clientCache: true, seeded: false)
+        #expect(backend.mutation("Seed").errors.isEmpty)
+
+        // when
+        let result = backend.query(operation)
+
+        // then: no id is joined in SQL (only `_id` does that); each equals its object's `_id`
+        #expect(result.errors.isEmpty, "\(result.body)")
+        let books = result.data?["books"]
+        #expect(books?.arrayValue?.count == 2)
+        #expect(books?[0]?["_id"] == "Book/b0000000000000000000000000000001")
+        #expect(books?[1]?["shelf"]?["_id"] == "Shelf/12")
+        #expect(result.dataConnect == Self.expectedProperties(books, path: ["books"]))
+        #expect(!result.allSQL.contains("'_dc_eid', 'Book'") && !result.allSQL.contains("'_dc_eid', 'Shelf'"))
+        #expect(result.allSQL.contains("_dc_eid") == (operation == "BooksWithoutKeys"))
+    }
+
+    @Test func aMutationsQueryFieldReadsIDsOffKeyValuesToo() throws {
+        // given
+        let backend = try TestBackend(Self.keyOperations, schema: Self.keySchema, clientCache: true, seeded: false)
+        #expect(backend.mutation("Seed").errors.isEmpty)
+
+        // when: the query field's value is parsed, not copied
+        let result = backend.mutation("ReadBooks")
+
+        // then
+        #expect(result.errors.isEmpty, "\(result.body)")
+        let books = result.data?["query"]?["books"]
+        #expect(books?.arrayValue?.count == 2)
+        #expect(result.dataConnect == Self.expectedProperties(books, path: ["query", "books"]))
     }
 }
