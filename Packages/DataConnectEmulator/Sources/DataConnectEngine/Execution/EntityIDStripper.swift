@@ -40,15 +40,28 @@ struct EntityIDStripper: ~Copyable {
     private var path = ByteBuffer(capacity: 256)
     /// The ids of the elements of the lists being read, the innermost list's last.
     private var elementIDs: [IDText] = []
-    /// The objects whose ids are read off a key field, by field node: an index into ``derivations``.
-    private let derivationIndex: [Int: Int]
-    private let derivations: [Derivation]
+    /// The field nodes of the text's objects, flattened from the root's (index 0), when ids are derived; a
+    /// node is an index into this array, -1 for none.
+    private var shape: [ShapeNode] = []
+    /// The object-valued sub-fields of the nodes in ``shape``: their member name tokens and their nodes.
+    private var shapeChildren: [(token: Range<Int>, node: Int)] = []
+    /// How ids are read off key values, by index.
+    private var derivations: [Derivation] = []
+    /// The member name tokens and id openings that ``shapeChildren`` and ``derivations`` refer to.
+    private var tokens = ByteBuffer(capacity: 256)
 
-    /// How an object's id is written from a key value: the key field's name token (`nil` when the hidden
-    /// member holds the bare key), and the id's opening (`"Movie/`) before the value's text.
+    /// A field node of the text: how its objects' ids are derived (an index into ``derivations``, or -1), and
+    /// its object-valued sub-fields (a range of ``shapeChildren``).
+    private struct ShapeNode {
+        var derivation: Int
+        var children: Range<Int>
+    }
+
+    /// How an object's id is written from a key value: the key field's name token in ``tokens`` (`nil` when
+    /// the hidden member holds the bare key), and the id's opening there (`"Movie/`) before the value's text.
     private struct Derivation {
-        let memberToken: [UInt8]?
-        let opening: [UInt8]
+        let memberToken: Range<Int>?
+        let opening: Range<Int>
     }
 
     /// Where an id's text is: a string token of the input, or a key field's value text after a derivation's
@@ -75,10 +88,11 @@ struct EntityIDStripper: ~Copyable {
                 written = 0
                 guard let base = buffer.baseAddress, let outputBase = output.baseAddress else { return }
                 var stripper = EntityIDStripper(
-                    input: buffer, base: base, output: outputBase, root: path, derived: derived)
+                    input: buffer, base: base, output: outputBase, root: path)
                 do throws(Unreadable) {
                     stripper.skipSpaces()
-                    _ = try stripper.value(inList: false, node: derived.isEmpty ? nil : root)
+                    if let root, !derived.isEmpty { _ = stripper.addShape(root, derived: derived) }
+                    _ = try stripper.value(inList: false, node: stripper.shape.isEmpty ? -1 : 0)
                     stripper.skipSpaces()
                     guard stripper.position == buffer.count else { return }
                 } catch {
@@ -95,22 +109,11 @@ struct EntityIDStripper: ~Copyable {
 
     private init(
         input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
-        root: [PathSegment], derived: [Int: DerivedEntityID]
+        root: [PathSegment]
     ) {
         self.input = input
         self.base = base
         self.output = output
-        var index: [Int: Int] = [:]
-        var derivations: [Derivation] = []
-        for (node, derivation) in derived {
-            index[node] = derivations.count
-            derivations.append(
-                Derivation(
-                    memberToken: derivation.member.map { Array("\"\($0)\"".utf8) },
-                    opening: Array("\"\(derivation.typeName)/".utf8)))
-        }
-        derivationIndex = index
-        self.derivations = derivations
         var writer = JSONWriter(capacity: 64)
         writer.beginArray()
         for segment in root {
@@ -123,6 +126,40 @@ struct EntityIDStripper: ~Copyable {
     }
 
     private struct Unreadable: Error {}
+
+    /// Adds `node` and its object-valued descendants to ``shape``; answers its index.
+    private mutating func addShape(_ node: FieldNode, derived: [Int: DerivedEntityID]) -> Int {
+        var derivation = -1
+        if let derived = derived[node.id] {
+            let member = derived.member.map { appendToken("\"\($0)\"") }
+            derivations.append(Derivation(memberToken: member, opening: appendToken("\"\(derived.typeName)/")))
+            derivation = derivations.count - 1
+        }
+        let index = shape.count
+        shape.append(ShapeNode(derivation: derivation, children: 0..<0))
+        var children: [(token: Range<Int>, node: Int)] = []
+        for child in node.children where !child.children.isEmpty {
+            let token = appendToken("\"\(child.responseKey)\"")
+            children.append((token, addShape(child, derived: derived)))
+        }
+        shape[index].children = shapeChildren.count..<(shapeChildren.count + children.count)
+        shapeChildren += children
+        return index
+    }
+
+    private mutating func appendToken(_ text: String) -> Range<Int> {
+        let start = tokens.count
+        var text = text
+        text.withUTF8 { tokens.append($0) }
+        return start..<tokens.count
+    }
+
+    /// Whether the input's `token` has the bytes of `expected` in ``tokens``.
+    @inline(__always)
+    private func matches(_ token: Range<Int>, _ expected: Range<Int>) -> Bool {
+        token.count == expected.count
+            && memcmp(base + token.lowerBound, tokens.pointer + expected.lowerBound, token.count) == 0
+    }
 
     /// ``QueryBuilder/entityIDKey`` with its quotes, as the member's name token reads.
     static let hiddenKeyToken: StaticString = #""_dc_eid""#
@@ -165,8 +202,8 @@ struct EntityIDStripper: ~Copyable {
 
     /// Reads the value at the cursor; answers the id of an object read as a list element.
     ///
-    /// - Parameter node: The field node of the value's objects, when ids are derived.
-    private mutating func value(inList: Bool, node: FieldNode? = nil) throws(Unreadable) -> IDText? {
+    /// - Parameter node: The node in ``shape`` of the value's objects, or -1.
+    private mutating func value(inList: Bool, node: Int = -1) throws(Unreadable) -> IDText? {
         switch current {
         case UInt8(ascii: "{"): return try object(inList: inList, node: node)
         case UInt8(ascii: "["): try list(node: node)
@@ -185,27 +222,37 @@ struct EntityIDStripper: ~Copyable {
             || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// The range of the string token at the cursor, quotes included; moves past it. The closing quote is found
-    /// with `memchr`: a quote after an odd run of backslashes is escaped, and the search goes on after it.
+    /// The range of the string token at the cursor, quotes included; moves past it. The input is read eight
+    /// bytes at a time for the first quote or backslash; a backslash's next byte is skipped.
     private mutating func string() throws(Unreadable) -> Range<Int> {
         let start = position
         try expect(UInt8(ascii: "\""))
         var index = position
         let count = input.count
-        while index < count {
-            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), count - index) else { break }
-            let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-            var backslashes = 0
-            while quote - backslashes - 1 >= position && base[quote - backslashes - 1] == UInt8(ascii: "\\") {
-                backslashes += 1
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while true {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                // A byte of `x` is zero where the high bit of (x - 1) & ~x is set; the lowest such byte is exact.
+                let found = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)) & highs
+                if found != 0 {
+                    index += found.trailingZeroBitCount >> 3
+                    break
+                }
+                index += 8
             }
-            if backslashes % 2 == 0 {
-                position = quote + 1
+            guard index < count else { throw Unreadable() }
+            switch base[index] {
+            case UInt8(ascii: "\""):
+                position = index + 1
                 return start..<position
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
             }
-            index = quote + 1
         }
-        throw Unreadable()
     }
 
     /// Adds a segment to ``path`` (a member's name token, or an index) and answers the length to cut back to.
@@ -233,16 +280,13 @@ struct EntityIDStripper: ~Copyable {
         return start
     }
 
-    /// The sub-field of `node` answered under the member name `token` (quotes included).
-    private func child(of node: FieldNode?, named token: Range<Int>) -> FieldNode? {
-        guard let node else { return nil }
-        let name = UnsafeBufferPointer(start: base + token.lowerBound + 1, count: token.count - 2)
-        return node.children.first { $0.responseKey.utf8.elementsEqual(name) }
-    }
-
-    private func isMember(_ token: Range<Int>, _ expected: [UInt8]) -> Bool {
-        token.count == expected.count
-            && expected.withUnsafeBufferPointer { memcmp(base + token.lowerBound, $0.baseAddress!, token.count) == 0 }
+    /// The node in ``shape`` of the sub-field of `node` answered under the member name `token`, or -1.
+    private func child(of node: Int, named token: Range<Int>) -> Int {
+        guard node >= 0 else { return -1 }
+        for index in shape[node].children where matches(token, shapeChildren[index].token) {
+            return shapeChildren[index].node
+        }
+        return -1
     }
 
     /// Writes an id's text, as a JSON string, into ``rendered``.
@@ -251,7 +295,8 @@ struct EntityIDStripper: ~Copyable {
             rendered.append(base + id.range.lowerBound, count: id.range.count)
             return
         }
-        derivations[id.derivation].opening.withUnsafeBufferPointer { rendered.append($0) }
+        let opening = derivations[id.derivation].opening
+        rendered.append(tokens.pointer + opening.lowerBound, count: opening.count)
         rendered.append(base + id.range.lowerBound, count: id.range.count)
         rendered.append(UInt8(ascii: "\""))
     }
@@ -266,12 +311,12 @@ struct EntityIDStripper: ~Copyable {
         return IDText(range: start..<position, derivation: derivation)
     }
 
-    private mutating func object(inList: Bool, node: FieldNode?) throws(Unreadable) -> IDText? {
+    private mutating func object(inList: Bool, node: Int) throws(Unreadable) -> IDText? {
         // An element's id belongs to its list's property, which the list writes.
         let slot = inList ? nil : reserve()
         try expect(UInt8(ascii: "{"))
         var id: IDText?
-        let derivation = node.flatMap { derivationIndex[$0.id] } ?? -1
+        let derivation = node >= 0 ? shape[node].derivation : -1
         var first = true
         // A hidden first member is cut with the comma after it, when a member follows.
         var cutNextComma = false
@@ -317,7 +362,7 @@ struct EntityIDStripper: ~Copyable {
                 _ = try value(inList: false, node: child(of: node, named: key))
                 path.truncate(to: saved)
             } else if derivation >= 0, id == nil, let member = derivations[derivation].memberToken,
-                isMember(key, member)
+                matches(key, member)
             {
                 id = try keyValue(derivation)
             } else {
@@ -334,7 +379,7 @@ struct EntityIDStripper: ~Copyable {
         return id
     }
 
-    private mutating func list(node: FieldNode?) throws(Unreadable) {
+    private mutating func list(node: Int) throws(Unreadable) {
         let slot = reserve()
         let firstID = elementIDs.count
         try expect(UInt8(ascii: "["))
@@ -379,6 +424,8 @@ struct EntityIDStripper: ~Copyable {
 /// A growable byte buffer for the stripper's small, frequent appends, without an array's uniqueness checks.
 private struct ByteBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
+    /// The first byte; valid until the next append.
+    var pointer: UnsafePointer<UInt8> { UnsafePointer(base) }
     private var capacity: Int
     private(set) var count = 0
 

@@ -24,6 +24,9 @@ import Testing
         #"[{"_dc_eid":"T/1"},{"x":"a\\","_dc_eid":"T/2","y":"\"}"}]"#,
         #"{"a":"\\\"","b":"\\\\","c":"x\\\\\"y","_dc_eid":"T/\\"}"#,
         #"{"dc_eid":1,"_dc_ei":2,"_dc_eid":"T/1"}"#,
+        // Strings longer than the eight bytes read at a time, with escapes on and across their boundaries.
+        #"{"long":"abcdefg\"hijklmnop\\","x":"1234567\\","y":"12345678\"9","_dc_eid":"T/abcdefghijklmnopq"}"#,
+        #"[{"t":"\u00e9\u00e9\u00e9 café 😀 résumés \\\\\\\"","_dc_eid":"T/é1234567890"}]"#,
     ]
 
     @Test(arguments: texts)
