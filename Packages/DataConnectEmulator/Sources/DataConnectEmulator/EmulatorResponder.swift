@@ -106,7 +106,9 @@ public final class EmulatorResponder: HTTPResponder {
     public var engine: Engine { current.withLock { $0 } }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let audience = Self.audience(ofPath: request.path)
+        // The path is parsed once, for the origin policy's audience and for the routing.
+        let api = APIRoute(path: request.path)
+        let audience = Self.audience(ofPath: request.path, api: api)
         switch originPolicy.decide(request, audience: audience) {
         case .refuseHost(let host):
             return Self.error(
@@ -123,7 +125,7 @@ public final class EmulatorResponder: HTTPResponder {
         case .preflight(let headers):
             return HTTPResponse(status: .noContent, headers: headers)
         case .serve(let corsHeaders):
-            var response = route(request)
+            var response = route(request, api: api)
             for field in corsHeaders {
                 response.headers[field.name] = field.value
             }
@@ -134,9 +136,12 @@ public final class EmulatorResponder: HTTPResponder {
     /// The part of the API a path belongs to: the client API is what apps call from the browser (the connector
     /// methods, streams included, except `:impersonate*`), the admin API everything else.
     static func audience(ofPath path: String) -> RequestOriginPolicy.Audience {
-        if let route = APIRoute(path: path) {
-            return route.isClientAPI ? .client : .admin
-        }
+        audience(ofPath: path, api: APIRoute(path: path))
+    }
+
+    /// ``audience(ofPath:)`` with the path already parsed as a service API path (`nil` when it is not one).
+    static func audience(ofPath path: String, api: APIRoute?) -> RequestOriginPolicy.Audience {
+        if let api { return api.isClientAPI ? .client : .admin }
         return clientPathPrefixes.contains { path.hasPrefix($0) } ? .client : .admin
     }
 
@@ -154,8 +159,8 @@ public final class EmulatorResponder: HTTPResponder {
     /// The checks run in this order, and the first that fails answers: the route (404 for an unknown path, 400 for
     /// a method other than `POST`), a web page's `Content-Type`, the service (404), the method on this kind of
     /// path (404), the body (400), the caller's token (401); then the engine runs the operation.
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
-        let route = Route(method: request.method, path: request.path)
+    private func route(_ request: HTTPRequest, api: APIRoute?) -> HTTPResponse {
+        let route = Route(method: request.method, path: request.path, api: api)
         guard servesConsole, let action = route.maintenanceAction else { return answer(route, request) }
         let started = ContinuousClock.now
         let response = answer(route, request)

@@ -180,6 +180,11 @@ public struct RequestOriginPolicy: Sendable, Equatable {
     ///
     /// An empty value is accepted, as a missing header is.
     public func acceptsHost(_ value: String) -> Bool {
+        Self.isLoopbackWithPort(value) || acceptsParsedHost(value)
+    }
+
+    /// ``acceptsHost(_:)`` by the general parse alone.
+    func acceptsParsedHost(_ value: String) -> Bool {
         let text = Self.trimmed(value)
         if text.isEmpty { return true }
         guard let host = Self.splitHostAndPort(text)?.host else { return false }
@@ -315,6 +320,32 @@ public struct RequestOriginPolicy: Sendable, Equatable {
         var address = in_addr()
         guard inet_pton(AF_INET, host, &address) == 1 else { return nil }
         return withUnsafeBytes(of: address.s_addr) { ($0[0], $0[1], $0[2], $0[3]) }
+    }
+
+    /// Whether `value` is exactly `127.0.0.1` or `localhost`, with or without a valid port: the values local
+    /// clients send, accepted from their bytes without the general parse (which accepts them too).
+    static func isLoopbackWithPort(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            var rest: UnsafeBufferPointer<UInt8>.SubSequence
+            if bytes.starts(with: "127.0.0.1".utf8) {
+                rest = bytes[9...]
+            } else if bytes.starts(with: "localhost".utf8) {
+                rest = bytes[9...]
+            } else {
+                return false
+            }
+            if rest.isEmpty { return true }
+            guard rest.first == UInt8(ascii: ":") else { return false }
+            rest = rest.dropFirst()
+            guard (1...5).contains(rest.count) else { return false }
+            var port = 0
+            for byte in rest {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return false }
+                port = port * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return port <= 65_535
+        }
     }
 
     /// Whether a byte may appear in a lowercased host name: `a`-`z`, `0`-`9`, `-`, `.` and `_`.

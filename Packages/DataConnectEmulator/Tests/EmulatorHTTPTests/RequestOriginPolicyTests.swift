@@ -1,5 +1,6 @@
-import EmulatorHTTP
 import Testing
+
+@testable import EmulatorHTTP
 
 @Suite struct RequestOriginPolicyTests {
     static let loopback = RequestOriginPolicy.loopbackOnly
@@ -213,5 +214,17 @@ import Testing
         #expect(
             Self.loopback.decide(request, audience: .client)
                 == .serve(corsHeaders: ["Access-Control-Allow-Origin": "http://localhost:3000", "Vary": "Origin"]))
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.0.0.1:9399", true), ("localhost:1", true), ("localhost:65535", true),
+        ("localhost:0", true), ("localhost:65536", false), ("localhost:", false), ("localhost:123456", false),
+        ("localhost:80a", false), ("LOCALHOST:80", false), (" localhost", false), ("localhost.", false),
+        ("127.0.0.10", false), ("127.0.0.1:+80", false), ("localhostx", false), ("", false),
+    ])
+    func theLoopbackShortcutAcceptsOnlyWhatTheParseAccepts(_ value: String, _ shortcut: Bool) {
+        #expect(RequestOriginPolicy.isLoopbackWithPort(value) == shortcut)
+        if shortcut { #expect(Self.loopback.acceptsParsedHost(value)) }
+        #expect(Self.loopback.acceptsHost(value) == Self.loopback.acceptsParsedHost(value))
     }
 }

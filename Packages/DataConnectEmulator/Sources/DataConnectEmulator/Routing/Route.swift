@@ -28,6 +28,11 @@ enum Route: Equatable {
 
     /// Parses `method` and `path`.
     init(method: HTTPMethod, path: String) {
+        self.init(method: method, path: path, api: APIRoute(path: path))
+    }
+
+    /// Parses `method` and `path`, whose service API form `api` is already parsed (`nil` when it is none).
+    init(method: HTTPMethod, path: String, api parsedAPI: APIRoute?) {
         if let console = ConsoleRoute.route(method: method, path: path) {
             self = console
             return
@@ -59,7 +64,7 @@ enum Route: Equatable {
                 self = .stream(stream)
                 return
             }
-            guard let api = APIRoute(path: path) else {
+            guard let api = parsedAPI else {
                 self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
                 return
             }

@@ -53,15 +53,48 @@ struct Resolution: Sendable {
     }
 }
 
+/// What binding arguments needs to know of each input type, looked up once per service rather than by
+/// copying a type definition out of the type system for every argument of every request.
+final class InputTypeKinds: Sendable {
+    /// An input type's kind: an input object with its fields, an enum, or anything else (a scalar).
+    enum Kind: Sendable {
+        case inputObject([InputValueDefinition])
+        case enumeration
+    }
+
+    private let kinds: [String: Kind]
+
+    init(_ system: TypeSystem) {
+        var kinds: [String: Kind] = [:]
+        for (name, definition) in system.types {
+            switch definition {
+            case .inputObject(let input): kinds[name] = .inputObject(input.fields)
+            case .enum: kinds[name] = .enumeration
+            default: break
+            }
+        }
+        self.kinds = kinds
+    }
+
+    /// The kind of the type named `name`; `nil` for a scalar or an unknown name.
+    subscript(name: String) -> Kind? { kinds[name] }
+}
+
 /// Binds coerced variables into a field tree's arguments.
 struct ArgumentResolver {
-    let system: TypeSystem
+    let kinds: InputTypeKinds
     let variables: JSONObject
     var resolution = Resolution()
 
-    init(system: TypeSystem, variables: JSONObject) {
-        self.system = system
+    /// - Parameter kinds: The service's input types (``Engine`` keeps them).
+    init(kinds: InputTypeKinds, variables: JSONObject) {
+        self.kinds = kinds
         self.variables = variables
+    }
+
+    /// Builds the input types' kinds from `system` (for a resolution off the request path).
+    init(system: TypeSystem, variables: JSONObject) {
+        self.init(kinds: InputTypeKinds(system), variables: variables)
     }
 
     /// Resolves the arguments of every node of the trees, and `@skip`/`@include`.
@@ -123,7 +156,7 @@ struct ArgumentResolver {
             return .list(items.compactMap { resolve($0, type: element) })
         case .object(let fields, _):
             let typeName = type.namedType.value
-            guard case .inputObject = system.type(named: typeName) else {
+            guard case .inputObject(let definitions)? = kinds[typeName] else {
                 // A JSON literal of a scalar such as `Any`: every field is kept (variables in it still bind).
                 var members: [(key: String, value: Resolved)] = []
                 for field in fields {
@@ -131,7 +164,6 @@ struct ArgumentResolver {
                 }
                 return .object(members)
             }
-            let definitions = system.inputFields(of: typeName)
             var resolved: [(key: String, value: Resolved)] = []
             for field in fields {
                 guard let definition = definitions.first(where: { $0.name.value == field.name.value }),
@@ -165,8 +197,8 @@ struct ArgumentResolver {
             return .constant(.null)
         }
         let typeName = type.namedType.value
-        switch system.type(named: typeName) {
-        case .inputObject(let input):
+        switch kinds[typeName] {
+        case .inputObject(let inputFields)?:
             if case .list(let element, _) = type.nullable, case .array(let items) = json {
                 resolution.shape += "[\(items.count);"
                 return .list(items.map { fromVariable($0, type: element) })
@@ -174,16 +206,16 @@ struct ArgumentResolver {
             guard case .object(let object) = json else { return .constant(json) }
             resolution.shape += "{"
             var fields: [(key: String, value: Resolved)] = []
-            for definition in input.fields {
+            for definition in inputFields {
                 guard let value = object[definition.name.value] else { continue }
                 resolution.shape += definition.name.value + ":"
                 fields.append((definition.name.value, fromVariable(value, type: definition.type)))
             }
             resolution.shape += "}"
             var defaulted = fields
-            applyDefaults(input.fields, to: &defaulted)
+            applyDefaults(inputFields, to: &defaulted)
             return .object(defaulted)
-        case .enum:
+        case .enumeration?:
             if case .array(let items) = json, type.isList {
                 resolution.shape += "e\(items.count);"
             } else {

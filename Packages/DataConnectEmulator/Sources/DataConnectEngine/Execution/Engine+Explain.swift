@@ -12,7 +12,7 @@ extension Engine {
             let coerced = try? operation.coercer.coerce(variables)
         else { return [] }
         var execution = Execution(engine: self, operation: operation, variables: coerced, auth: nil, entityIDs: false)
-        var resolver = ArgumentResolver(system: service.api.typeSystem, variables: coerced)
+        var resolver = ArgumentResolver(kinds: inputKinds, variables: coerced)
         resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         execution.resolution = resolver.resolution
         var result: [(sql: String, parameters: [String])] = []

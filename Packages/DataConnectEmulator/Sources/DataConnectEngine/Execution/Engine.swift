@@ -104,6 +104,8 @@ public final class Engine: Sendable {
     public let executionLimits: ExecutionLimits
     /// The schema's introspection and SDL, computed once.
     let answers: SchemaAnswers
+    /// The input types' kinds, for binding each request's arguments.
+    let inputKinds: InputTypeKinds
 
     /// Compiles every valid operation of every connector.
     ///
@@ -121,6 +123,7 @@ public final class Engine: Sendable {
         self.executionLimits = executionLimits
         self.service = service
         self.answers = SchemaAnswers(api: service.api, schemaSources: service.project.schemaSources)
+        self.inputKinds = InputTypeKinds(service.api.typeSystem)
         self.database = database
         self.dialect = dialect
         self.limits = limits

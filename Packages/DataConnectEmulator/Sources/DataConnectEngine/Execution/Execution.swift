@@ -58,7 +58,7 @@ struct Execution {
     }
 
     mutating func run() -> EngineResponse {
-        var resolver = ArgumentResolver(system: engine.service.api.typeSystem, variables: variables)
+        var resolver = ArgumentResolver(kinds: engine.inputKinds, variables: variables)
         resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         resolution = resolver.resolution
         var failure: ExecutionError?

@@ -70,7 +70,7 @@ extension Engine {
     ) -> Set<String> {
         let model = service.api.model
         var tables = fieldTables(operation)
-        var resolver = ArgumentResolver(system: service.api.typeSystem, variables: variables)
+        var resolver = ArgumentResolver(kinds: inputKinds, variables: variables)
         resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         for root in operation.roots where !resolver.resolution.skipped.contains(root.id) {
             // Native SQL may read any table; introspection and `_service` read none.
