@@ -20,10 +20,11 @@ struct QueryBuilder {
     private var aliasCounter = 0
     /// Whether each row object carries its entity id under ``entityIDKey`` (removed before the response).
     var includeEntityIDs = false
-    /// Whether an object whose id its selected fields already hold leaves the id out of the SQL (recorded in
-    /// ``derivedEntityIDs`` instead), with ``includeEntityIDs``.
+    /// With ``includeEntityIDs``: whether the statement leaves the joining of an id's type and key to the reader
+    /// where the key is one `UUID` or `Int` column (see ``derivableEntityID(_:table:)``), recording those objects
+    /// in ``derivedEntityIDs``.
     var derivesEntityIDs = false
-    /// The objects whose entity ids are read off their selected key field, by field node.
+    /// The objects whose entity ids are read off their key value, by field node.
     var derivedEntityIDs: [Int: DerivedEntityID] = [:]
     /// The most filter terms (fields and operators of `where` and `having` values) one statement may hold.
     var maximumFilterTerms = Int.max

@@ -99,7 +99,25 @@ public final class WebSocketConnection: Sendable {
     /// - Returns: `false` when the connection is closing or closed.
     @discardableResult
     public func sendText(utf8: [UInt8]) -> Bool {
-        sendFrame(WebSocketFrame.encode(.text, payload: utf8))
+        sendText(utf8Parts: [utf8])
+    }
+
+    /// Sends UTF-8 bytes given in parts as one text frame: the parts are copied once, into the outgoing buffer,
+    /// behind the frame's header.
+    ///
+    /// - Parameter parts: The text's parts, in order; the caller guarantees their concatenation is UTF-8.
+    /// - Returns: `false` when the connection is closing or closed.
+    @discardableResult
+    public func sendText(utf8Parts parts: [[UInt8]]) -> Bool {
+        let count = parts.reduce(0) { $0 + $1.count }
+        return state.withLock { state in
+            guard state.phase == .open else { return false }
+            state.outbound.reserveCapacity(state.outbound.count + count + 10)
+            WebSocketFrame.appendHeader(.text, payloadCount: count, to: &state.outbound)
+            for part in parts { state.outbound += part }
+            flush(&state)
+            return true
+        }
     }
 
     /// Starts the close handshake: sends a close frame, then ends the connection once the client answers (or

@@ -22,8 +22,14 @@ public enum WebSocketFrame {
     /// The bytes of one final, unmasked frame carrying `payload`.
     public static func encode(_ opcode: Opcode, payload: some Collection<UInt8>) -> [UInt8] {
         var frame: [UInt8] = []
-        let count = payload.count
-        frame.reserveCapacity(count + 10)
+        frame.reserveCapacity(payload.count + 10)
+        appendHeader(opcode, payloadCount: payload.count, to: &frame)
+        frame += payload
+        return frame
+    }
+
+    /// Appends the header of an unmasked, final frame whose payload is `count` bytes long (the payload follows).
+    public static func appendHeader(_ opcode: Opcode, payloadCount count: Int, to frame: inout [UInt8]) {
         frame.append(0x80 | opcode.rawValue)
         if count < 126 {
             frame.append(UInt8(count))
@@ -35,8 +41,6 @@ public enum WebSocketFrame {
                 frame.append(UInt8(truncatingIfNeeded: count >> shift))
             }
         }
-        frame += payload
-        return frame
     }
 
     /// The bytes of a close frame with `code` and `reason` (cut to fit the 125-byte limit of control frames).

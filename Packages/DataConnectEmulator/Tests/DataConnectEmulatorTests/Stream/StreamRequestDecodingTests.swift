@@ -40,7 +40,7 @@ import Testing
             request: #"{"requestId": "1", \#(name), "subscribe": {"operationName": "ListAuthors"}}"#,
 
             answer:
-                #"{"result":{"requestId":"1","data":{"authors":[{"name":"Alice"},{"name":"Bob"}]},"errors":[],"extensions":{"dataConnect":[]},"dataEtag":"babeb1935d035059","cancelled":false}}"#,
+                #"{"result":{"requestId":"1","data":{"authors":[{"name":"Alice"},{"name":"Bob"}]},"errors":[],"extensions":{"dataConnect":[]},"dataEtag":"268744d3924c479b","cancelled":false}}"#,
             subscribes: true),
         Exchange(
             name: "subscribe with a numeric dataEtag",
@@ -61,7 +61,7 @@ import Testing
             request: #"{"requestId": 7, \#(name), "subscribe": {"operationName": "ListAuthors", "variables": {}}}"#,
 
             answer:
-                #"{"result":{"requestId":"7","data":{"authors":[{"name":"Alice"},{"name":"Bob"}]},"errors":[],"extensions":{"dataConnect":[]},"dataEtag":"babeb1935d035059","cancelled":false}}"#,
+                #"{"result":{"requestId":"7","data":{"authors":[{"name":"Alice"},{"name":"Bob"}]},"errors":[],"extensions":{"dataConnect":[]},"dataEtag":"268744d3924c479b","cancelled":false}}"#,
             subscribes: true),
     ]
 
