@@ -56,10 +56,11 @@ struct Resolution: Sendable {
 /// What binding arguments needs to know of each input type, looked up once per service rather than by
 /// copying a type definition out of the type system for every argument of every request.
 final class InputTypeKinds: Sendable {
-    /// An input type's kind: an input object with its fields, an enum, or anything else (a scalar).
+    /// An input type's kind: an input object with its fields, an enum with its values' names, or a scalar.
     enum Kind: Sendable {
         case inputObject([InputValueDefinition])
-        case enumeration
+        case enumeration([String])
+        case scalar
     }
 
     private let kinds: [String: Kind]
@@ -69,14 +70,15 @@ final class InputTypeKinds: Sendable {
         for (name, definition) in system.types {
             switch definition {
             case .inputObject(let input): kinds[name] = .inputObject(input.fields)
-            case .enum: kinds[name] = .enumeration
+            case .enum(let enumeration): kinds[name] = .enumeration(enumeration.values.map(\.name.value))
+            case .scalar: kinds[name] = .scalar
             default: break
             }
         }
         self.kinds = kinds
     }
 
-    /// The kind of the type named `name`; `nil` for a scalar or an unknown name.
+    /// The kind of the type named `name`; `nil` for an output type or an unknown name.
     subscript(name: String) -> Kind? { kinds[name] }
 }
 
