@@ -31,6 +31,8 @@ struct EntityIDStripper: ~Copyable {
     /// The input before this position is in ``output`` or cut out: the text is copied in runs between hidden
     /// members, not token by token.
     private var copiedUpTo = 0
+    /// Whether a hidden member was cut out: when none was, the input is the output, and is not copied.
+    private var cutAny = false
     /// The properties found, each one JSON object, in the order they were completed.
     private var rendered = ByteBuffer(capacity: 1024)
     /// Each property's bytes in ``rendered``, in response order: a slot is taken when its object or list
@@ -83,6 +85,7 @@ struct EntityIDStripper: ~Copyable {
     ) -> (bytes: [UInt8], ids: RenderedProperties)? {
         guard !bytes.isEmpty else { return nil }
         var ids: RenderedProperties?
+        var unchanged = false
         let stripped = bytes.withUnsafeBufferPointer { buffer in
             [UInt8](unsafeUninitializedCapacity: buffer.count) { output, written in
                 written = 0
@@ -98,13 +101,17 @@ struct EntityIDStripper: ~Copyable {
                 } catch {
                     return
                 }
-                stripper.cut(buffer.count..<buffer.count)
-                written = stripper.outputCount
+                if stripper.cutAny {
+                    stripper.cut(buffer.count..<buffer.count)
+                    written = stripper.outputCount
+                } else {
+                    unchanged = true
+                }
                 ids = RenderedProperties(bytes: stripper.rendered.array, ranges: stripper.slots.compactMap { $0 })
             }
         }
         guard let ids else { return nil }
-        return (stripped, ids)
+        return (unchanged ? bytes : stripped, ids)
     }
 
     private init(
@@ -192,6 +199,7 @@ struct EntityIDStripper: ~Copyable {
 
     /// Copies the input up to `range` into ``output`` and leaves `range` out.
     private mutating func cut(_ range: Range<Int>) {
+        if !range.isEmpty { cutAny = true }
         if range.lowerBound > copiedUpTo {
             let count = range.lowerBound - copiedUpTo
             (output + outputCount).update(from: base + copiedUpTo, count: count)
