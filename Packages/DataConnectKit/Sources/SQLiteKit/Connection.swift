@@ -110,6 +110,12 @@ public final class Connection: @unchecked Sendable {
     /// The installed busy handler, kept alive while SQLite may call it.
     private var busyHandler: BusyHandler?
 
+    /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics
+    /// off, since they take a global mutex on every allocation and serialize concurrent connections.
+    static let processSetup: Void = {
+        _ = csqlite_disable_memory_statistics()
+    }()
+
     /// Opens a database.
     ///
     /// - Parameters:
@@ -117,12 +123,6 @@ public final class Connection: @unchecked Sendable {
     ///     ``Configuration/allowsURI`` a `file:` URI.
     ///   - configuration: Open mode, threading mode, foreign keys and busy timeout.
     /// - Throws: ``SQLiteError``, e.g. ``ResultCode/cannotOpen`` when the file cannot be opened.
-    /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics
-    /// off, since they take a global mutex on every allocation and serialize concurrent connections.
-    static let processSetup: Void = {
-        _ = csqlite_disable_memory_statistics()
-    }()
-
     public init(path: String = ":memory:", configuration: Configuration = Configuration()) throws(SQLiteError) {
         var flags: Int32
         switch configuration.mode {
