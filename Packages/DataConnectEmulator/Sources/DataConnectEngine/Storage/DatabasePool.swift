@@ -203,6 +203,11 @@ public final class DatabasePool: Sendable {
     }
 
     /// The free reader connections, behind a condition variable.
+    ///
+    /// A thread gets back the connection it used last when that one is free. A connection that hops between
+    /// threads frees, on one thread, the memory SQLite allocated for it on another (its statements' registers,
+    /// the text its JSON functions build), and each such free takes the other thread's `malloc` arena lock; its
+    /// pages also move between the cores' caches.
     private final class ReaderShelf: @unchecked Sendable {
         private let condition = NSCondition()
         private var free: [PooledConnection]
@@ -212,12 +217,18 @@ public final class DatabasePool: Sendable {
         }
 
         func checkOut() -> PooledConnection {
+            let thread = pthread_self()
             condition.lock()
             defer { condition.unlock() }
             while free.isEmpty {
                 condition.wait()
             }
-            return free.removeLast()
+            if let index = free.lastIndex(where: { $0.lastBorrower.map { pthread_equal($0, thread) != 0 } ?? false }) {
+                free.swapAt(index, free.count - 1)
+            }
+            let connection = free.removeLast()
+            connection.lastBorrower = thread
+            return connection
         }
 
         func checkIn(_ connection: PooledConnection) {
@@ -259,6 +270,8 @@ public final class PooledConnection {
     public let role: Role
     /// Whether the engine has set up this connection (functions and pragmas); only its borrower touches it.
     var isPreparedForEngine = false
+    /// The thread that borrowed the connection last; read and written only under the pool's lock.
+    fileprivate var lastBorrower: pthread_t?
 
     private var statements: [String: Statement] = [:]
     private var lent: [Statement] = []

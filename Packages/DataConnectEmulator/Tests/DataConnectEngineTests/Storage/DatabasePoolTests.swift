@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteKit
+import Synchronization
 import Testing
 
 @testable import DataConnectEngine
@@ -303,5 +304,68 @@ import Testing
         #expect(count == .integer(3))
         let inTransaction = pool.read { $0.connection.isInTransaction }
         #expect(!inTransaction)
+    }
+
+    @Test func aThreadGetsBackTheReaderItUsedLast() throws {
+        // given: two threads, each holding a reader at the same time, then handing it back in turn
+        let pool = try DatabasePool(location: .memory, readers: 3)
+        let firstHolds = DispatchSemaphore(value: 0)
+        let secondHolds = DispatchSemaphore(value: 0)
+        let firstReturned = DispatchSemaphore(value: 0)
+        let secondReturned = DispatchSemaphore(value: 0)
+        let firstReadAgain = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let borrowed = BorrowLog()
+        let record = borrowed.record
+
+        // when: the first thread returns its reader, then the second; the first reads again, then the second
+        let first = Thread {
+            pool.read { connection in
+                record("first", connection)
+                firstHolds.signal()
+                secondHolds.wait()
+            }
+            firstReturned.signal()
+            secondReturned.wait()
+            pool.read { record("first", $0) }
+            firstReadAgain.signal()
+            done.signal()
+        }
+        let second = Thread {
+            firstHolds.wait()
+            pool.read { connection in
+                record("second", connection)
+                secondHolds.signal()
+                firstReturned.wait()
+            }
+            secondReturned.signal()
+            firstReadAgain.wait()
+            pool.read { record("second", $0) }
+            done.signal()
+        }
+        first.start()
+        second.start()
+        done.wait()
+        done.wait()
+
+        // then: the reader handed back last went to the thread that had it, not to the first thread asking
+        let seen = borrowed.entries
+        let firstThread = try #require(seen["first"])
+        let secondThread = try #require(seen["second"])
+        #expect(firstThread.count == 2 && secondThread.count == 2)
+        #expect(firstThread[0] != secondThread[0])
+        #expect(firstThread[1] == firstThread[0])
+        #expect(secondThread[1] == secondThread[0])
+    }
+}
+
+/// Which reader each named thread borrowed, in order.
+private final class BorrowLog: Sendable {
+    private let state = Mutex<[String: [ObjectIdentifier]]>([:])
+
+    var entries: [String: [ObjectIdentifier]] { state.withLock { $0 } }
+
+    @Sendable func record(_ name: String, _ connection: PooledConnection) {
+        state.withLock { $0[name, default: []].append(ObjectIdentifier(connection)) }
     }
 }
