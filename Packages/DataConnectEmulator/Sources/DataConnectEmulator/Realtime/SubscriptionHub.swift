@@ -112,6 +112,9 @@ public final class SubscriptionHub: Sendable {
         var target: SubscriptionTarget
         let auth: AuthContext?
         var subscribers: [UInt64: Subscriber] = [:]
+        /// The subscribers waiting for a first result or a resume, in the order they asked (an id may repeat, or
+        /// name a subscriber gone since): a run that finds the result unchanged answers only these.
+        var pendingIDs: [UInt64] = []
         var lastEtag: String?
         /// The next `@refresh(every:)` re-run, while the query has one.
         var refresh: ScheduledAction?
@@ -359,19 +362,18 @@ public final class SubscriptionHub: Sendable {
             state.subscribers += 1
             let id = state.nextID
             state.nextID += 1
-            var group: Group
-            if let existing = state.groups[key] {
-                group = existing
-            } else {
-                group = Group(id: id, target: target, auth: auth)
+            if state.groups[key] == nil {
+                var group = Group(id: id, target: target, auth: auth)
                 if let every = target.refresh.every {
                     group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
                 }
+                state.groups[key] = group
             }
-            group.subscribers[id] = Subscriber(
+            // In place: a copy of the group would copy its subscribers, once per subscriber joining.
+            state.groups[key]!.subscribers[id] = Subscriber(
                 sink: sink, requestID: requestId, prefix: Self.responsePrefix(requestId), clientKey: clientKey,
                 pending: .initial(knownEtag: dataEtag))
-            state.groups[key] = group
+            state.groups[key]!.pendingIDs.append(id)
             state.pendingGroups.insert(key)
             return .success(SubscriberID(id: id, key: key))
         }
@@ -390,18 +392,7 @@ public final class SubscriptionHub: Sendable {
     /// - Returns: Whether the subscriber was live.
     @discardableResult
     public func cancel(_ subscriber: SubscriberID, reason: String) -> Bool {
-        let removed = update { state -> Subscriber? in
-            guard var group = state.groups[subscriber.key],
-                let removed = group.subscribers.removeValue(forKey: subscriber.id)
-            else { return nil }
-            Self.release(removed.clientKey, in: &state)
-            if group.subscribers.isEmpty {
-                Self.removeGroup(subscriber.key, in: &state)
-            } else {
-                state.groups[subscriber.key] = group
-            }
-            return removed
-        }
+        let removed = update { state in Self.removeSubscriber(subscriber.id, from: subscriber.key, in: &state) }
         guard let removed else { return false }
         Self.cancel(removed, reason: reason)
         return true
@@ -416,6 +407,7 @@ public final class SubscriptionHub: Sendable {
         let live = update { state -> Bool in
             guard state.groups[subscriber.key]?.subscribers[subscriber.id] != nil else { return false }
             state.groups[subscriber.key]?.subscribers[subscriber.id]?.pending = .resume(knownEtag: dataEtag)
+            state.groups[subscriber.key]?.pendingIDs.append(subscriber.id)
             state.pendingGroups.insert(subscriber.key)
             return true
         }
@@ -446,17 +438,18 @@ public final class SubscriptionHub: Sendable {
     }
 
     private func remove(_ id: UInt64, from key: String) {
-        update { state in
-            guard var group = state.groups[key], let subscriber = group.subscribers.removeValue(forKey: id) else {
-                return
-            }
-            Self.release(subscriber.clientKey, in: &state)
-            if group.subscribers.isEmpty {
-                Self.removeGroup(key, in: &state)
-            } else {
-                state.groups[key] = group
-            }
+        update { state in _ = Self.removeSubscriber(id, from: key, in: &state) }
+    }
+
+    /// Takes a subscriber out of its group (in place: a copy of the group would copy its other subscribers) and
+    /// releases it, dropping the group when it was the last; `nil` when it had gone already.
+    private static func removeSubscriber(_ id: UInt64, from key: String, in state: inout State) -> Subscriber? {
+        guard let subscriber = state.groups[key]?.subscribers.removeValue(forKey: id) else { return nil }
+        release(subscriber.clientKey, in: &state)
+        if state.groups[key]?.subscribers.isEmpty ?? false {
+            removeGroup(key, in: &state)
         }
+        return subscriber
     }
 
     private static func release(_ clientKey: String, in state: inout State) {
@@ -696,33 +689,8 @@ public final class SubscriptionHub: Sendable {
         let etag = Self.etag(response.body)
         let (full, unchanged, pushed) = state.withLock {
             state -> ([Subscriber], [Subscriber], (GroupSnapshot, PushReason)?) in
-            guard var group = state.groups[key] else { return ([], [], nil) }
-            let changed = group.lastEtag != etag
-            let reason: PushReason = group.lastEtag == nil ? .initial : run.isRefresh ? .refresh : .change
-            group.lastEtag = etag
-            if changed {
-                group.pushes += 1
-                group.lastPush = Date()
-            }
-            var full: [Subscriber] = []
-            var unchanged: [Subscriber] = []
-            for (id, subscriber) in group.subscribers {
-                switch subscriber.pending {
-                case .initial(let known)?:
-                    if known != etag { full.append(subscriber) }
-                case .resume(let known)?:
-                    if known != etag { full.append(subscriber) } else { unchanged.append(subscriber) }
-                case nil:
-                    if changed {
-                        full.append(subscriber)
-                    } else if run.isRefresh {
-                        unchanged.append(subscriber)
-                    }
-                }
-                if subscriber.pending != nil { group.subscribers[id]?.pending = nil }
-            }
-            state.groups[key] = group
-            return (full, unchanged, changed ? (Self.snapshot(group), reason) : nil)
+            guard state.groups[key] != nil else { return ([], [], nil) }
+            return Self.recipients(of: &state.groups[key]!, etag: etag, isRefresh: run.isRefresh)
         }
         if !full.isEmpty {
             // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
@@ -740,6 +708,51 @@ public final class SubscriptionHub: Sendable {
             }
         }
         if let pushed { observe(.pushed(pushed.0, reason: pushed.1)) }
+    }
+
+    /// Who gets a run's result: the whole group when it changed (or on a refresh, the etag alone when it did not),
+    /// otherwise only the subscribers waiting for a first result or a resume, so that subscribers joining a large
+    /// group one by one cost each run only the newcomers. Clears what was pending and records the push.
+    private static func recipients(
+        of group: inout Group, etag: String, isRefresh: Bool
+    ) -> (full: [Subscriber], unchanged: [Subscriber], pushed: (GroupSnapshot, PushReason)?) {
+        let changed = group.lastEtag != etag
+        let reason: PushReason = group.lastEtag == nil ? .initial : isRefresh ? .refresh : .change
+        group.lastEtag = etag
+        if changed {
+            group.pushes += 1
+            group.lastPush = Date()
+        }
+        var full: [Subscriber] = []
+        var unchanged: [Subscriber] = []
+        func classify(_ subscriber: Subscriber) {
+            switch subscriber.pending {
+            case .initial(let known)?:
+                if known != etag { full.append(subscriber) }
+            case .resume(let known)?:
+                if known != etag { full.append(subscriber) } else { unchanged.append(subscriber) }
+            case nil:
+                if changed {
+                    full.append(subscriber)
+                } else if isRefresh {
+                    unchanged.append(subscriber)
+                }
+            }
+        }
+        if changed || isRefresh {
+            full.reserveCapacity(group.subscribers.count)
+            for subscriber in group.subscribers.values { classify(subscriber) }
+            for id in group.pendingIDs { group.subscribers[id]?.pending = nil }
+        } else {
+            for id in group.pendingIDs {
+                // Cleared as it is answered, so that an id asked for twice is answered once.
+                guard let subscriber = group.subscribers[id], subscriber.pending != nil else { continue }
+                classify(subscriber)
+                group.subscribers[id]?.pending = nil
+            }
+        }
+        group.pendingIDs.removeAll()
+        return (full, unchanged, changed ? (snapshot(group), reason) : nil)
     }
 
     /// Calls `body` for every subscriber; spread over the cores for a large group, whose sends (a copy of the

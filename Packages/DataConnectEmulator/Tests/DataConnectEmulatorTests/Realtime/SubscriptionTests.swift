@@ -118,6 +118,27 @@ import Testing
         #expect(fixture.hub.executionCount - before == 1)
     }
 
+    @Test func aSubscriberJoiningAnUnchangedGroupIsAnsweredAlone() async throws {
+        // given: a group with one subscriber that has its result
+        let fixture = try RealtimeFixture()
+        let first = try fixture.subscribe("ListBooks")
+        _ = try #require(first.nextData())
+        // when: a second joins (the group's query runs again and finds the same result)
+        let second = try fixture.subscribe("ListBooks")
+        let joined = try #require(second.nextData())
+        // then: only the newcomer hears of it (the next event on either stream is the same heartbeat)
+        #expect(joined.titles == ["Apples", "Bananas", "Cherries"])
+        #expect(fixture.hub.groupCount == 1)
+        #expect(await fixture.nextIsHeartbeat(first))
+        #expect(second.next() == .ping)
+        // and a change afterwards reaches both, once each
+        try fixture.mutate("AddBook", ["title": "Dates", "year": 2020, "authorId": .string(RealtimeFixture.bob)])
+        #expect(first.nextData()?.titles == ["Apples", "Bananas", "Cherries", "Dates"])
+        #expect(second.nextData()?.titles == ["Apples", "Bananas", "Cherries", "Dates"])
+        #expect(await fixture.nextIsHeartbeat(first))
+        #expect(second.next() == .ping)
+    }
+
     @Test func closingTheConnectionRemovesTheSubscriber() async throws {
         // given: the clock stands still, so no heartbeat is written and only the hang-up can tell
         let fixture = try RealtimeFixture()
