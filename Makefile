@@ -207,7 +207,7 @@ bench-postgres: bootstrap ## Benchmark the emulator on PostgreSQL (throwaway clu
 bench-search: bootstrap ## Benchmark search and vector similarity on SQLite and PostgreSQL: 10,000 movies, list vs search vs similarity (wrk, ~2 min)
 	Benchmarks/search/run.sh
 
-bench-shapes: bootstrap ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~7 min)
+bench-shapes: bootstrap ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~12 min)
 	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
 
 bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) and build the movies SDK with warnings as errors

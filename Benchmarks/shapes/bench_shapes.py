@@ -560,7 +560,7 @@ def main():
     parser.add_argument("--duration", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     if args.write_docs:
         if not os.path.exists(args.results):
