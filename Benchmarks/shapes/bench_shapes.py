@@ -4,13 +4,15 @@
 Five query shapes on the movies domain, each served by the emulator through two connectors with the same
 operations (`shapes`: no client cache; `shapes_cached`: `clientCache`, so responses carry entity ids), and each
 with database floors stepped in C on one thread (floor_shapes.c): the exact statement the emulator runs
-(`sql-explain`, the engine's own `Engine.explain`, with the same parameters), and two hand-written candidates for
-the best SQL: the same JSON built by a simpler statement, and the flat rows and columns of the answer (the
-best-SQL floor is the faster of the two in each round). Also the HTTP ceiling (http-bench: the emulator's HTTP
+(`sql-explain`, the engine's own `Engine.explain`, with the same parameters), and hand-written candidates for
+the best SQL: the same JSON built by a simpler statement, the flat rows and columns of the answer, and, for the
+shapes with a relation per row, the batched form (a second statement takes the keys of the first one's rows and
+answers every row's relation at once, as the peers do); the best-SQL floor is the fastest of them in each round. Also the HTTP ceiling (http-bench: the emulator's HTTP
 layer answering a fixed reply of the get-by-key answer's size).
 
 It checks every answer once (row counts, nested lists, entity ids only from the cached connector, the exact
-statement's JSON equal to the emulator's answer and to the hand-written JSON, the flat rows equal to the answer's),
+statement's JSON equal to the emulator's answer and to the hand-written JSON, the flat rows equal to the answer's,
+the batched statements' JSON, put together, equal to the answer),
 then measures in interleaved rounds (every target once per round, so load from elsewhere hits them alike): wrk on
 127.0.0.1 with the emulator benchmark's post.lua, and the floors. Ratios are taken within a round and the median
 across rounds is reported.
@@ -138,8 +140,11 @@ def check_reviews(data):
 # Each shape: its operation (backend/shapes/queries.gql), the variable it takes, two hand-written candidates for
 # the best SQL (?1: the variable in storage form), how to read the answer as rows, and the answer's checks.
 # `rows_sql` returns flat rows, the client assembling the nesting; `json_sql` returns the answer's JSON itself,
-# byte for byte, one `json_object` per row aggregated straight over the ordered rows. The best-SQL floor is the
-# faster of the two.
+# byte for byte, one `json_object` per row aggregated straight over the ordered rows. `batch` (shapes with a
+# relation per row): two statements, the first answering each row's key and its object without the relation, the
+# second taking those keys (?1, a JSON array) and answering the relation's objects with their row's key, which the
+# client puts into their rows (`member`; `one`: the relation is one object per row, `empty` where none). The
+# best-SQL floor is the fastest of them.
 SHAPES = [
     {
         "key": "get", "label": "get-by-key", "operation": "getMovie", "variable": "id", "list": False,
@@ -175,6 +180,14 @@ SHAPES = [
                     "WHERE ma.movie_id = m.id ORDER BY ma.billing) AS a))), '[]') FROM "
                     "(SELECT id, title, release_year, tags FROM movie WHERE genre = ?1 "
                     "ORDER BY release_year DESC, title LIMIT 20) AS m",
+        "batch": {
+            "sql": ["SELECT m.id, json_object('id', m.id, 'title', m.title, 'releaseYear', m.release_year, 'tags', "
+                    "json(m.tags)) FROM movie AS m WHERE m.genre = ?1 ORDER BY m.release_year DESC, m.title LIMIT 20",
+                    "SELECT ma.movie_id, json_object('id', a.id, 'name', a.name) FROM movie_actor AS ma "
+                    "JOIN actor AS a ON a.id = ma.actor_id WHERE ma.movie_id IN (SELECT value FROM json_each(?1)) "
+                    "ORDER BY ma.movie_id, ma.billing"],
+            "member": "actors_via_MovieActor", "one": False,
+        },
         "rows": rows_cast, "check": check_cast, "best_row": lambda r: [r[0], r[1], r[2], tags(r[3]), r[4], r[5]],
     },
     {
@@ -189,6 +202,14 @@ SHAPES = [
                     "'rating_avg', json(dataconnect_float(avg(r.rating)))) FROM review AS r "
                     "WHERE r.movie_id = m.id)))), '[]') FROM (SELECT id, title, release_year FROM movie "
                     "WHERE genre = ?1 ORDER BY release_year DESC LIMIT 20) AS m",
+        "batch": {
+            "sql": ["SELECT m.id, json_object('id', m.id, 'title', m.title, 'releaseYear', m.release_year) "
+                    "FROM movie AS m WHERE m.genre = ?1 ORDER BY m.release_year DESC LIMIT 20",
+                    "SELECT r.movie_id, json_object('_count', count(*), 'rating_avg', "
+                    "json(dataconnect_float(avg(r.rating)))) FROM review AS r "
+                    "WHERE r.movie_id IN (SELECT value FROM json_each(?1)) GROUP BY r.movie_id"],
+            "member": "reviewStats", "one": True, "empty": {"_count": 0, "rating_avg": None},
+        },
         "rows": rows_stats, "check": check_stats,
         "best_row": lambda r: [r[0], r[1], r[2], r[3], None if r[4] is None else round(r[4], 9)],
     },
@@ -203,6 +224,14 @@ SHAPES = [
                     "json_object('id', u.id, 'username', u.username))), '[]') FROM review AS r "
                     "JOIN user AS u ON u.id = r.user_id WHERE r.movie_id = m.id))), '[]') FROM "
                     "(SELECT id, title FROM movie WHERE genre = ?1 ORDER BY release_year DESC LIMIT 20) AS m",
+        "batch": {
+            "sql": ["SELECT m.id, json_object('id', m.id, 'title', m.title) FROM movie AS m WHERE m.genre = ?1 "
+                    "ORDER BY m.release_year DESC LIMIT 20",
+                    "SELECT r.movie_id, json_object('rating', r.rating, 'text', r.text, 'user', "
+                    "json_object('id', u.id, 'username', u.username)) FROM review AS r JOIN user AS u "
+                    "ON u.id = r.user_id WHERE r.movie_id IN (SELECT value FROM json_each(?1)) ORDER BY r.movie_id"],
+            "member": "reviews", "one": False,
+        },
         "rows": rows_reviews, "check": check_reviews, "best_row": list,
     },
 ]
@@ -273,6 +302,28 @@ def check_shape(shape, answers, db, exact, value):
         rows += [shape["best_row"](r) for r in db.execute(sql, [value])]
     expected = shape["rows"](plain["data"])
     assert rows == expected, f"{label}: the flat rows differ from the answer:\n{rows[:3]}\n{expected[:3]}"
+    # The batched statements' JSON, put together by key, is the answer.
+    if "batch" in shape:
+        batched = assemble_batch(shape["batch"], db, value)
+        assert batched == plain["data"][root], f"{label}: the batched JSON differs from the answer:\n" \
+                                               f"{batched[:2]}\n{plain['data'][root][:2]}"
+
+
+def assemble_batch(batch, db, value):
+    """What a client of the batched statements does: each row's relation, from the second statement's objects
+    with that row's key, put into the row's object."""
+    first, second = batch["sql"]
+    rows = db.execute(first, [value]).fetchall()
+    related = {}
+    for key, text in db.execute(second, [json.dumps([key for key, _ in rows])]):
+        related.setdefault(key, []).append(json.loads(text))
+    out = []
+    for key, text in rows:
+        row = json.loads(text)
+        found = related.get(key, [])
+        row[batch["member"]] = (found[:1] or [batch["empty"]]) if batch["one"] else found
+        out.append(row)
+    return out
 
 
 # MARK: - Floors
@@ -375,11 +426,14 @@ def run(args, work, results):
                                         [([shape["json_sql"]], [[f"t:{v}"]]) for v in values])
         plans[key, "rows"] = write_plan(f"{work}/{key}-rows.plan",
                                         [(shape["rows_sql"], [[f"t:{v}"]] * len(shape["rows_sql"])) for v in values])
+        if "batch" in shape:
+            plans[key, "batch"] = write_plan(f"{work}/{key}-batch.plan",
+                                             [(shape["batch"]["sql"], [[f"t:{v}"], ["k:1"]]) for v in values])
         results["shapes"][key] = {
             "label": shape["label"], "operation": shape["operation"], "what": shape["what"],
             "bytes": sizes[False], "bytes_with_ids": sizes[True], "variants": len(values),
             "exact_sql": exact[0]["sql"], "exact_parameters": exact[0]["parameters"], "json_sql": shape["json_sql"],
-            "rows_sql": shape["rows_sql"],
+            "rows_sql": shape["rows_sql"], "batch_sql": shape.get("batch", {}).get("sql"),
         }
         bench.log(f"   {shape['label']}: ok ({sizes[False]:,} / {sizes[True]:,} B)")
     db.close()
@@ -391,11 +445,12 @@ def run(args, work, results):
 
     rounds = {"ceiling": []}
     for shape in SHAPES:
-        for target in ("emulator", "emulator_ids", "floor_exact", "floor_json", "floor_rows", "floor_best"):
+        for target in ("emulator", "emulator_ids", "floor_exact", "floor_json", "floor_rows", "floor_best") + \
+                (("floor_batch",) if "batch" in shape else ()):
             rounds[f"{shape['key']}.{target}"] = []
     for number in range(1, args.rounds + 1):
         bench.log(f"== round {number}/{args.rounds}: ceiling, then per shape: emulator, with ids, floors (exact SQL, "
-                  "hand-written JSON, flat rows)")
+                  "hand-written JSON, flat rows, batched)")
         rounds["ceiling"].append(bench.wrk(ceiling_port, query_path(False), files["get", False], args))
         for shape in SHAPES:
             key = shape["key"]
@@ -404,18 +459,23 @@ def run(args, work, results):
             rounds[f"{key}.floor_exact"].append(run_floor(args, database, plans[key, "exact"]))
             rounds[f"{key}.floor_json"].append(run_floor(args, database, plans[key, "json"]))
             rounds[f"{key}.floor_rows"].append(run_floor(args, database, plans[key, "rows"]))
-            best = max((rounds[f"{key}.floor_json"][-1], "json"), (rounds[f"{key}.floor_rows"][-1], "rows"),
-                       key=lambda x: x[0]["rps"])
+            candidates = ["json", "rows"]
+            if (key, "batch") in plans:
+                rounds[f"{key}.floor_batch"].append(run_floor(args, database, plans[key, "batch"]))
+                candidates.append("batch")
+            best = max(((rounds[f"{key}.floor_{c}"][-1], c) for c in candidates), key=lambda x: x[0]["rps"])
             rounds[f"{key}.floor_best"].append(dict(best[0], candidate=best[1]))
             bench.log("   " + shape["label"] + ": " + ", ".join(
                 f"{t} {rounds[f'{key}.{t}'][-1]['rps']:,.0f}/s"
-                for t in ("emulator", "emulator_ids", "floor_exact", "floor_json", "floor_rows")))
+                for t in ["emulator", "emulator_ids", "floor_exact"] + [f"floor_{c}" for c in candidates]))
     results["rounds"] = rounds
     for process in (emulator, ceiling):
         bench.stop(process)
 
 
 # MARK: - The table
+
+CANDIDATE_NAMES = {"json": "JSON", "rows": "rows", "batch": "batched"}
 
 
 def per_round(rounds, a, b):
@@ -466,7 +526,7 @@ def markdown(r):
         """The best-SQL floor's median and the candidate that won most rounds."""
         winners = [x["candidate"] for x in rounds[f"{key}.floor_best"]]
         winner = max(set(winners), key=winners.count)
-        return f"{rps(f'{key}.floor_best'):,.0f} ({'JSON' if winner == 'json' else 'rows'})"
+        return f"{rps(f'{key}.floor_best'):,.0f} ({CANDIDATE_NAMES[winner]})"
 
     d = r["data"]
     lines = [
@@ -516,18 +576,20 @@ def markdown(r):
     lines += [
         "",
         "| floors, one thread (q/s) | exact SQL (the engine's statement) | hand-written JSON (same bytes) "
-        "| flat rows (client assembles) | engine's SQL / best SQL |",
-        "|---|---|---|---|---|",
+        "| flat rows (client assembles) | batched JSON (client puts together) | engine's SQL / best SQL |",
+        "|---|---|---|---|---|---|",
     ]
     for key, shape in r["shapes"].items():
+        batched = f"{rps(f'{key}.floor_batch'):,.0f}" if rounds.get(f"{key}.floor_batch") else "—"
         lines.append(
             f"| {shape['label']} | {rps(f'{key}.floor_exact'):,.0f} | {rps(f'{key}.floor_json'):,.0f} "
-            f"| {rps(f'{key}.floor_rows'):,.0f} | {spread(q[f'{key}.exact_vs_best'], times)} |")
+            f"| {rps(f'{key}.floor_rows'):,.0f} | {batched} | {spread(q[f'{key}.exact_vs_best'], times)} |")
     lines += [
         "",
         f"wrk errors (connect/read/write/non-2xx/timeout) across all runs: {errors:.0f}. The best-SQL floor is, in "
-        "each round, the faster of the hand-written JSON and the flat rows; the exact-SQL floor is the `shapes` "
-        "connector's statement (`Engine.explain` compiles without entity ids).",
+        "each round, the fastest of the hand-written JSON, the flat rows and the batched JSON (two statements, the "
+        "second taking the keys of the first one's rows; shapes with a relation per row); the exact-SQL floor is the "
+        "`shapes` connector's statement (`Engine.explain` compiles without entity ids).",
     ]
     return "\n".join(lines)
 

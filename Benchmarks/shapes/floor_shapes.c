@@ -2,7 +2,8 @@
  * SQLite's C API, on one thread, without HTTP, reading every column of every row (sqlite3_column_*).
  *
  * A plan is the exact statement the emulator runs for the shape (`sql-explain`, with the parameters the engine
- * binds) or SQL written by hand for the same result. One query is every statement of the plan, in order, with the
+ * binds) or SQL written by hand for the same result: one statement, or a batched pair whose second statement takes
+ * the keys of the first one's rows. One query is every statement of the plan, in order, with the
  * next parameter set (the sets cycle, as the HTTP bodies do).
  *
  * Usage: floor_shapes DATABASE PLAN_FILE SECONDS
@@ -10,7 +11,9 @@
  *   S <sql>             a statement (one line), in the order they run
  *   V                   starts a parameter set
  *   P <k> <value>       the next parameter of statement k (from 1) in the current set; <value> is i:<int>,
- *                       r:<real>, t:<text> or n: (as sql-explain prints them)
+ *                       r:<real>, t:<text> or n: (as sql-explain prints them), or k:<j>: the first column of
+ *                       every row that the earlier statement j answered in the same query, as a JSON array
+ *                       (text as strings, integers as numbers): the keys a batched second statement takes
  *   # ...               a comment
  * Prints: `queries=N seconds=S per_second=R mean_us=U rows=R bytes=B statements=K sets=M check=C`
  * (R and B: rows and column bytes read per query, on average).
@@ -33,6 +36,7 @@
 #define JSON_SUBTYPE 74
 
 typedef struct {
+    /* 'i', 'r', 't', 'n', or 'k' (integer: the index of the statement whose keys it takes). */
     char type;
     long long integer;
     double real;
@@ -204,12 +208,57 @@ static Value parse_value(const char *text) {
     case 'r': value.real = strtod(rest, NULL); break;
     case 't': value.text = strdup(rest); break;
     case 'n': break;
-    default: die("a parameter is not i:, r:, t: or n:", NULL);
+    case 'k': value.integer = strtoll(rest, NULL, 10) - 1; break;
+    default: die("a parameter is not i:, r:, t:, n: or k:", NULL);
     }
     return value;
 }
 
-static void bind(sqlite3 *db, sqlite3_stmt *stmt, const ParameterSet *set, int k) {
+/* The first column of every row a statement answered in the current query, as a JSON array being written. */
+typedef struct {
+    char *text;
+    size_t count, capacity;
+} Keys;
+
+static void keys_append(Keys *keys, const char *bytes, size_t count) {
+    if (keys->count + count + 1 > keys->capacity) {
+        keys->capacity = (keys->count + count + 1) * 2;
+        keys->text = realloc(keys->text, keys->capacity);
+        if (!keys->text) die("out of memory", NULL);
+    }
+    memcpy(keys->text + keys->count, bytes, count);
+    keys->count += count;
+    keys->text[keys->count] = 0;
+}
+
+/* Adds the first column of the statement's current row to its keys: text as a JSON string, an integer as a
+ * number (other values are not keys). */
+static void keys_add(Keys *keys, sqlite3_stmt *stmt) {
+    keys_append(keys, keys->count ? "," : "[", 1);
+    if (sqlite3_column_type(stmt, 0) == SQLITE_INTEGER) {
+        char number[24];
+        keys_append(keys, number, (size_t)snprintf(number, sizeof number, "%lld", sqlite3_column_int64(stmt, 0)));
+        return;
+    }
+    const unsigned char *text = sqlite3_column_text(stmt, 0);
+    int n = sqlite3_column_bytes(stmt, 0);
+    keys_append(keys, "\"", 1);
+    for (int i = 0; i < n; i++) {
+        char escaped[8];
+        if (text[i] == '"' || text[i] == '\\') {
+            escaped[0] = '\\';
+            escaped[1] = (char)text[i];
+            keys_append(keys, escaped, 2);
+        } else if (text[i] < 0x20) {
+            keys_append(keys, escaped, (size_t)snprintf(escaped, sizeof escaped, "\\u%04x", text[i]));
+        } else {
+            keys_append(keys, (const char *)text + i, 1);
+        }
+    }
+    keys_append(keys, "\"", 1);
+}
+
+static void bind(sqlite3 *db, sqlite3_stmt *stmt, const ParameterSet *set, int k, Keys *keys) {
     for (int i = 0; i < set->statement[k].count; i++) {
         const Value *value = &set->statement[k].values[i];
         int rc;
@@ -217,6 +266,13 @@ static void bind(sqlite3 *db, sqlite3_stmt *stmt, const ParameterSet *set, int k
         case 'i': rc = sqlite3_bind_int64(stmt, i + 1, value->integer); break;
         case 'r': rc = sqlite3_bind_double(stmt, i + 1, value->real); break;
         case 't': rc = sqlite3_bind_text(stmt, i + 1, value->text, -1, SQLITE_STATIC); break;
+        case 'k': {
+            Keys *taken = &keys[value->integer];
+            if (!taken->count) keys_append(taken, "[", 1);
+            keys_append(taken, "]", 1);
+            rc = sqlite3_bind_text(stmt, i + 1, taken->text, (int)taken->count, SQLITE_STATIC);
+            break;
+        }
         default: rc = sqlite3_bind_null(stmt, i + 1); break;
         }
         if (rc != SQLITE_OK) die("bind", db);
@@ -274,12 +330,25 @@ int main(int argc, char **argv) {
     fclose(file);
     if (statement_count == 0) die("no statement", NULL);
     if (set_count == 0) set_count = 1; /* no parameters */
+    /* Keys taken from earlier statements are bound for every query (they change with it); only the statements
+     * whose keys are taken collect them. */
+    int takes_keys = 0, keys_taken[MAX_STATEMENTS] = {0};
     for (int s = 0; s < set_count; s++)
-        for (int k = 0; k < statement_count; k++)
+        for (int k = 0; k < statement_count; k++) {
             if (sets[s].statement[k].count != sqlite3_bind_parameter_count(statements[k]))
                 die("a parameter set does not match its statement's placeholders", NULL);
-    if (set_count == 1)
-        for (int k = 0; k < statement_count; k++) bind(db, statements[k], &sets[0], k);
+            for (int i = 0; i < sets[s].statement[k].count; i++)
+                if (sets[s].statement[k].values[i].type == 'k') {
+                    long long j = sets[s].statement[k].values[i].integer;
+                    if (j < 0 || j >= k) die("a k: parameter names a statement that does not run before", NULL);
+                    takes_keys = 1;
+                    keys_taken[j] = 1;
+                }
+        }
+    Keys keys[MAX_STATEMENTS] = {{0}};
+    int bind_every_query = set_count > 1 || takes_keys;
+    if (!bind_every_query)
+        for (int k = 0; k < statement_count; k++) bind(db, statements[k], &sets[0], k, keys);
 
     long queries = 0;
     unsigned long long rows = 0, bytes = 0, checksum = 0;
@@ -287,12 +356,14 @@ int main(int argc, char **argv) {
     while (t < end) {
         for (int batch = 0; batch < 16; batch++, queries++) {
             const ParameterSet *set = &sets[queries % set_count];
+            for (int k = 0; k < statement_count; k++) keys[k].count = 0;
             for (int k = 0; k < statement_count; k++) {
                 sqlite3_stmt *stmt = statements[k];
-                if (set_count > 1) bind(db, stmt, set, k);
+                if (bind_every_query) bind(db, stmt, set, k, keys);
                 int rc;
                 while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
                     rows++;
+                    if (keys_taken[k]) keys_add(&keys[k], stmt);
                     int columns = sqlite3_column_count(stmt);
                     for (int c = 0; c < columns; c++) {
                         switch (sqlite3_column_type(stmt, c)) {
