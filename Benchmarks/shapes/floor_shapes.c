@@ -267,9 +267,7 @@ static void bind(sqlite3 *db, sqlite3_stmt *stmt, const ParameterSet *set, int k
         case 'r': rc = sqlite3_bind_double(stmt, i + 1, value->real); break;
         case 't': rc = sqlite3_bind_text(stmt, i + 1, value->text, -1, SQLITE_STATIC); break;
         case 'k': {
-            Keys *taken = &keys[value->integer];
-            if (!taken->count) keys_append(taken, "[", 1);
-            keys_append(taken, "]", 1);
+            const Keys *taken = &keys[value->integer];
             rc = sqlite3_bind_text(stmt, i + 1, taken->text, (int)taken->count, SQLITE_STATIC);
             break;
         }
@@ -389,6 +387,8 @@ int main(int argc, char **argv) {
                 }
                 if (rc != SQLITE_DONE) die("step", db);
                 sqlite3_reset(stmt);
+                /* The array is closed once, whichever statements take it. */
+                if (keys_taken[k]) keys_append(&keys[k], keys[k].count ? "]" : "[]", keys[k].count ? 1 : 2);
             }
         }
         t = now();
