@@ -14,14 +14,15 @@ It checks every answer once (row counts, nested lists, entity ids only from the 
 statement's JSON equal to the emulator's answer and to the hand-written JSON, the flat rows equal to the answer's,
 the batched statements' JSON, put together, equal to the answer),
 then measures in interleaved rounds (every target once per round, so load from elsewhere hits them alike): wrk on
-127.0.0.1 with the emulator benchmark's post.lua, and the floors. Ratios are taken within a round and the median
-across rounds is reported.
+127.0.0.1 with the emulator benchmark's post.lua, and the floors. Within a round, each shape's two connectors run in
+alternating slices (wrk_alternating), so that the entity ids' cost is not decided by the machine's drift between two
+runs. Ratios are taken within a round and the median across rounds is reported.
 Prints a Markdown table; writes .out/results.md and .out/results.json. Every process it starts is stopped.
 
 The servers, the wrk runs, the outside-CPU accounting and the machine line are those of ../emulator/bench.py.
 
 Usage: bench_shapes.py --dataconnect BIN --ceiling BIN --explain BIN --floor BIN --data DIR --backend DIR
-       [--duration 5] [--connections 32] [--rounds 3]
+       [--duration 5] [--connections 32] [--rounds 5] [--slices 5]
        bench_shapes.py --render .out/results.json          (print the table of an earlier run)
        bench_shapes.py --write-docs [--docs docs/performance.md] [--results .out/results.md]
 """
@@ -373,6 +374,35 @@ def write_plan(path, statements_per_set):
     return path
 
 
+def wrk_alternating(port, targets, args):
+    """The targets (path, bodies) measured on one server in alternating slices, for a ratio between them that the
+    machine's drift from second to second does not decide.
+
+    After a 1 s warm-up of each, every target runs `args.slices` slices of `args.duration / args.slices` seconds
+    (at least 1 s), in turn, reversing the order every other slice (AB BA AB …) so that a steady drift reaches
+    them alike. Returns one result per target: its requests and time summed over its slices (`rps` from those),
+    its errors summed, the outside CPU of its busiest slice.
+    """
+    seconds = max(1, round(args.duration / args.slices))
+    slice_args = argparse.Namespace(**dict(vars(args), duration=seconds))
+    for path, bodies in targets:
+        bench.wrk(port, path, bodies, slice_args)  # a 1 s warm-up and one slice, neither counted
+    slices = [[] for _ in targets]
+    for number in range(args.slices):
+        order = range(len(targets)) if number % 2 == 0 else reversed(range(len(targets)))
+        for index in order:
+            path, bodies = targets[index]
+            slices[index].append(bench.wrk(port, path, bodies, slice_args, warmup=False))
+    results = []
+    for runs in slices:
+        total = {k: sum(run[k] for run in runs) for k in ("requests", "duration_us", "errors")}
+        total["rps"] = total["requests"] / (total["duration_us"] / 1e6)
+        total["outside_cores"] = max(run["outside_cores"] for run in runs)
+        total["slices"] = [run["rps"] for run in runs]
+        results.append(total)
+    return results
+
+
 def run_floor(args, database, plan):
     with bench.OutsideCPU() as outside:
         out = subprocess.run([args.floor, database, plan, str(args.duration)], capture_output=True, text=True,
@@ -454,8 +484,10 @@ def run(args, work, results):
         rounds["ceiling"].append(bench.wrk(ceiling_port, query_path(False), files["get", False], args))
         for shape in SHAPES:
             key = shape["key"]
-            rounds[f"{key}.emulator"].append(bench.wrk(port, query_path(False), files[key, False], args))
-            rounds[f"{key}.emulator_ids"].append(bench.wrk(port, query_path(True), files[key, True], args))
+            plain, with_ids = wrk_alternating(port, [(query_path(False), files[key, False]),
+                                                     (query_path(True), files[key, True])], args)
+            rounds[f"{key}.emulator"].append(plain)
+            rounds[f"{key}.emulator_ids"].append(with_ids)
             rounds[f"{key}.floor_exact"].append(run_floor(args, database, plans[key, "exact"]))
             rounds[f"{key}.floor_json"].append(run_floor(args, database, plans[key, "json"]))
             rounds[f"{key}.floor_rows"].append(run_floor(args, database, plans[key, "rows"]))
@@ -533,7 +565,11 @@ def markdown(r):
         f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Debian {m['debian']}, {m['swift']}, "
         f"SQLite {m['sqlite']}, {m['wrk']}; load average at start {' '.join(m['loadavg_at_start'])}.",
         f"Date: {r['date']}. Command: `{r['command']}`. wrk `{r['wrk']}` on 127.0.0.1 after a 1 s warm-up "
-        f"(the emulator benchmark's `post.lua`), {n} interleaved round{'s' if n != 1 else ''}; floors: "
+        f"(the emulator benchmark's `post.lua`), {n} interleaved round{'s' if n != 1 else ''}"
+        + (f"; in each round the emulator without and with entity ids ran in {r['slices']} alternating slices of "
+           f"{max(1, round(r['duration'] / r['slices']))} s each (AB BA …, after a warm-up and one uncounted slice "
+           f"of each), their requests summed" if r.get("slices") else "")
+        + "; floors: "
         f"`floor_shapes` (gcc -O2), one thread, {r['duration']} s each. Data: {d['movies']:,} movies, "
         f"{d['actors']:,} actors, {d['links']:,} cast links, {d['users']:,} users, {d['reviews']:,} reviews.",
         f"Figures are medians of the rounds; ratios are taken within each round, then the median (min–max) across "
@@ -623,6 +659,8 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--slices", type=int, default=5,
+                        help="alternating slices per round for the emulator with and without entity ids")
     args = parser.parse_args()
     if args.write_docs:
         if not os.path.exists(args.results):
@@ -639,7 +677,8 @@ def main():
     work = tempfile.mkdtemp(prefix="dc-shapes-")
     command = os.environ.get("BENCH_COMMAND") or " ".join(sys.argv)
     results = {"machine": bench.machine(), "wrk": f"-t{args.threads} -c{args.connections} -d{args.duration}s",
-               "duration": args.duration, "date": time.strftime("%Y-%m-%d"), "command": command}
+               "duration": args.duration, "slices": args.slices, "date": time.strftime("%Y-%m-%d"),
+               "command": command}
     try:
         run(args, work, results)
     finally:

@@ -5,7 +5,8 @@
 # docs/performance.md (also in .out/results.md; raw figures in .out/results.json).
 # Usage: Benchmarks/shapes/run.sh [--write-docs]   (from anywhere; --write-docs then puts the table into
 #   docs/performance.md between the bench-shapes markers)
-# Environment: DURATION=5 (seconds per run), CONNECTIONS=32, ROUNDS=5 (interleaved rounds),
+# Environment: DURATION=5 (seconds per run), CONNECTIONS=32, ROUNDS=5 (interleaved rounds), SLICES=5 (alternating
+#   slices per round for the emulator without and with entity ids),
 #   BENCH_SKIP_BUILD=1 (reuse the last build), BENCH_COMMAND (how the table names the command; default run.sh).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -53,11 +54,11 @@ backend="$here/backend"
 data=$("$emulator_bench/seed-data.sh" "$dataconnect" "$backend" "$here/gen_data.py" "$out" "$emulator_bench/gen_data.py")
 
 echo "== measure" >&2
-settings="DURATION=${DURATION:-5} ROUNDS=${ROUNDS:-5} CONNECTIONS=${CONNECTIONS:-32}"
+settings="DURATION=${DURATION:-5} ROUNDS=${ROUNDS:-5} SLICES=${SLICES:-5} CONNECTIONS=${CONNECTIONS:-32}"
 BENCH_COMMAND="${BENCH_COMMAND:-Benchmarks/shapes/run.sh} ($settings)" python3 "$here/bench_shapes.py" \
   --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" --floor "$out/floor_shapes" \
   --data "$data" --backend "$backend" \
-  --duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-5}" &
+  --duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-5}" --slices "${SLICES:-5}" &
 children+=($!)
 wait "${children[-1]}"
 if [ "$write_docs" = 1 ]; then
