@@ -374,21 +374,25 @@ def write_plan(path, statements_per_set):
     return path
 
 
+def slice_seconds(duration, slices):
+    """The length of one alternating slice: the run's duration shared among the slices, at least 1 s."""
+    return max(1, round(duration / max(1, slices)))
+
+
 def wrk_alternating(port, targets, args):
     """The targets (path, bodies) measured on one server in alternating slices, for a ratio between them that the
     machine's drift from second to second does not decide.
 
-    After a 1 s warm-up of each, every target runs `args.slices` slices of `args.duration / args.slices` seconds
-    (at least 1 s), in turn, reversing the order every other slice (AB BA AB …) so that a steady drift reaches
-    them alike. Returns one result per target: its requests and time summed over its slices (`rps` from those),
+    After a 1 s warm-up and one uncounted slice of each, every target runs `args.slices` slices of
+    `slice_seconds(args)` seconds, in turn, reversing the order every other slice (AB BA AB …) so that a steady
+    drift reaches them alike. Returns one result per target: its requests and time summed over its slices (`rps` from those),
     its errors summed, the outside CPU of its busiest slice.
     """
-    seconds = max(1, round(args.duration / args.slices))
-    slice_args = argparse.Namespace(**dict(vars(args), duration=seconds))
+    slice_args = argparse.Namespace(**dict(vars(args), duration=slice_seconds(args.duration, args.slices)))
     for path, bodies in targets:
         bench.wrk(port, path, bodies, slice_args)  # a 1 s warm-up and one slice, neither counted
     slices = [[] for _ in targets]
-    for number in range(args.slices):
+    for number in range(max(1, args.slices)):
         order = range(len(targets)) if number % 2 == 0 else reversed(range(len(targets)))
         for index in order:
             path, bodies = targets[index]
@@ -567,7 +571,7 @@ def markdown(r):
         f"Date: {r['date']}. Command: `{r['command']}`. wrk `{r['wrk']}` on 127.0.0.1 after a 1 s warm-up "
         f"(the emulator benchmark's `post.lua`), {n} interleaved round{'s' if n != 1 else ''}"
         + (f"; in each round the emulator without and with entity ids ran in {r['slices']} alternating slices of "
-           f"{max(1, round(r['duration'] / r['slices']))} s each (AB BA …, after a warm-up and one uncounted slice "
+           f"{slice_seconds(r['duration'], r['slices'])} s each (AB BA …, after a warm-up and one uncounted slice "
            f"of each), their requests summed" if r.get("slices") else "")
         + "; floors: "
         f"`floor_shapes` (gcc -O2), one thread, {r['duration']} s each. Data: {d['movies']:,} movies, "
