@@ -10,6 +10,9 @@ enum EmulatorCommand {
     static func run(_ options: EmulatorOptions) -> Int32 {
         // Before any thread starts, so every thread inherits the mask (see StopSignals).
         StopSignals.block()
+        // A process-wide setting, so here rather than in the library: a request's memory is reused, not returned to
+        // the kernel and faulted back in by the next one (ServerAllocator).
+        ServerAllocator.keepWorkingMemory()
         let log: @Sendable (String) -> Void = { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }

@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <sys/eventfd.h>
 #include <microhttpd.h>
+/* mallopt and mallinfo2 (ServerAllocator): <malloc.h> is outside Swift's Glibc module. */
+#include <malloc.h>
 
 /*
  * Fixed-argument wrappers around libmicrohttpd's variadic functions, which Swift does not import.
@@ -267,4 +269,18 @@ cmhd_wake_drain(int fd)
     (void) got;
 }
 
+/* Sets glibc's mmap threshold (M_MMAP_THRESHOLD) then its trim threshold (M_TRIM_THRESHOLD), in bytes, for the
+   whole process; setting either also stops glibc from moving them itself. Returns 1 if both were taken, else 0. */
+static inline int
+cmhd_set_allocator_thresholds(int mmap_threshold, int trim_threshold)
+{
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
+}
+
+/* The bytes the allocator holds free, over every arena (mallinfo2's fordblks: free chunks and each arena's top). */
+static inline size_t
+cmhd_allocator_free_bytes(void)
+{
+    return mallinfo2().fordblks;
+}
 #endif
