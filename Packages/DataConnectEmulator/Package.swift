@@ -81,7 +81,8 @@ let package = Package(
         .executableTarget(
             name: "RealtimeBench",
             dependencies: [
-                "CMicroHTTPD", "DataConnectEmulator", .product(name: "DataConnectWire", package: "DataConnectKit"),
+                "CMicroHTTPD", "DataConnectEmulator", "EmulatorHTTP",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]),
 
         // MARK: Tests

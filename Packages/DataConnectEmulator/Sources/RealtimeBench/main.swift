@@ -25,6 +25,7 @@
 
 import DataConnectEmulator
 import DataConnectWire
+import EmulatorHTTP
 import Foundation
 
 #if canImport(Glibc)
@@ -88,6 +89,10 @@ guard limit.rlim_cur >= descriptorsNeeded else {
     )
     exit(1)
 }
+
+// The allocator settings `dataconnect emulator` makes for its process, so that this process serves as the emulator
+// does (the subscribers' child process makes them too, which changes nothing measured).
+ServerAllocator.keepWorkingMemory()
 
 // MARK: N subscribers in G groups, the subscribers in a child process
 
