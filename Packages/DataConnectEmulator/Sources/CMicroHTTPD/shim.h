@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
+#include <errno.h>
 #include <microhttpd.h>
 /* mallopt and mallinfo2 (ServerAllocator): <malloc.h> is outside Swift's Glibc module. */
 #include <malloc.h>
@@ -190,6 +191,34 @@ cmhd_upgrade_detach(int fd)
     close(placeholder);
     (void) fcntl(fd, F_SETFD, FD_CLOEXEC);
     return own;
+}
+
+/* A second descriptor for a socket (close-on-exec), so that the connection outlives libmicrohttpd's close of the
+   first; -1 on failure. */
+static inline int
+cmhd_duplicate(int fd)
+{
+    return fcntl(fd, F_DUPFD_CLOEXEC, 0);
+}
+
+/* Reads and discards what a socket holds, up to limit bytes, without blocking: returns the bytes discarded, 0 when
+   nothing is waiting, or -1 when the peer has closed its side or the connection has failed. */
+static inline long
+cmhd_discard(int fd, long limit)
+{
+    char buffer[65536];
+    long total = 0;
+    while (total < limit) {
+        ssize_t got = recv(fd, buffer, sizeof buffer, MSG_DONTWAIT);
+        if (got > 0) {
+            total += got;
+            continue;
+        }
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return total;
+        if (got < 0 && errno == EINTR) continue;
+        return -1;
+    }
+    return total;
 }
 
 /* Puts a socket in non-blocking mode; 0 on success. */

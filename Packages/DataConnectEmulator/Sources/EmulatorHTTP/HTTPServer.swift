@@ -302,6 +302,7 @@ public final class HTTPServer: Sendable {
                 usleep(2_000)
             }
             for handle in stopping.handles { MHD_stop_daemon(handle) }
+            core.closeLingeringConnections()
         }
     }
 }

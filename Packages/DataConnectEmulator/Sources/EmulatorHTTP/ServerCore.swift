@@ -33,6 +33,8 @@ final class ServerCore: Sendable {
     private let requestsInProgress = Atomic<Int>(0)
     /// Serves upgraded (WebSocket) connections; one per run of the server.
     private let webSocketReactor = Mutex<WebSocketReactor?>(nil)
+    /// Drains the connections of requests refused before their body; started for a run's first refusal.
+    private let lingeringClose = Mutex<LingeringClose?>(nil)
 
     init(responder: any HTTPResponder, limits: Limits, logHandler: (@Sendable (String) -> Void)?) {
         self.responder = responder
@@ -86,7 +88,7 @@ final class ServerCore: Sendable {
         // leave the rest of the request unread.
         if let refusal = refusal(of: connection, targetTooLong: context.pointee == Self.targetTooLongMarker) {
             context.pointee = Self.answeredMarker
-            return queue(refusal, on: connection)
+            return refuse(refusal, on: connection)
         }
         if MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil {
             context.pointee = Unmanaged.passRetained(RequestContext(expectedLength: 0)).toOpaque()
@@ -96,7 +98,7 @@ final class ServerCore: Sendable {
             let length = Self.parseContentLength(header)
             if length > limits.body {
                 context.pointee = Self.answeredMarker
-                return queue(bodyTooLarge(), on: connection)
+                return refuse(bodyTooLarge(), on: connection)
             }
             if length > 0 {
                 context.pointee = Unmanaged.passRetained(RequestContext(expectedLength: length)).toOpaque()
@@ -107,6 +109,21 @@ final class ServerCore: Sendable {
         // request is complete, answers instead.
         context.pointee = Self.noBodyMarker
         return .YES
+    }
+
+    /// Queues the answer to a request refused before its body. libmicrohttpd closes the connection once the answer
+    /// is sent, with the rest of the request unread; the connection lingers (``LingeringClose``) so that a client
+    /// still sending reads the answer rather than a reset.
+    private func refuse(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let socket = cmhd_connection_fd(connection)
+        if socket >= 0 {
+            let closer = lingeringClose.withLock { closer in
+                if closer == nil { closer = LingeringClose(log: log) }
+                return closer
+            }
+            closer?.adopt(socket: socket)
+        }
+        return queue(response, on: connection)
     }
 
     /// The URI logger: called with the request target as sent, once the request line is parsed; what it returns
@@ -412,6 +429,15 @@ final class ServerCore: Sendable {
             return reactor
         }
         reactor?.stop(grace: grace)
+    }
+
+    /// Closes the connections still lingering after refusals (once libmicrohttpd has stopped).
+    func closeLingeringConnections() {
+        let closer = lingeringClose.withLock { closer in
+            defer { closer = nil }
+            return closer
+        }
+        closer?.stop()
     }
 
     // MARK: Logging

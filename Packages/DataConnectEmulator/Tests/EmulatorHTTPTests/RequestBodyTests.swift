@@ -47,6 +47,31 @@ import Testing
         }
     }
 
+    @Test func aClientStillSendingARefusedBodyIsNotReset() async throws {
+        // given: an upload over the limit, refused once its headers are in
+        try await withServer(respond: echoResponder(recorder: RequestRecorder())) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.send(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(Self.limit + 1)\r\n\r\n")
+            try connection.send([UInt8](repeating: 0x61, count: 4096))
+            let response = try connection.readResponse()
+            #expect(response.status == 413)
+            #expect(connection.isClosedByServer())
+
+            // when: the client, having read the answer and the server's end of the connection, sends the rest of its
+            // body (as a client that checks for an answer only between writes does)
+            let rest = Result { () throws(RawHTTPError) in
+                try connection.send([UInt8](repeating: 0x61, count: Self.limit + 1 - 4096))
+            }
+
+            // then: the server reads it all rather than resetting the connection
+            #expect(throws: Never.self) { try rest.get() }
+            connection.shutdownWrite()
+            #expect(connection.readToEnd().isEmpty)
+        }
+    }
+
     @Test func contentLengthOverTheLimitGets413ThroughURLSession() async throws {
         // given
         let recorder = RequestRecorder()

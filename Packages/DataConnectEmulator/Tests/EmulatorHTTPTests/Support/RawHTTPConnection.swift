@@ -31,12 +31,14 @@ final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; reads give up after `receiveTimeout` seconds (by default the hang guard).
+    /// Connects to `127.0.0.1:port`; reads give up after `receiveTimeout` seconds (by default the hang guard), and
+    /// so do writes the server does not take.
     init(port: UInt16, receiveTimeout: Int = HangGuard.eventSeconds) throws(RawHTTPError) {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw .socket(errno) }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
