@@ -15,7 +15,9 @@ import Glibc
 /// Requests over the server's limits never reach the responder: the server answers them itself with the
 /// JSON error body `{"error":{"code":N,"message":"…","status":"…"}}` (413 for the body, 414 for the request
 /// target, 431 for the header section, 400 for contradictory framing headers, 501 for a transfer coding other
-/// than `chunked`), then closes the connection. Requests libmicrohttpd cannot parse (a malformed request line
+/// than `chunked`) as soon as the headers are in, then closes the connection, reading and discarding what the
+/// client still sends (for up to 30 s, and until it pauses for 5 s) so that it reads the answer rather than a
+/// reset. Requests libmicrohttpd cannot parse (a malformed request line
 /// or header line, an HTTP version other than 1.x, a `Content-Length` that is not a number, broken chunked
 /// encoding, a header section larger than ``Configuration-swift.struct/connectionMemoryLimit``) are answered
 /// by libmicrohttpd with its own short HTML body and the right status: it offers no way to replace those
