@@ -115,6 +115,11 @@ final class ServerCore: Sendable {
     /// is sent, with the rest of the request unread; the connection lingers (``LingeringClose``) so that a client
     /// still sending reads the answer rather than a reset.
     private func refuse(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        // libmicrohttpd closes after an answer queued this early; saying so makes it certain, whatever the method,
+        // so that no later request on the connection can be mistaken for the rest of this one and drained.
+        var response = response
+        response.headers.remove(name: "Connection")
+        response.headers.add(name: "Connection", value: "close")
         let socket = cmhd_connection_fd(connection)
         if socket >= 0 {
             let closer = lingeringClose.withLock { closer in

@@ -78,6 +78,7 @@ import Testing
             #expect(response.status == refusal.status)
             #expect(response.headers["Content-Type"] == "application/json")
             #expect(response.text == refusal.body)
+            #expect(response.headers.values(for: "Connection") == ["close"])
             #expect(connection.isClosedByServer())
             #expect(recorder.requests.isEmpty)
             try expectStillServing(server)
