@@ -29,8 +29,7 @@ final class LingeringClose: Sendable {
     /// Bytes discarded from one socket per wake-up, so that one fast sender cannot hold up the others.
     private static let readQuantum = 1 << 20
 
-    private let epoll: Int32
-    private let wakeDescriptor: Int32
+    private let loop: EventLoop
     private let running = Atomic<Bool>(true)
     private let sockets = Mutex<[Int32: Lingering]>([:])
     private let exited = DispatchSemaphore(value: 0)
@@ -42,35 +41,13 @@ final class LingeringClose: Sendable {
 
     /// Creates the `epoll` set and starts the thread; `nil` when the system refuses either.
     init?(log: (String) -> Void) {
-        epoll = cmhd_reactor_create()
-        wakeDescriptor = cmhd_wake_create()
-        guard epoll >= 0, wakeDescriptor >= 0, cmhd_reactor_watch(epoll, wakeDescriptor, 0, 0, 1) == 0 else {
-            log("lingering close: cannot create its epoll set (errno \(errno)); refused connections close at once")
-            if epoll >= 0 { close(epoll) }
-            if wakeDescriptor >= 0 { close(wakeDescriptor) }
-            return nil
-        }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                guard let context else { return nil }
-                Unmanaged<LingeringClose>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard created == 0 else {
-            Unmanaged<LingeringClose>.fromOpaque(context).release()
-            close(epoll)
-            close(wakeDescriptor)
-            log("lingering close: cannot start a thread; refused connections close at once")
-            return nil
-        }
-        pthread_detach(thread)
+        let owner = "lingering close"
+        func refused(_ message: String) { log(message + "; refused connections close at once") }
+        guard let loop = EventLoop(owner: owner, log: refused) else { return nil }
+        self.loop = loop
+        // The thread holds the closer until it exits.
+        guard loop.start(owner: owner, log: refused, { [self] in run() }) else { return nil }
     }
-
-    /// The number of sockets lingering now.
-    var count: Int { sockets.withLock { $0.count } }
 
     /// Takes a duplicate of a connection's socket, to drain it once libmicrohttpd has answered and closed it. Called
     /// on the connection's worker thread before the refusal is queued. Does nothing when stopping or full.
@@ -85,7 +62,7 @@ final class LingeringClose: Sendable {
             return duplicate
         }
         guard let duplicate else { return }
-        if cmhd_reactor_watch(epoll, duplicate, UInt64(duplicate), 0, 1) != 0 {
+        if !loop.watch(duplicate, token: UInt64(duplicate), add: true) {
             end(duplicate)
         }
     }
@@ -93,34 +70,24 @@ final class LingeringClose: Sendable {
     /// Closes every lingering socket and stops the thread; returns once it has exited.
     func stop() {
         running.store(false, ordering: .releasing)
-        cmhd_wake_signal(wakeDescriptor)
+        loop.wake()
         exited.wait()
     }
 
     private func end(_ socket: Int32) {
         let removed = sockets.withLock { $0.removeValue(forKey: socket) } != nil
         guard removed else { return }
-        _ = cmhd_reactor_remove(epoll, socket)
+        loop.remove(socket)
         close(socket)
     }
 
     private func run() {
-        var tokens = [UInt64](repeating: 0, count: 64)
-        var readiness = [UInt32](repeating: 0, count: 64)
+        var events = EventLoop.Events()
         while running.load(ordering: .acquiring) {
-            let count = Int(
-                tokens.withUnsafeMutableBufferPointer { tokenBuffer in
-                    readiness.withUnsafeMutableBufferPointer { readyBuffer in
-                        cmhd_reactor_wait(epoll, tokenBuffer.baseAddress, readyBuffer.baseAddress, 64, 500)
-                    }
-                })
+            loop.wait(milliseconds: 500, into: &events)
             let now = ContinuousClock.now
-            for index in 0..<count {
-                guard tokens[index] != 0 else {
-                    cmhd_wake_drain(wakeDescriptor)
-                    continue
-                }
-                let socket = Int32(truncatingIfNeeded: tokens[index])
+            for index in 0..<events.count {
+                let socket = Int32(truncatingIfNeeded: events.tokens[index])
                 let discarded = cmhd_discard(socket, Self.readQuantum)
                 if discarded < 0 {
                     end(socket)
@@ -135,8 +102,7 @@ final class LingeringClose: Sendable {
         }
         let remaining = sockets.withLock { Array($0.keys) }
         for socket in remaining { end(socket) }
-        close(epoll)
-        close(wakeDescriptor)
+        loop.close()
         exited.signal()
     }
 }

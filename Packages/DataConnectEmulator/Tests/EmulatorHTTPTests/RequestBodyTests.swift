@@ -32,11 +32,7 @@ import Testing
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
-            try connection.send(
-                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: \(Self.limit + 1)\r\n\r\n")
-            try connection.send([UInt8](repeating: 0x61, count: 4096))
-            let response = try connection.readResponse()
+            let response = try Self.startOversizedUpload(on: connection)
 
             // then
             #expect(response.status == 413)
@@ -51,11 +47,7 @@ import Testing
         // given: an upload over the limit, refused once its headers are in
         try await withServer(respond: echoResponder(recorder: RequestRecorder())) { server in
             let connection = try RawHTTPConnection(port: server.port)
-            try connection.send(
-                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: \(Self.limit + 1)\r\n\r\n")
-            try connection.send([UInt8](repeating: 0x61, count: 4096))
-            let response = try connection.readResponse()
+            let response = try Self.startOversizedUpload(on: connection)
             #expect(response.status == 413)
             #expect(connection.isClosedByServer())
 
@@ -70,6 +62,15 @@ import Testing
             connection.shutdownWrite()
             #expect(connection.readToEnd().isEmpty)
         }
+    }
+
+    /// Sends the head of an upload one byte over the limit and the body's first 4 KiB; answers the response.
+    private static func startOversizedUpload(on connection: RawHTTPConnection) throws -> RawHTTPResponse {
+        try connection.send(
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(limit + 1)\r\n\r\n")
+        try connection.send([UInt8](repeating: 0x61, count: 4096))
+        return try connection.readResponse()
     }
 
     @Test func contentLengthOverTheLimitGets413ThroughURLSession() async throws {

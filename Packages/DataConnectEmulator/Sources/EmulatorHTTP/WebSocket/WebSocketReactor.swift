@@ -17,8 +17,7 @@ import Glibc
 /// Stopping closes every connection with 1001, waits up to a grace period for the close handshakes, then ends what
 /// is left: libmicrohttpd must not be stopped while an upgraded connection is still open.
 final class WebSocketReactor: Sendable {
-    private let epoll: Int32
-    private let wakeDescriptor: Int32
+    private let loop: EventLoop
     private let running = Atomic<Bool>(true)
     private let connections = Mutex<Registry>(Registry())
     private let exited = DispatchSemaphore(value: 0)
@@ -32,32 +31,13 @@ final class WebSocketReactor: Sendable {
     /// Creates the `epoll` set and starts the thread; `nil` when the system refuses either.
     init?(log: @escaping @Sendable (String) -> Void) {
         self.log = log
-        epoll = cmhd_reactor_create()
-        wakeDescriptor = cmhd_wake_create()
-        guard epoll >= 0, wakeDescriptor >= 0, cmhd_reactor_watch(epoll, wakeDescriptor, 0, 0, 1) == 0 else {
-            log("WebSocket reactor: cannot create its epoll set (errno \(errno)); WebSockets are refused")
-            if epoll >= 0 { close(epoll) }
-            if wakeDescriptor >= 0 { close(wakeDescriptor) }
+        let owner = "WebSocket reactor"
+        guard let loop = EventLoop(owner: owner, log: { log($0 + "; WebSockets are refused") }) else { return nil }
+        self.loop = loop
+        // The thread holds the reactor until it exits.
+        guard loop.start(owner: owner, log: { log($0 + "; WebSockets are refused") }, { [self] in run() }) else {
             return nil
         }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                guard let context else { return nil }
-                let reactor = Unmanaged<WebSocketReactor>.fromOpaque(context).takeRetainedValue()
-                reactor.run()
-                return nil
-            }, context)
-        guard created == 0 else {
-            Unmanaged<WebSocketReactor>.fromOpaque(context).release()
-            close(epoll)
-            close(wakeDescriptor)
-            log("WebSocket reactor: cannot start a thread; WebSockets are refused")
-            return nil
-        }
-        pthread_detach(thread)
     }
 
     /// The number of open connections.
@@ -99,7 +79,7 @@ final class WebSocketReactor: Sendable {
         }
         var failure: Int32 = 0
         let watched = connection.startWatching { writable in
-            guard cmhd_reactor_watch(epoll, connection.descriptor, connection.token, writable ? 1 : 0, 1) == 0 else {
+            guard loop.watch(connection.descriptor, token: connection.token, writable: writable, add: true) else {
                 failure = errno
                 return false
             }
@@ -119,12 +99,12 @@ final class WebSocketReactor: Sendable {
     /// Asks for (or stops asking for) writability of a connection's socket. Before the socket has joined the
     /// epoll set this changes nothing; ``WebSocketConnection/startWatching(_:)`` then adds it as the connection asks.
     func watch(_ connection: WebSocketConnection, writable: Bool) {
-        _ = cmhd_reactor_watch(epoll, connection.descriptor, connection.token, writable ? 1 : 0, 0)
+        _ = loop.watch(connection.descriptor, token: connection.token, writable: writable, add: false)
     }
 
     /// Makes the thread look at closing connections now rather than at its next timeout.
     func wake() {
-        cmhd_wake_signal(wakeDescriptor)
+        loop.wake()
     }
 
     /// Closes every connection with 1001, waits up to `grace` for the close handshakes, ends the rest and stops
@@ -144,40 +124,26 @@ final class WebSocketReactor: Sendable {
     private func end(_ connection: WebSocketConnection) {
         let removed = connections.withLock { $0.byToken.removeValue(forKey: connection.token) } != nil
         guard removed else { return }
-        _ = cmhd_reactor_remove(epoll, connection.descriptor)
+        loop.remove(connection.descriptor)
         connection.finish()
     }
 
     private func run() {
-        var tokens = [UInt64](repeating: 0, count: 64)
-        var readiness = [UInt32](repeating: 0, count: 64)
+        var events = EventLoop.Events()
         while running.load(ordering: .acquiring) {
-            let count = Int(
-                tokens.withUnsafeMutableBufferPointer { tokenBuffer in
-                    readiness.withUnsafeMutableBufferPointer { readyBuffer in
-                        cmhd_reactor_wait(epoll, tokenBuffer.baseAddress, readyBuffer.baseAddress, 64, 250)
-                    }
-                })
-            var sweep = count == 0
-            for index in 0..<count {
-                let token = tokens[index]
-                if token == 0 {
-                    cmhd_wake_drain(wakeDescriptor)
-                    sweep = true
-                    continue
-                }
-                guard let connection = connections.withLock({ $0.byToken[token] }) else { continue }
+            loop.wait(milliseconds: 250, into: &events)
+            for index in 0..<events.count {
+                guard let connection = connections.withLock({ $0.byToken[events.tokens[index]] }) else { continue }
                 var outcome = WebSocketConnection.Outcome.keep
-                if readiness[index] & 2 != 0 { outcome = connection.writable() }
-                if outcome == .keep, readiness[index] & 1 != 0 { outcome = connection.readable() }
+                if events.isWritable(index) { outcome = connection.writable() }
+                if outcome == .keep, events.isReadable(index) { outcome = connection.readable() }
                 if outcome == .finish { end(connection) }
             }
-            if sweep { sweepClosing() }
+            if events.woken || events.count == 0 { sweepClosing() }
         }
         let remaining = connections.withLock { Array($0.byToken.values) }
         for connection in remaining { end(connection) }
-        close(epoll)
-        close(wakeDescriptor)
+        loop.close()
         exited.signal()
     }
 
