@@ -69,7 +69,7 @@ test-kit:
 test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
 	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
-	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|NativeSQLTests|IntrospectionTests|CustomResolverTests'
+	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)

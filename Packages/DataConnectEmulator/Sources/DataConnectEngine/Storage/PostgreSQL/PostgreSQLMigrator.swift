@@ -126,15 +126,71 @@ public struct PostgreSQLMigrator: Sendable {
                 plan.additive.append(index.statement)
             }
         }
-        for index in ddl.searchIndexes where !catalog.indexes.contains(index.name) {
-            plan.additive += index.statements
-        }
+        var recordsMetadata = planSearchIndexes(&plan, catalog: catalog)
         for name in catalog.columns.keys.sorted() where !wanted.contains(name) && name != Self.metadataTable {
             plan.destructive.append("DROP TABLE \(q(name)) CASCADE")
         }
-        planViews(&plan, catalog: catalog)
+        recordsMetadata = planViews(&plan, catalog: catalog) || recordsMetadata
+        if recordsMetadata && !catalog.hasMetadataTable {
+            plan.additive.insert(
+                "CREATE TABLE IF NOT EXISTS \(q(Self.metadataTable)) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)",
+                at: 0)
+        }
         return plan
     }
+
+    /// The statement that records `value` under `key` in the metadata table.
+    private func recordStatement(key: String, value: String) -> String {
+        "INSERT INTO \(ddl.dialect.quote(Self.metadataTable)) (\"key\", \"value\") VALUES ("
+            + "\(ddl.dialect.stringLiteral(key)), \(ddl.dialect.stringLiteral(value))) "
+            + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\""
+    }
+
+    /// The statement that forgets what the metadata table holds under `key`.
+    private func forgetStatement(key: String) -> String {
+        "DELETE FROM \(ddl.dialect.quote(Self.metadataTable)) WHERE \"key\" = \(ddl.dialect.stringLiteral(key))"
+    }
+
+    /// Full-text indexes: each searchable table's stored document column and its GIN index.
+    ///
+    /// An index is created when missing, and built again when its definition differs from the one the migrator
+    /// recorded (a field made searchable or no longer, another language; or none recorded, as in a database an
+    /// earlier version migrated). A table no longer searchable loses both. The document holds only what
+    /// PostgreSQL derives from the row's own fields, so these steps are additive: no value is lost.
+    ///
+    /// - Returns: Whether the plan writes to the metadata table.
+    private func planSearchIndexes(_ plan: inout Plan, catalog: Catalog) -> Bool {
+        let q = ddl.dialect.quote
+        let documentColumn = PostgreSQLSearchDialect.documentColumn
+        var recordsMetadata = false
+        for index in ddl.searchIndexes {
+            let definition = index.statements.joined(separator: ";\n")
+            let exists = catalog.indexes.contains(index.name)
+            if exists && catalog.recordedSearchIndexes[index.name] == definition { continue }
+            if exists || catalog.columns[index.table]?[documentColumn] != nil {
+                plan.additive.append("DROP INDEX IF EXISTS \(q(index.name))")
+                plan.additive.append("ALTER TABLE \(q(index.table)) DROP COLUMN IF EXISTS \(q(documentColumn))")
+            }
+            plan.additive += index.statements
+            plan.additive.append(recordStatement(key: Self.searchIndexKeyPrefix + index.name, value: definition))
+            recordsMetadata = true
+        }
+        let searchable = Set(ddl.searchIndexes.map(\.table))
+        let tables = Set(ddl.tables.map(\.name))
+        for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key })
+        where columns[documentColumn] != nil && tables.contains(table) && !searchable.contains(table) {
+            // Its index goes with it.
+            plan.additive.append("ALTER TABLE \(q(table)) DROP COLUMN IF EXISTS \(q(documentColumn))")
+        }
+        let wanted = Set(ddl.searchIndexes.map(\.name))
+        for name in catalog.recordedSearchIndexes.keys.sorted() where !wanted.contains(name) {
+            plan.additive.append(forgetStatement(key: Self.searchIndexKeyPrefix + name))
+        }
+        return recordsMetadata
+    }
+
+    /// The metadata keys of the full-text index definitions the migrator applied: this prefix and the index's name.
+    static let searchIndexKeyPrefix = "search:"
 
     /// Runs one statement of a plan; a failing `CREATE VIEW` names the `@view` type it declares.
     func run(_ statement: String, on connection: PGConnection) throws(PGError) {
@@ -151,16 +207,16 @@ public struct PostgreSQLMigrator: Sendable {
     /// Views hold no data: each `@view(sql:)` is created when missing or changed, and every view this migrator
     /// created is dropped first and created again when tables change (PostgreSQL refuses to alter a column a
     /// view reads). Views no longer declared are dropped; a `@view(name:)` the database lacks is a note.
-    func planViews(_ plan: inout Plan, catalog: Catalog) {
+    ///
+    /// - Returns: Whether the plan writes to the metadata table.
+    func planViews(_ plan: inout Plan, catalog: Catalog) -> Bool {
         let tablesChange = !plan.isEmpty
         var first: [String] = []
         var last: [String] = []
         let declared = Set(ddl.views.map(\.name))
         for (name, _) in catalog.recordedViews.sorted(by: { $0.key < $1.key }) where !declared.contains(name) {
             first.append("DROP VIEW IF EXISTS \(ddl.dialect.quote(name))")
-            first.append(
-                "DELETE FROM \(ddl.dialect.quote(Self.metadataTable)) WHERE \"key\" = "
-                    + ddl.dialect.stringLiteral("view:" + name))
+            first.append(forgetStatement(key: "view:" + name))
         }
         for view in ddl.views {
             guard let create = view.createStatement, let sql = view.sql else {
@@ -175,18 +231,11 @@ public struct PostgreSQLMigrator: Sendable {
             guard tablesChange || !current else { continue }
             first.append(view.dropStatement)
             last.append(create)
-            last.append(
-                "INSERT INTO \(ddl.dialect.quote(Self.metadataTable)) (\"key\", \"value\") VALUES ("
-                    + "\(ddl.dialect.stringLiteral(view.metadataKey)), \(ddl.dialect.stringLiteral(sql))) "
-                    + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"")
+            last.append(recordStatement(key: view.metadataKey, value: sql))
         }
-        guard !first.isEmpty || !last.isEmpty else { return }
-        if !last.isEmpty && !catalog.hasMetadataTable {
-            first.insert(
-                "CREATE TABLE IF NOT EXISTS \(ddl.dialect.quote(Self.metadataTable)) "
-                    + "(\"key\" text PRIMARY KEY, \"value\" text NOT NULL)", at: 0)
-        }
+        guard !first.isEmpty || !last.isEmpty else { return false }
         plan.additive = first + plan.additive + last
+        return !last.isEmpty
     }
 
     /// The table where the migrator records the fingerprint it applied.
@@ -367,6 +416,8 @@ public struct PostgreSQLMigrator: Sendable {
         var views: Set<String> = []
         /// The SQL of the views migrations created, by view name.
         var recordedViews: [String: String] = [:]
+        /// The definitions of the full-text indexes migrations created, by index name.
+        var recordedSearchIndexes: [String: String] = [:]
         /// Whether the migrator's own table exists.
         var hasMetadataTable = false
 
@@ -419,6 +470,16 @@ public struct PostgreSQLMigrator: Sendable {
                         let sql = recorded.string(row: row, column: 1)
                     else { continue }
                     recordedViews[name] = sql
+                }
+                let prefix = PostgreSQLMigrator.searchIndexKeyPrefix
+                let searchIndexes = try connection.query(
+                    "SELECT substr(\"key\", \(prefix.count + 1)), \"value\" FROM \(meta) WHERE starts_with(\"key\", $1)",
+                    [.text(prefix)])
+                for row in 0..<searchIndexes.rowCount {
+                    guard let name = searchIndexes.string(row: row, column: 0),
+                        let definition = searchIndexes.string(row: row, column: 1)
+                    else { continue }
+                    recordedSearchIndexes[name] = definition
                 }
             }
         }
