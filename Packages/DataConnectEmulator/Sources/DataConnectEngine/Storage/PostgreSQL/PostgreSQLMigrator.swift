@@ -164,7 +164,7 @@ public struct PostgreSQLMigrator: Sendable {
         let documentColumn = PostgreSQLSearchDialect.documentColumn
         var recordsMetadata = false
         for index in ddl.searchIndexes {
-            let definition = index.statements.joined(separator: ";\n")
+            let definition = Self.definition(of: index)
             let exists = catalog.indexes.contains(index.name)
             if exists && catalog.recordedSearchIndexes[index.name] == definition { continue }
             if exists || catalog.columns[index.table]?[documentColumn] != nil {
@@ -276,7 +276,7 @@ public struct PostgreSQLMigrator: Sendable {
             let recorded = try connection.query(
                 "SELECT \"value\" FROM \(ddl.dialect.quote(Self.metadataTable)) WHERE \"key\" = 'fingerprint'"
             ).string(row: 0, column: 0)
-            if recorded == ddl.fingerprint {
+            if recorded == ddl.fingerprint, try searchIndexesAreRecorded(on: connection) {
                 return MigrationReport(statements: [], issues: [], fingerprint: ddl.fingerprint, wasUpToDate: true)
             }
             let plan = try plan(on: connection)
@@ -354,6 +354,35 @@ public struct PostgreSQLMigrator: Sendable {
             try? connection.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Whether the metadata table holds the definition of every full-text index of the schema, as this migrator
+    /// writes it. A database an earlier version migrated has the schema's fingerprint but no definitions, and
+    /// possibly a search document built from other fields: the plan then builds each index again, once.
+    private func searchIndexesAreRecorded(on connection: PGConnection) throws(PGError) -> Bool {
+        guard !ddl.searchIndexes.isEmpty else { return true }
+        let definitions = try Self.recordedSearchIndexes(on: connection)
+        return ddl.searchIndexes.allSatisfy { definitions[$0.name] == Self.definition(of: $0) }
+    }
+
+    /// The definitions of full-text indexes the metadata table records, by index name (it must exist).
+    static func recordedSearchIndexes(on connection: PGConnection) throws(PGError) -> [String: String] {
+        let recorded = try connection.query(
+            "SELECT substr(\"key\", \(searchIndexKeyPrefix.count + 1)), \"value\" FROM "
+                + "\(PGConnection.quoteIdentifier(metadataTable)) WHERE starts_with(\"key\", $1)",
+            [.text(searchIndexKeyPrefix)])
+        var definitions: [String: String] = [:]
+        for row in 0..<recorded.rowCount {
+            if let name = recorded.string(row: row, column: 0), let definition = recorded.string(row: row, column: 1) {
+                definitions[name] = definition
+            }
+        }
+        return definitions
+    }
+
+    /// What the metadata table records of a full-text index: its statements.
+    static func definition(of index: SearchIndexDDL) -> String {
+        index.statements.joined(separator: ";\n")
     }
 
     /// Records this schema's fingerprint in the metadata table.
@@ -471,16 +500,7 @@ public struct PostgreSQLMigrator: Sendable {
                     else { continue }
                     recordedViews[name] = sql
                 }
-                let prefix = PostgreSQLMigrator.searchIndexKeyPrefix
-                let searchIndexes = try connection.query(
-                    "SELECT substr(\"key\", \(prefix.count + 1)), \"value\" FROM \(meta) WHERE starts_with(\"key\", $1)",
-                    [.text(prefix)])
-                for row in 0..<searchIndexes.rowCount {
-                    guard let name = searchIndexes.string(row: row, column: 0),
-                        let definition = searchIndexes.string(row: row, column: 1)
-                    else { continue }
-                    recordedSearchIndexes[name] = definition
-                }
+                recordedSearchIndexes = try PostgreSQLMigrator.recordedSearchIndexes(on: connection)
             }
         }
     }
