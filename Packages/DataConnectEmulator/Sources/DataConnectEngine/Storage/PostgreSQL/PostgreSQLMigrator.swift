@@ -7,7 +7,8 @@ import PostgreSQLKit
 ///
 /// The plan compares the catalog of the connection's current schema with ``SchemaDDL`` in the PostgreSQL
 /// dialect:
-/// - **additive** steps: missing enum types and enum values, tables, columns and indexes;
+/// - **additive** steps: missing enum types and enum values, tables, columns and indexes, and each full-text
+///   index whose searchable fields or language changed, built again (its stored document holds no value of its own);
 /// - **destructive** steps, applied only when forced: tables and columns no longer in the schema dropped,
 ///   a column's type changed to one that may not hold its values, enum values removed (reported, never
 ///   dropped: PostgreSQL cannot remove an enum value).
