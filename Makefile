@@ -14,6 +14,16 @@ APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev li
   chromium chromium-driver python3-selenium nodejs
 
 .DEFAULT_GOAL := help
+
+# The toolchain's SwiftPM reuses a build directory's cached plan (`.build/<triple>/<configuration>/description.json`)
+# when only the set of source files has changed: a file added to a local package is not compiled ("cannot find … in
+# scope") and a removed one stops the build ("missing inputs"), e.g. after a `git pull`. Whenever the set of Swift
+# files differs from the one the last `make` saw, the plans are dropped, and the next build plans again.
+SWIFT_FILE_SET := $(shell find . -name '*.swift' -not -path '*/.build/*' -not -path './.git/*' | LC_ALL=C sort | cksum)
+ifneq ($(SWIFT_FILE_SET),$(shell cat .build/swift-file-set 2>/dev/null))
+$(shell find . -path ./.git -prune -o -name description.json -path '*/.build/*' -print | xargs -r rm -f; \
+  mkdir -p .build && echo '$(SWIFT_FILE_SET)' > .build/swift-file-set)
+endif
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/search Tests/Backends/ledger
 CONSUMER := Tests/GeneratedConsumer
 # Everything `make lint` checks and `make fmt` formats: our Swift, not the templates (they hold {{placeholders}}).
