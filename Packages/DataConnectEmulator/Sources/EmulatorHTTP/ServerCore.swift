@@ -118,7 +118,6 @@ final class ServerCore: Sendable {
         // libmicrohttpd closes after an answer queued this early; saying so makes it certain, whatever the method,
         // so that no later request on the connection can be mistaken for the rest of this one and drained.
         var response = response
-        response.headers.remove(name: "Connection")
         response.headers.add(name: "Connection", value: "close")
         let socket = cmhd_connection_fd(connection)
         if socket >= 0 {

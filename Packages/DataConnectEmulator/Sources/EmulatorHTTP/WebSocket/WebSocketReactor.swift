@@ -32,12 +32,11 @@ final class WebSocketReactor: Sendable {
     init?(log: @escaping @Sendable (String) -> Void) {
         self.log = log
         let owner = "WebSocket reactor"
-        guard let loop = EventLoop(owner: owner, log: { log($0 + "; WebSockets are refused") }) else { return nil }
+        func refused(_ message: String) { log(message + "; WebSockets are refused") }
+        guard let loop = EventLoop(owner: owner, log: refused) else { return nil }
         self.loop = loop
         // The thread holds the reactor until it exits.
-        guard loop.start(owner: owner, log: { log($0 + "; WebSockets are refused") }, { [self] in run() }) else {
-            return nil
-        }
+        guard loop.start(owner: owner, log: refused, { [self] in run() }) else { return nil }
     }
 
     /// The number of open connections.
