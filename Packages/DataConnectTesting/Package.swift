@@ -19,6 +19,8 @@ let package = Package(
         .package(path: "../DataConnectEmulator"),
         // The wire format shared by both.
         .package(path: "../DataConnectKit"),
+        // The checked-in generated movies SDK, which the tests drive through `TestEmulator.attach` (tests only).
+        .package(path: "../../Apps/FirebaseDataConnectGenerated"),
     ],
     targets: [
         // MARK: Library
@@ -30,6 +32,9 @@ let package = Package(
                 .product(name: "FirebaseCore", package: "DataConnect"),
                 .product(name: "EmulatorTesting", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
+                // The realtime hub and token decoding, for in-process subscriptions.
+                .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
+                .product(name: "DataConnectEngine", package: "DataConnectEmulator"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]
         ),
@@ -66,6 +71,7 @@ let package = Package(
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseCore", package: "DataConnect"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ]
         ),
     ],

@@ -10,15 +10,19 @@ import Testing
     let address = EmulatorAddress(host: "127.0.0.1", port: 9399)
 
     @Test func connectionFailuresMeanTheEmulatorIsUnreachable() {
-        // given
-        let refused = DataConnectServerError(TransportError.connection("refused", code: -1004))
+        // given: what the SDK throws when nothing answers, or the request times out
+        let refused = DataConnectConnectionError(
+            code: .unavailable, message: "refused", underlyingError: TransportError.connection("refused", code: -1004))
+        let timedOut = DataConnectConnectionError(
+            code: .deadlineExceeded, message: "timed out",
+            underlyingError: TransportError.connection("timed out", code: -1001))
 
         // when
-        let failure = FailureMapping.failure(for: refused, address: address)
+        let failures = [refused, timedOut].map { FailureMapping.failure(for: $0, address: address) }
 
         // then
-        #expect(failure == .emulatorUnreachable(address))
-        #expect(failure.exitStatus == .unreachable)
+        #expect(failures == [.emulatorUnreachable(address), .emulatorUnreachable(address)])
+        #expect(failures.allSatisfy { $0.exitStatus == .unreachable })
     }
 
     @Test func authFailuresMeanPermissionDenied() {

@@ -11,6 +11,8 @@ enum FailureMapping {
             return failure
         case let usage as UsageError:
             return .usage(usage)
+        case is DataConnectConnectionError:
+            return .emulatorUnreachable(address)
         case let server as DataConnectServerError:
             return failure(for: server, address: address)
         case let operation as DataConnectOperationError:
@@ -35,12 +37,7 @@ enum FailureMapping {
             ? (error.message ?? "\(error.code)")
             : error.details.map(\.message)
                 .joined(separator: "; ")
-        if let transport = error.underlyingError as? TransportError, case .connection = transport {
-            return .emulatorUnreachable(address)
-        }
         switch error.code {
-        case .unavailable where error.httpStatus == nil, .deadlineExceeded where error.httpStatus == nil:
-            return .emulatorUnreachable(address)
         case .unauthenticated, .permissionDenied:
             return .permissionDenied(text)
         case .notFound:

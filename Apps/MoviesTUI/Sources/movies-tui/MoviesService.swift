@@ -135,8 +135,9 @@ struct MoviesService: Sendable {
             let errors = operation.response?.errors ?? []
             return errors.isEmpty
                 ? (operation.message ?? "operation failed") : errors.map(\.message).joined(separator: "; ")
+        case is DataConnectConnectionError:
+            return "emulator unreachable"
         case let server as DataConnectServerError:
-            if server.underlyingError is TransportError { return "emulator unreachable" }
             return server.details.isEmpty
                 ? (server.message ?? "\(server.code)") : server.details.map(\.message).joined(separator: "; ")
         case let dataConnect as any DataConnectError:

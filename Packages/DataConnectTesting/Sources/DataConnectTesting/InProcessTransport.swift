@@ -14,8 +14,9 @@ import FoundationNetworking
 /// live transport reads one (so partial errors, HTTP errors and `extensions` behave the same). Tests of app code
 /// run faster and cannot collide on ports; tests whose subject is HTTP keep a live ``TestEmulator``.
 ///
-/// Only queries and mutations go through a `Transport`. Realtime subscriptions use the WebSocket stream
-/// (`StreamTransport`), which needs a socket, so they need a live emulator.
+/// Only queries and mutations go through a `Transport`. Realtime subscriptions go through a
+/// `SubscriptionTransport`: ``InProcessSubscriptionTransport`` for an in-process emulator, the WebSocket stream
+/// (`StreamTransport`) for a live one.
 ///
 /// ```swift
 /// let emulator = try TestEmulator.inProcess(backend: "Backend/movies")

@@ -8,10 +8,16 @@ extension TestEmulator {
         InProcessTransport(responder: responder)
     }
 
+    /// A realtime transport that subscribes on this emulator's hub without a socket, whatever its mode.
+    public var subscriptionTransport: InProcessSubscriptionTransport {
+        InProcessSubscriptionTransport(hub: responder.hub)
+    }
+
     /// A new `DataConnect` for one of this emulator's connectors, reaching it as the emulator's mode says.
     ///
-    /// In-process, operations go through ``transport``; live, through the SDK's own `URLSessionTransport` to
-    /// this emulator's port (and realtime subscriptions, which need the port, work too). Each call makes a new
+    /// In-process, operations go through ``transport`` and realtime subscriptions through
+    /// ``subscriptionTransport``; live, through the SDK's own `URLSessionTransport` and WebSocket stream to this
+    /// emulator's port. Each call makes a new
     /// instance on a new `FirebaseApp` of the `demo` project, so tests do not share caches or sign-ins.
     ///
     /// ```swift
@@ -40,7 +46,7 @@ extension TestEmulator {
         case .inProcess:
             return DataConnect(
                 app: app, connectorConfig: config, settings: settings, callerSDKType: callerSDKType,
-                transport: transport)
+                transport: transport, subscriptionTransport: subscriptionTransport)
         case .live:
             let dataConnect = DataConnect.dataConnect(
                 app: app, connectorConfig: config, settings: settings, callerSDKType: callerSDKType)

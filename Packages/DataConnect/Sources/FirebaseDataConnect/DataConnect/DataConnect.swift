@@ -68,6 +68,8 @@ public final class DataConnect: Sendable {
     private let injectedSubscriptionTransport: (any SubscriptionTransport)?
     /// How realtime subscriptions reconnect.
     let reconnectPolicy: ReconnectPolicy
+    /// Where this instance and its refs log; the process's level and standard error unless injected.
+    let logger: DataConnectLogger
 
     /// Returns the instance for `app` and `connectorConfig`, creating it on first use.
     ///
@@ -145,13 +147,14 @@ public final class DataConnect: Sendable {
     ///   - subscriptionTransport: The realtime transport to use instead of the WebSocket stream to the endpoint.
     ///   - reconnectPolicy: How realtime subscriptions reconnect.
     ///   - cacheClock: The current time for the client cache.
+    ///   - logger: Where this instance and its refs log: the seam tests record log lines through.
     init(
         app: FirebaseApp, connectorConfig: ConnectorConfig, settings: DataConnectSettings = DataConnectSettings(),
         callerSDKType: CallerSDKType = .base, transport: (any Transport)? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         cacheWarning: @escaping @Sendable (String) -> Void = ClientCache.printWarning,
         subscriptionTransport: (any SubscriptionTransport)? = nil, reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
-        cacheClock: @escaping @Sendable () -> Date = { Date() }
+        cacheClock: @escaping @Sendable () -> Date = { Date() }, logger: DataConnectLogger = .shared
     ) {
         let projectID = app.options.projectID ?? FirebaseOptions.demoProjectID
         self.app = app
@@ -165,6 +168,7 @@ public final class DataConnect: Sendable {
         self.injectedTransport = transport
         self.injectedSubscriptionTransport = subscriptionTransport
         self.reconnectPolicy = reconnectPolicy
+        self.logger = logger
         self.cache = settings.cacheSettings.map {
             ClientCache(
                 settings: $0, projectID: projectID, appName: app.name, connectorConfig: connectorConfig,
@@ -179,11 +183,14 @@ public final class DataConnect: Sendable {
     /// Called with the default address (no arguments, or ``EmulatorDefaults``' host and port), it honours
     /// `FIREBASE_DATA_CONNECT_EMULATOR_HOST` when that is set, so an app written with a bare `useEmulator()`
     /// follows a test harness or `firebase emulators:exec` to another port; any other address always wins.
+    /// Inside a ``substitution`` scope it does nothing: the test harness decides where requests go.
     ///
     /// - Parameters:
     ///   - host: The emulator host; `127.0.0.1` by default.
     ///   - port: The emulator port; 9399 by default.
     public func useEmulator(host: String = EmulatorDefaults.host, port: Int = EmulatorDefaults.port) {
+        // Inside a substitution scope the test harness decides where requests go.
+        guard substitute == nil else { return }
         var configuration = EmulatorConfiguration(host: host, port: port)
         if host == EmulatorDefaults.host, port == EmulatorDefaults.port,
             let value = environment[EmulatorConfiguration.environmentVariable],
@@ -199,15 +206,24 @@ public final class DataConnect: Sendable {
     }
 
     /// The source of `X-Firebase-Auth-Token`; `nil` (the default) sends no token.
+    ///
+    /// Inside a ``substitution`` scope, the substitute's provider.
     public var authTokenProvider: (any AuthTokenProvider)? {
-        get { state.withLock { $0.authTokenProvider } }
+        get {
+            if let substitute { return substitute.authTokenProvider }
+            return state.withLock { $0.authTokenProvider }
+        }
         set { setAuthTokenProvider(newValue) }
     }
 
     /// Sets the source of `X-Firebase-Auth-Token`.
     ///
+    /// Inside a ``substitution`` scope it sets the substitute's provider, so one test's sign-in does not reach
+    /// another's.
+    ///
     /// - Parameter provider: The token provider, e.g. an ``EmulatorAuth``; `nil` sends no token.
     public func setAuthTokenProvider(_ provider: (any AuthTokenProvider)?) {
+        if let substitute { return substitute.setAuthTokenProvider(provider) }
         state.withLock { state in
             state.authTokenProvider = provider
             state.liveTransport = nil
@@ -217,6 +233,19 @@ public final class DataConnect: Sendable {
         }
         restartSubscriptions()
         watchUserChanges()
+    }
+
+    // MARK: - Substitution
+
+    /// The instance serving this one in the current task's ``substitution`` scope, or `nil` outside one.
+    ///
+    /// Instances created with an injected transport (``init(app:connectorConfig:settings:callerSDKType:transport:subscriptionTransport:)``)
+    /// are never substituted: they already say where their operations go.
+    var substitute: DataConnect? {
+        guard injectedTransport == nil, let substitution = Self.substitution,
+            let substitute = substitution.substitute(for: self), substitute !== self
+        else { return nil }
+        return substitute
     }
 
     // MARK: - Realtime
@@ -305,6 +334,8 @@ public final class DataConnect: Sendable {
     /// Without a `publisher` argument the ref is typed **[ext]**; upstream's form, which generated code calls,
     /// is ``query(name:variables:resultsDataType:publisher:)``.
     ///
+    /// Inside a ``substitution`` scope the ref is the substitute's, and stays bound to it wherever it is used.
+    ///
     /// - Parameters:
     ///   - name: The operation name in the connector.
     ///   - variables: The variables; unset ``OptionalVariable`` properties are left out of the request.
@@ -313,6 +344,9 @@ public final class DataConnect: Sendable {
     public func query<ResultData: Decodable & Sendable, Variables: OperationVariable>(
         name: String, variables: Variables, resultsDataType: ResultData.Type
     ) -> QueryRefObservation<ResultData, Variables> {
+        if let substitute {
+            return substitute.query(name: name, variables: variables, resultsDataType: resultsDataType)
+        }
         let candidate = QueryRefObservation<ResultData, Variables>(
             dataConnect: self, operationName: name, variables: variables)
         return state.withLock { state in
@@ -332,18 +366,20 @@ public final class DataConnect: Sendable {
     ///   - name: The operation name in the connector.
     ///   - variables: The variables; unset ``OptionalVariable`` properties are left out of the request.
     ///   - resultsDataType: The decoded shape of `data`.
-    /// - Returns: A ref; each `execute()` runs the mutation once.
+    /// - Returns: A ref; each `execute()` runs the mutation once. Inside a ``substitution`` scope it is bound to
+    ///   the substitute.
     public func mutation<ResultData: Decodable & Sendable, Variables: OperationVariable>(
         name: String, variables: Variables, resultsDataType: ResultData.Type
     ) -> MutationRef<ResultData, Variables> {
-        MutationRef(dataConnect: self, operationName: name, variables: variables)
+        MutationRef(dataConnect: substitute ?? self, operationName: name, variables: variables)
     }
 
     // MARK: - Executing
 
     /// Sends one operation and decodes its data.
     ///
-    /// - Throws: ``DataConnectCodecError``, ``DataConnectServerError`` or ``DataConnectOperationError``.
+    /// - Throws: ``DataConnectCodecError``, ``DataConnectConnectionError``, ``DataConnectServerError`` or
+    ///   ``DataConnectOperationError``.
     func perform<ResultData: Decodable>(
         _ kind: OperationRequest.Kind, operationName: String, variables: Result<JSONObject, DataConnectCodecError>,
         as type: ResultData.Type
@@ -354,8 +390,8 @@ public final class DataConnect: Sendable {
 
     /// Sends one operation and returns the raw response, with the signed-in user's id read from the token sent.
     ///
-    /// - Throws: ``DataConnectCodecError`` when the variables do not encode, ``DataConnectServerError`` when the
-    ///   request fails.
+    /// - Throws: ``DataConnectCodecError`` when the variables do not encode, ``DataConnectConnectionError`` when
+    ///   the service cannot be reached, ``DataConnectServerError`` when it refuses the request.
     func send(
         _ kind: OperationRequest.Kind, operationName: String, variables: Result<JSONObject, DataConnectCodecError>
     ) async throws -> (response: GraphQLResponse, uid: String?) {
@@ -377,7 +413,7 @@ public final class DataConnect: Sendable {
         do {
             response = try await transport.execute(request)
         } catch {
-            throw DataConnectServerError(error)
+            throw error.dataConnectError
         }
         return (response, token.flatMap(TokenSubject.uid(fromToken:)))
     }

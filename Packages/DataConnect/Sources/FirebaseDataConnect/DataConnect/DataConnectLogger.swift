@@ -5,13 +5,15 @@ import Foundation
 ///
 /// Each line starts with `[FirebaseDataConnect]` and the level, as upstream prefixes its lines with the SDK's
 /// name. What is logged at which level:
-/// - `.warning`: a request that failed (the error is also thrown to the caller);
 /// - `.notice`: an answer from the cache because the server could not be reached (`.staleIfOffline`);
-/// - `.warning`: a client cache that cannot be opened or written;
-/// - `.debug`: which source answered an execution, and each realtime reconnect with its delay.
+/// - `.warning`: a client cache that cannot be opened or written (nothing is thrown for it);
+/// - `.debug`: a request that failed (the error is thrown to the caller, who decides whether it deserves a
+///   warning, so the SDK does not print one for an error the app handles), which source answered an execution,
+///   and each realtime reconnect with its delay.
 ///
 /// The level and the destination are passed in, so tests filter and record without touching the process's
-/// configuration.
+/// configuration. Each ``DataConnect`` holds its logger (injected through its internal initializer), and its refs
+/// log through it: that is the seam tests record an instance's log lines through.
 struct DataConnectLogger: Sendable {
     /// The logger the SDK uses: the process's level, standard error.
     static let shared = DataConnectLogger()

@@ -35,8 +35,9 @@ public final class MutationRef<ResultData: Decodable & Sendable, Variable: Opera
     ///
     /// - Returns: The decoded data, with `source == .server`.
     /// - Throws: ``DataConnectOperationError`` when the server reported errors; read the partial data with
-    ///   `error.response?.data(asType:)`. ``DataConnectServerError`` when the request failed,
-    ///   ``DataConnectCodecError`` when the variables do not encode or the data does not decode.
+    ///   `error.response?.data(asType:)`. ``DataConnectConnectionError`` when the service could not be reached,
+    ///   ``DataConnectServerError`` when it refused the request, ``DataConnectCodecError`` when the variables do
+    ///   not encode or the data does not decode. The error is logged at `debug` level only.
     public func execute() async throws -> OperationResult<ResultData> {
         let response: GraphQLResponse
         let uid: String?
@@ -46,7 +47,8 @@ public final class MutationRef<ResultData: Decodable & Sendable, Variable: Opera
                 .mutation, operationName: operationName, variables: encodedVariables)
             data = try OperationCodec.decode(response, as: ResultData.self)
         } catch {
-            DataConnectLogger.shared.log(.warning, "\(operationName) failed: \(error)")
+            // Thrown to the caller, who decides whether it is worth a warning: logged for debugging only.
+            dataConnect.logger.log(.debug, "\(operationName) failed: \(error)")
             throw error
         }
         if dataConnect.cache != nil, let engine = dataConnect.cacheEngine(uid: uid),

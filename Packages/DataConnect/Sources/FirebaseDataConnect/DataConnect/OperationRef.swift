@@ -7,8 +7,10 @@ public protocol OperationRef: Hashable, Equatable {
     ///
     /// - Returns: The decoded data and where it came from.
     /// - Throws: ``DataConnectOperationError`` when the server reported errors (with any partial data),
-    ///   ``DataConnectServerError`` when the request failed, ``DataConnectCodecError`` when the variables do not
-    ///   encode or the data does not decode.
+    ///   ``DataConnectConnectionError`` when the service could not be reached (no connection, reset, time-out),
+    ///   ``DataConnectServerError`` when it refused the request (with the server's code, e.g. `.unauthenticated`,
+    ///   `.permissionDenied`, `.invalidArgument`), ``DataConnectCodecError`` when the variables do not encode or
+    ///   the data does not decode.
     func execute() async throws -> OperationResult<ResultData>
 }
 

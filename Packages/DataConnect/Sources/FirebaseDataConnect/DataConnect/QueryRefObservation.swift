@@ -138,8 +138,9 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
     /// - Parameter fetchPolicy: Whether the cache may answer.
     /// - Returns: The decoded data, where it came from, and whether it is stale.
     /// - Throws: ``DataConnectOperationError`` when the server reported errors (with any partial data),
-    ///   ``DataConnectServerError`` when the request failed, ``DataConnectCodecError`` when the variables do not
-    ///   encode or the data does not decode. The error is also kept in ``lastError``.
+    ///   ``DataConnectConnectionError`` when the service could not be reached, ``DataConnectServerError`` when it
+    ///   refused the request, ``DataConnectCodecError`` when the variables do not encode or the data does not
+    ///   decode. The error is also kept in ``lastError``, and logged at `debug` level only.
     public func execute(fetchPolicy: QueryFetchPolicy) async throws -> OperationResult<ResultData> {
         let engine = dataConnect.cache == nil ? nil : dataConnect.cacheEngine(uid: await dataConnect.currentUID())
         switch fetchPolicy {
@@ -160,17 +161,18 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         }
         do {
             return try await executeOnServer()
-        } catch let error as DataConnectServerError where fetchPolicy == .staleIfOffline && error.isUnreachable {
+        } catch  where fetchPolicy == .staleIfOffline && Self.isUnreachable(error) {
             if let engine, let result = cachedResult(in: engine, allowStale: true) {
                 logger.log(.notice, "\(operationName): the server is unreachable, answering from the cache (\(error))")
                 publish(result)
                 return result
             }
-            logger.log(.warning, "\(operationName) failed, and nothing is cached: \(error)")
+            // Thrown to the caller, who decides whether it is worth a warning: logged for debugging only.
+            logger.log(.debug, "\(operationName) failed, and nothing is cached: \(error)")
             record(error)
             throw error
         } catch {
-            logger.log(.warning, "\(operationName) failed: \(error)")
+            logger.log(.debug, "\(operationName) failed: \(error)")
             record(error)
             throw error
         }
@@ -194,7 +196,7 @@ public final class QueryRefObservation<ResultData: Decodable & Sendable, Variabl
         return result
     }
 
-    private var logger: DataConnectLogger { .shared }
+    private var logger: DataConnectLogger { dataConnect.logger }
 
     /// The cached result decoded, or `nil` on a miss, a stale result when `allowStale` is false, or data that no
     /// longer decodes.
@@ -280,10 +282,11 @@ protocol CacheObservingRef: AnyObject, Sendable {
     func refetchFromServer() async
 }
 
-extension DataConnectServerError {
-    /// Whether the server could not be reached at all (no response, or a gateway's 502, 503 or 504).
-    var isUnreachable: Bool {
-        if case .connection? = underlyingError as? TransportError { return true }
-        return [502, 503, 504].contains(httpStatus ?? 0)
+extension QueryRefObservation {
+    /// Whether `error` says the server could not be reached at all: no response, or a gateway's 502, 503 or 504.
+    static func isUnreachable(_ error: any Error) -> Bool {
+        if error is DataConnectConnectionError { return true }
+        guard let error = error as? DataConnectServerError else { return false }
+        return [502, 503, 504].contains(error.httpStatus ?? 0)
     }
 }

@@ -6,6 +6,8 @@
 /// ```swift
 /// do {
 ///     _ = try await ref.execute()
+/// } catch let error as DataConnectConnectionError {
+///     print("offline:", error.code)               // .unavailable or .deadlineExceeded
 /// } catch let error as DataConnectServerError where error.code == .permissionDenied {
 ///     print(error.message ?? "")
 /// } catch let error as DataConnectOperationError {

@@ -1,9 +1,13 @@
 import DataConnectWire
 
-/// The server refused the request, or could not be reached.
+/// The server answered, and refused the request.
 ///
-/// The code is the gRPC status; the message and details are the server's. Connection failures use
-/// ``Code/unavailable`` (or ``Code/deadlineExceeded`` for a time-out), with the cause in `underlyingError`.
+/// The code is the gRPC status the server sent (`unauthenticated` for HTTP 401, `permissionDenied` for 403,
+/// `invalidArgument` for bad variables, `notFound`, ...); the message, details and HTTP status are the server's.
+/// A service that could not be reached at all throws ``DataConnectConnectionError`` instead, and an operation
+/// that ran but reported field errors throws ``DataConnectOperationError``, so a refusal is never mistaken for an
+/// outage. A token provider that fails to give a token is reported here too, as ``Code/unauthenticated`` without
+/// an HTTP status.
 ///
 /// ```swift
 /// catch let error as DataConnectServerError where error.code == .unauthenticated {
@@ -109,6 +113,9 @@ public struct DataConnectServerError: DataConnectDomainError {
     }
 
     /// Converts a transport failure, keeping the server's body and HTTP status when there was one.
+    ///
+    /// The SDK itself throws ``DataConnectConnectionError`` for `TransportError.connection`; converted here, a
+    /// connection failure gets ``Code/unavailable`` or ``Code/deadlineExceeded``.
     ///
     /// - Parameter transportError: The failure; it becomes ``underlyingError``.
     public init(_ transportError: TransportError) {

@@ -154,8 +154,9 @@ extension QueryRefObservation {
 
     private static func wrap(_ error: any Error) -> any DataConnectError {
         if let error = error as? any DataConnectError { return error }
-        if let error = error as? TransportError { return DataConnectServerError(error) }
-        return DataConnectServerError(.connection(String(describing: error), code: -1))
+        if let error = error as? TransportError { return error.dataConnectError }
+        return DataConnectConnectionError(
+            code: .unavailable, message: String(describing: error), underlyingError: error)
     }
 
     /// Keeps one server subscription open while anyone consumes, reconnecting with backoff.
@@ -195,7 +196,7 @@ extension QueryRefObservation {
                 if receivedAny { attempt = 0 }
                 let delay = dataConnect.reconnectPolicy.delay(attempt: attempt)
                 attempt += 1
-                DataConnectLogger.shared.log(
+                dataConnect.logger.log(
                     .debug,
                     "subscription to \(operationName) \(outcome.logDescription); reconnecting in "
                         + "\(Int(delay * 1000)) ms (attempt \(attempt))")

@@ -93,7 +93,7 @@ import Testing
                     outcome = .cacheMiss
                 }
             }
-        } catch is DataConnectServerError {
+        } catch is DataConnectConnectionError {
             outcome = .failed
         }
 

@@ -1,0 +1,135 @@
+import FirebaseCore
+import FirebaseDataConnect
+import Foundation
+import Synchronization
+
+extension TestEmulator {
+    /// Runs `body` with every shared `DataConnect` instance, the generated connectors' included, sending its work
+    /// to this emulator, with a client cache and a sign-in of its own.
+    ///
+    /// Generated code reaches the service through one process-wide instance per connector
+    /// (`DataConnect.moviesConnector`), which tests cannot construct or repoint without affecting each other.
+    /// Inside `body` and every task it starts (child tasks and `Task { }`, not `Task.detached`), each such instance
+    /// hands its work to a stand-in made for this call on first use: same connector, settings and caller type, a
+    /// new app with the same options, a fresh cache with the same cache settings (a persistent cache lives in a
+    /// temporary folder removed when `attach` returns), and no token provider until the test sets one. So:
+    ///
+    /// - queries, mutations, `subscribe()` and the cache of refs created inside `body` go to this emulator, and
+    ///   keep doing so when the ref is used later, from another task or after `attach` returns;
+    /// - `setAuthTokenProvider(_:)` on a shared instance or a generated connector inside `body` signs in the
+    ///   stand-in only; `useEmulator(host:port:)` is ignored;
+    /// - two `attach` calls, nested or concurrent (suites run in parallel), never share an emulator, a cache or
+    ///   a sign-in;
+    /// - refs created before `attach` keep their instance, so create refs inside `body`.
+    ///
+    /// In-process (``TestEmulator/inProcess(backend:seedFile:log:)``) operations go through
+    /// ``InProcessTransport`` and subscriptions through ``InProcessSubscriptionTransport``, without a socket; a live
+    /// emulator is reached over HTTP and the WebSocket stream on its port.
+    ///
+    /// ```swift
+    /// let emulator = try TestEmulator.inProcess(backend: "Backend/movies", seedFile: "Backend/movies/seed_data.gql")
+    /// try await emulator.attach {
+    ///     let movies = DataConnect.moviesConnector
+    ///     let created = try await movies.createMovieMutation.execute(
+    ///         title: "Heat", releaseYear: 1995, genre: "Crime", rating: 5)
+    ///     let listed = try await movies.listMoviesByGenreQuery.execute(genre: "Crime")
+    ///     #expect(listed.data?.movies.map(\.id).contains(created.data?.movie_insert.id) == true)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isolation: The caller's actor, which `body` runs on.
+    ///   - body: The test code.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func attach<Value>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Value
+    ) async rethrows -> Value {
+        let attachment = EmulatorAttachment(emulator: self)
+        do {
+            let value = try await DataConnect.$substitution.withValue(
+                attachment, operation: body, isolation: isolation)
+            await attachment.end()
+            return value
+        } catch {
+            await attachment.end()
+            throw error
+        }
+    }
+}
+
+/// The stand-ins of one ``TestEmulator/attach(isolation:_:)`` call: one per shared instance used inside it.
+final class EmulatorAttachment: DataConnectSubstitution {
+    private struct StandIn {
+        /// Held so that its identity is not reused while the attachment lives.
+        let original: DataConnect
+        let standIn: DataConnect
+    }
+
+    private let emulator: TestEmulator
+    private let name = "attach-\(UUID().uuidString.prefix(8))"
+    private let standIns = Mutex<[ObjectIdentifier: StandIn]>([:])
+    /// The folder of the stand-ins' persistent caches.
+    private let cacheDirectory: String
+
+    init(emulator: TestEmulator) {
+        self.emulator = emulator
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dataconnect-\(name)").path
+    }
+
+    func substitute(for dataConnect: DataConnect) -> DataConnect? {
+        standIns.withLock { standIns in
+            let key = ObjectIdentifier(dataConnect)
+            if let existing = standIns[key] { return existing.standIn }
+            let made = makeStandIn(for: dataConnect, number: standIns.count + 1)
+            standIns[key] = StandIn(original: dataConnect, standIn: made)
+            return made
+        }
+    }
+
+    /// A new instance like `original`, reaching this emulator, on an app of its own.
+    private func makeStandIn(for original: DataConnect, number: Int) -> DataConnect {
+        let appName = "\(name)-\(number)"
+        FirebaseApp.configure(name: appName, options: original.app.options)
+        guard let app = FirebaseApp.app(name: appName) else {
+            preconditionFailure("FirebaseApp.configure(name:options:) registers the app")
+        }
+        let settings = DataConnectSettings(
+            host: original.settings.host, port: original.settings.port, sslEnabled: original.settings.sslEnabled,
+            cacheSettings: original.settings.cacheSettings.map(ownCache))
+        switch emulator.mode {
+        case .inProcess:
+            return DataConnect(
+                app: app, connectorConfig: original.connectorConfig, settings: settings,
+                callerSDKType: original.callerSDKType, transport: emulator.transport,
+                subscriptionTransport: emulator.subscriptionTransport)
+        case .live:
+            let endpoint = ServiceEndpoint(host: emulator.host, port: emulator.port, sslEnabled: false)
+            let standIn = DataConnect(
+                app: app, connectorConfig: original.connectorConfig, settings: settings,
+                callerSDKType: original.callerSDKType,
+                transport: URLSessionTransport(configuration: .init(endpoint: endpoint)))
+            // Realtime subscriptions open the WebSocket stream to the emulator's port.
+            standIn.useEmulator(host: emulator.host, port: emulator.port)
+            return standIn
+        }
+    }
+
+    /// The same cache settings, with a persistent cache in this attachment's own folder.
+    private func ownCache(_ settings: CacheSettings) -> CacheSettings {
+        switch settings.storage {
+        case .memory:
+            settings
+        case .persistent:
+            CacheSettings(
+                storage: .persistent, maxAge: settings.maxAge, maxSize: settings.maxSize, directory: cacheDirectory)
+        }
+    }
+
+    /// Removes the stand-ins' apps and persistent caches.
+    func end() async {
+        let apps = standIns.withLock { $0.values.map(\.standIn.app) }
+        for app in apps { _ = await app.delete() }
+        try? FileManager.default.removeItem(atPath: cacheDirectory)
+    }
+}
