@@ -10,8 +10,16 @@ GEN := Packages/DataConnectCodegen
 CACHE := Packages/DataConnectCache
 TESTING := Packages/DataConnectTesting
 BACKEND ?= Backend/movies
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config tmux wrk curl \
-  chromium chromium-driver python3-selenium nodejs
+# What building and running the toolkit, the demo and the apps need (`make bootstrap`, `make demo`).
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
+  libcurl4-openssl-dev dpkg-dev  # the last two: `make install` links Foundation statically; `make package`
+# What only the tests and benchmarks need on top (`make bootstrap-test`, which `make test` runs): tmux for the TUI's
+# end-to-end test, the browser and node for the console's, python3-venv for the Python test clients, wrk for benchmarks.
+TEST_APT_PACKAGES := tmux wrk chromium chromium-driver nodejs python3-venv
+# The Python test clients, pinned, in a virtual environment made from Debian's Python (never the system site-packages).
+VENV := .build/venv
+PYTHON_TEST_REQUIREMENTS := Tests/python-requirements.txt
+PREFIX ?= /usr/local
 
 .DEFAULT_GOAL := help
 
@@ -30,13 +38,28 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-bootstrap: ## Install missing Debian packages (idempotent; needs root)
-	@missing=""; for p in $(APT_PACKAGES); do \
+bootstrap: ## Install the Debian packages building and running need, when missing (idempotent; needs root)
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
+
+bootstrap-test: bootstrap ## Also install what the tests need (browser, node, tmux, wrk) and the Python test clients' venv
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+	@$(MAKE) --no-print-directory venv
+
+venv: $(VENV)/.installed ## The Python test clients (pinned in Tests/python-requirements.txt) in .build/venv
+
+$(VENV)/.installed: $(PYTHON_TEST_REQUIREMENTS)
+	rm -rf $(VENV)
+	/usr/bin/python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(PYTHON_TEST_REQUIREMENTS)
+	touch $@
+
+apt-install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -56,7 +79,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-upstream-shaped test-console ## Run every test suite
+test: bootstrap-test test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-install ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -79,7 +102,7 @@ test-kit:
 test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
 	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
-	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests'
+	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests|SeedOnceTests|RequiredColumnMigrationTests'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)
@@ -109,7 +132,22 @@ test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warn
 test-console: ## The emulator's console: its JavaScript unit tests (node), then end to end in headless Chromium
 	$(SWIFT) build --product dataconnect
 	node --test $(EMU)/ConsoleTests/*.test.mjs
-	/usr/bin/python3 Tests/Console/console_e2e.py
+	$(VENV)/bin/python Tests/Console/console_e2e.py
+
+install: ## Install the toolkit under PREFIX (/usr/local; PREFIX=~/.local needs no root): CLI, templates, SDK sources by version
+	bash Tools/distribution/install.sh $(PREFIX)
+
+uninstall: ## Remove what `make install` put under PREFIX (VERSION=x.y.z for one version; all by default)
+	bash Tools/distribution/uninstall.sh $(PREFIX) $(VERSION)
+
+package: ## Build the Debian package .build/dataconnect_<version>_<arch>.deb (dpkg-deb)
+	bash Tools/distribution/package.sh .build
+
+test-doc-snippets: ## Compile every Swift snippet of README.md and docs/*.md against the packages (markers: Tests/DocSnippets)
+	python3 Tests/DocSnippets/compile_doc_snippets.py --swift "$(SWIFT)"
+
+test-install: ## Install into a temporary prefix and as a .deb; in each, a new project builds and passes its tests with the clone hidden
+	bash Tests/Install/install_test.sh
 
 generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
 	$(SWIFT) build --product dataconnect
@@ -208,16 +246,16 @@ emulator: release ## Serve Backend/movies with its seed data on 127.0.0.1:9399 (
 bench: ## Foundations benchmarks (parser, validation, JSON; release); see also the bench-* targets
 	$(SWIFT) run -c release --package-path $(KIT) kit-bench $(abspath $(BACKEND))
 
-bench-emulator: bootstrap ## Benchmark the emulator against its HTTP ceiling, SQLite and a Python peer (wrk, ~3 min)
+bench-emulator: bootstrap-test ## Benchmark the emulator against its HTTP ceiling, SQLite and a Python peer (wrk, ~3 min)
 	Benchmarks/emulator/run.sh
 
-bench-postgres: bootstrap ## Benchmark the emulator on PostgreSQL (throwaway cluster): floor, SQLite, two emulators, inserts, realtime across emulators (wrk, ~6 min)
+bench-postgres: bootstrap-test ## Benchmark the emulator on PostgreSQL (throwaway cluster): floor, SQLite, two emulators, inserts, realtime across emulators (wrk, ~6 min)
 	Benchmarks/emulator/run-postgres.sh
 
-bench-search: bootstrap ## Benchmark search and vector similarity on SQLite and PostgreSQL: 10,000 movies, list vs search vs similarity (wrk, ~2 min)
+bench-search: bootstrap-test ## Benchmark search and vector similarity on SQLite and PostgreSQL: 10,000 movies, list vs search vs similarity (wrk, ~2 min)
 	Benchmarks/search/run.sh
 
-bench-shapes: bootstrap ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~12 min)
+bench-shapes: bootstrap-test ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~12 min)
 	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
 
 bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) and build the movies SDK with warnings as errors

@@ -44,6 +44,8 @@ let package = Package(
                 .product(name: "DataConnectCodegen", package: "DataConnectCodegen"),
                 // The connection `dataconnect sql` diffs, migrates, sets up and grants on.
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),
+                // The development server `dataconnect postgres start|stop DIR` keeps in a directory.
+                .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
             ],
             path: "Tools/dataconnect"
         ),

@@ -10,10 +10,10 @@ and requests views, and an emulator restart. A second suite checks that `--no-co
 Each test saves a screenshot to `.build/console-screenshots/<test name>.png` and fails on any browser console
 entry of level SEVERE. Build the CLI first (`swift build --product dataconnect`), then run from the repository root:
 
-    /usr/bin/python3 Tests/Console/console_e2e.py [-k PATTERN]
+    .build/venv/bin/python Tests/Console/console_e2e.py [-k PATTERN]
 
-Debian's python3-selenium imports only under /usr/bin/python3; the browser is Debian's `chromium` with
-`chromium-driver` (`make bootstrap` installs them).
+Selenium comes from the test clients' virtual environment (`make venv`, pinned in Tests/python-requirements.txt);
+the browser is Debian's `chromium` with `chromium-driver` (`make bootstrap-test` installs them).
 """
 
 import atexit

@@ -6,7 +6,8 @@ import WorkspaceTestSupport
 /// streams and paths.
 @Suite struct CommandLineTests {
     static let generalUsage = "usage: dataconnect <command> [options]"
-    static let validateUsage = "usage: dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]"
+    static let validateUsage =
+        "usage: dataconnect validate [--backend DIR] [--seed FILE] [--print-sdl] [--prelude] [--quiet]"
 
     @Test func findsTheBuiltExecutable() throws {
         // given / when
@@ -37,7 +38,7 @@ import WorkspaceTestSupport
         // then
         #expect(result.exitStatus == 0)
         #expect(result.standardOutput.contains(Self.validateUsage))
-        for option in ["--backend DIR", "--print-sdl", "--prelude", "--quiet", "Exit status"] {
+        for option in ["--backend DIR", "--seed FILE", "--print-sdl", "--prelude", "--quiet", "Exit status"] {
             #expect(result.standardOutput.contains(option), "help validate does not mention \(option)")
         }
     }
@@ -65,7 +66,8 @@ import WorkspaceTestSupport
     @Test(arguments: [
         (
             ["help", "bogus"],
-            "dataconnect: no help for \"bogus\"; commands: validate, generate, init, emulator, execute, sql"
+            "dataconnect: no help for \"bogus\"; commands: validate, generate, init, emulator, execute, sql, postgres, "
+                + "upgrade"
         ),
         (["validate", "--bogus"], "dataconnect: unknown option \"--bogus\" for validate"),
         (["emulator", "--port", "abc"], "dataconnect: --port needs a number from 0 to 65535, got \"abc\""),

@@ -31,6 +31,51 @@ import WorkspaceTestSupport
         try await check(corpusCase)
     }
 
+    /// The emulator refuses to start on what `validate` refuses, with the same `file:line:col: error:` lines: the
+    /// schema, the operations' GraphQL, their CEL, what only compiling them finds, and the seed file. `generate`
+    /// refuses the same backends (all but a bad seed file, which it does not read), writing nothing.
+    @Test(arguments: Corpus.errorCases.filter { $0.expectedExitStatus == 1 })
+    func emulatorRefusesToStartWithTheSameErrors(_ corpusCase: CorpusCase) async throws {
+        // given
+        let backend = try TemporaryDirectory(prefix: "dataconnect-corpus-\(corpusCase.name)")
+        defer { backend.remove() }
+        try corpusCase.write(to: backend.url)
+        var emulatorArguments = ["emulator", "--backend", backend.path, "--port", "0", "--no-watch", "--no-console"]
+        if corpusCase.files.contains(where: { $0.path == "seed_data.gql" }) {
+            emulatorArguments += ["--seed", backend.path + "/seed_data.gql"]
+        }
+
+        // when
+        let validated = try await ChildProcess.dataconnect(["validate", "--backend", backend.path])
+        let generated = try await ChildProcess.dataconnect(["generate", "--backend", backend.path, "--check"])
+        let emulator = try ChildProcess(BuiltExecutable.require("dataconnect"), emulatorArguments)
+        let started = await emulator.wait { $0.isFinished || $0.standardOutput.contains("ready ") }
+        if started?.isFinished != true { await emulator.stop() }
+        let served = await emulator.waitForExit()
+
+        // then
+        func errors(_ result: ProcessResult) -> [String] {
+            result.errorLines.filter { $0.contains(": error: ") }
+        }
+        #expect(validated.exitStatus == 1, "validate: \(validated.standardError)")
+        #expect(
+            served.exitStatus == 1,
+            "the emulator started on a backend validate refuses: \(served.standardOutput)\n\(served.standardError)")
+        #expect(!errors(validated).isEmpty, "validate printed no error line: \(validated.standardError)")
+        #expect(
+            errors(served) == errors(validated),
+            "rule: \(corpusCase.rule)\nvalidate:\n\(validated.standardError)\nemulator:\n\(served.standardError)")
+        let seedOnly = errors(validated).allSatisfy { $0.hasPrefix(backend.path + "/seed_data.gql:") }
+        if !seedOnly {
+            #expect(
+                generated.exitStatus == 1, "generate accepted a backend validate refuses: \(generated.standardError)")
+            #expect(
+                errors(generated) == errors(validated),
+                "rule: \(corpusCase.rule)\nvalidate:\n\(validated.standardError)\ngenerate:\n\(generated.standardError)"
+            )
+        }
+    }
+
     /// Runs a case and compares the exit status and stderr with its expectations.
     private func check(_ corpusCase: CorpusCase) async throws {
         for problem in corpusCase.formatProblems {

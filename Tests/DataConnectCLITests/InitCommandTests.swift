@@ -31,7 +31,8 @@ import WorkspaceTestSupport
     static let commonFiles = [
         "README.md", "Makefile", "firebase.json", "scripts/with-emulator.sh", "dataconnect/dataconnect.yaml",
         "dataconnect/connector/connector.yaml", "dataconnect/seed_data.gql", "App/Package.swift",
-        "App/Sources/ProjApp/main.swift", "Generated/ProjSDK/Package.swift",
+        "App/Sources/ProjApp/main.swift", "App/Tests/ProjAppTests/ProjAppTests.swift",
+        "Generated/ProjSDK/Package.swift",
         "Generated/ProjSDK/Sources/ProjClient.swift", "Generated/ProjSDK/Sources/ProjOperations.swift",
     ]
 
@@ -71,8 +72,15 @@ import WorkspaceTestSupport
 
         let sdk = RepositoryPaths.root.appendingPathComponent("Packages/DataConnect").path
         let manifest = try #require(Self.contents(project + "/dataconnect/connector/connector.yaml"))
+        // A `dataconnect` run from the clone's build folder uses the clone's sources (an installed one pins a
+        // version: Tests/Install/install_test.sh).
         #expect(manifest.contains("coreSdkPackageLocation: \"\(sdk)\""))
-        #expect(manifest.contains("DATACONNECT_SDK_PATH"))
+        #expect(manifest.contains("make install"))
+        let app = try #require(Self.contents(project + "/App/Package.swift"))
+        let testing = RepositoryPaths.root.appendingPathComponent("Packages/DataConnectTesting").path
+        #expect(app.contains(".package(path: \"\(sdk)\")"))
+        #expect(app.contains(".package(path: \"\(testing)\")"))
+        #expect(app.contains(".testTarget("))
         let service = try #require(Self.contents(project + "/dataconnect/dataconnect.yaml"))
         #expect(service.contains("serviceId: \"proj\""))
         let firebase = try #require(Self.contents(project + "/firebase.json"))
@@ -81,11 +89,14 @@ import WorkspaceTestSupport
         #expect((json["dataconnect"] as? [String: Any])?["source"] as? String == "dataconnect")
         let makefile = try #require(Self.contents(project + "/Makefile"))
         #expect(makefile.contains(try BuiltExecutable.require("dataconnect").resolvingSymlinksInPath().path))
-        for target in ["generate:", "build:", "emulator:", "run:", "test:"] {
+        for target in ["generate:", "build:", "emulator:", "run:", "test:", "postgres:", "postgres-stop:", "upgrade:"] {
             #expect(makefile.contains("\n" + target), "\(target)")
         }
         #expect(FileManager.default.isExecutableFile(atPath: project + "/scripts/with-emulator.sh"))
-        for file in [project + "/README.md", project + "/Makefile", project + "/App/Package.swift"] {
+        for file in [
+            project + "/README.md", project + "/Makefile", project + "/App/Package.swift",
+            project + "/App/Tests/ProjAppTests/ProjAppTests.swift", project + "/dataconnect/connector/connector.yaml",
+        ] {
             #expect(!(Self.contents(file) ?? "").contains("{{"), "a placeholder is left in \(file)")
         }
     }
@@ -177,7 +188,8 @@ import WorkspaceTestSupport
     // MARK: - Building and running the apps
 
     /// Both templates' apps, built one after the other with a shared scratch path (so the core SDK compiles
-    /// once) and run against an emulator serving the project's backend and seed data.
+    /// once) and run against an emulator serving the project's backend and seed data; then each project's own
+    /// full-stack tests (`App/Tests`, the generated SDK against the in-process emulator) pass.
     ///
     /// The time limits are hang guards for two debug builds on a busy machine; the build time is printed, not judged.
     @Test(.timeLimit(.minutes(60))) func theAppsBuildAndRunAgainstTheEmulator() async throws {
@@ -219,6 +231,15 @@ import WorkspaceTestSupport
             #expect(run.standardOutput.contains("added \""), "\(templateCase.template): \(run.standardOutput)")
             #expect(run.standardOutput.contains(templateCase.insertedLine), "\(run.standardOutput)")
             #expect(run.standardOutput.contains(templateCase.insertedRow), "\(run.standardOutput)")
+
+            // and the project's own tests pass
+            let tests = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["swift", "test", "--package-path", project + "/App", "--scratch-path", buildPath],
+                upTo: Self.buildHangGuard)
+            #expect(tests.exitStatus == 0, "\(templateCase.template): \(tests.standardOutput)\n\(tests.standardError)")
+            let report = tests.standardOutput + tests.standardError
+            #expect(report.contains("with 1 test in 1 suite passed"), "\(report)")
         }
     }
 }

@@ -100,6 +100,57 @@ import WorkspaceTestSupport
         #expect(try store.migrate(try Self.model(backend.path)).wasUpToDate)
     }
 
+    @Test func aRequiredColumnWithoutDefaultOnATableWithRowsIsMarkedAndRefusedWithWhatToDo() async throws {
+        // given: a database at the movies schema with a movie, and a schema that adds a required Movie.servings
+        let url = try Self.freshDatabase()
+        let start = try await Self.sql(["migrate", "--backend", RepositoryPaths.movies, "--postgres", url])
+        try #require(start.exitStatus == 0, "\(start.standardError)")
+        try Self.insertMovieWithMetadata(url)
+        let backend = try Self.copyOfMovies(adding: "  servings: Int!\n")
+        defer { backend.remove() }
+        let statement = #"ALTER TABLE "movie" ADD COLUMN "servings" int4 NOT NULL"#
+
+        // when
+        let diff = try await Self.sql(["diff", "--backend", backend.path, "--postgres", url])
+        let migrate = try await Self.sql(["migrate", "--backend", backend.path, "--postgres", url])
+
+        // then: the step is marked in the plan and explained, before anything runs
+        #expect(diff.exitStatus == 0, "\(diff.standardError)")
+        #expect(diff.outputLines.first == statement + ";")
+        #expect(
+            diff.outputLines.dropFirst().first?.hasPrefix(
+                #"-- will fail: table "movie", column "servings": cannot add a required column without a default"#)
+                == true, "\(diff.standardOutput)")
+        #expect(diff.standardError.contains("1 of which will fail on the rows already there"))
+        #expect(diff.standardError.contains("field Movie.servings is non-null"))
+        #expect(diff.standardError.contains("@default(value:) or @default(sql:)"))
+        #expect(!diff.standardError.contains("0 destructive"))
+        // and migrate refuses it, applying nothing
+        #expect(migrate.exitStatus == 1)
+        #expect(migrate.standardError.contains("would fail on the rows already there; nothing applied"))
+        #expect(migrate.standardError.contains("  \(statement);"))
+        #expect(migrate.standardError.contains("make it optional, fill it in for the existing rows"))
+        #expect(try Self.columns(url, table: "movie").contains("servings") == false)
+    }
+
+    @Test func aRequiredColumnWithoutDefaultOnAnEmptyTableIsApplied() async throws {
+        // given: a database at the movies schema, without rows
+        let url = try Self.freshDatabase()
+        let start = try await Self.sql(["migrate", "--backend", RepositoryPaths.movies, "--postgres", url])
+        try #require(start.exitStatus == 0, "\(start.standardError)")
+        let backend = try Self.copyOfMovies(adding: "  servings: Int!\n")
+        defer { backend.remove() }
+
+        // when
+        let diff = try await Self.sql(["diff", "--backend", backend.path, "--postgres", url])
+        let migrate = try await Self.sql(["migrate", "--backend", backend.path, "--postgres", url])
+
+        // then
+        #expect(!diff.standardOutput.contains("will fail"))
+        #expect(migrate.exitStatus == 0, "\(migrate.standardError)")
+        #expect(try Self.columns(url, table: "movie").contains("servings"))
+    }
+
     @Test func migrateRepairsADatabaseChangedBehindTheFingerprint() async throws {
         // given: a migrated database whose table someone dropped by hand
         let url = try Self.freshDatabase()
@@ -313,6 +364,18 @@ import WorkspaceTestSupport
             let selection = "      boxOffice\n      language\n"
             try #require(queries.contains(selection))
             queries = queries.replacingOccurrences(of: selection, with: "      boxOffice\n")
+        }
+        return backend
+    }
+
+    /// A copy of Backend/movies whose `Movie` type has `fields` (schema text, each line indented) after its
+    /// description.
+    static func copyOfMovies(adding fields: String) throws -> TemporaryDirectory {
+        let backend = try RepositoryPaths.copyOfMovies()
+        try edit(backend.url.appendingPathComponent("schema/schema.gql")) { schema in
+            let after = "  # A one-line synopsis.\n  description: String\n"
+            try #require(schema.contains(after))
+            schema = schema.replacingOccurrences(of: after, with: after + fields)
         }
         return backend
     }

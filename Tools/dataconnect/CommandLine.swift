@@ -18,6 +18,10 @@ enum Command: Equatable {
     case initProject(InitOptions)
     /// `dataconnect sql diff|migrate|setup|grant [options]`
     case sql(SQLOptions)
+    /// `dataconnect postgres start|stop DIR [--port N]`
+    case postgres(PostgresOptions)
+    /// `dataconnect upgrade [DIR]`
+    case upgrade(UpgradeOptions)
     /// `dataconnect help [COMMAND]`, `--help`, `-h`
     case help(topic: String?)
     /// `dataconnect --version`
@@ -34,6 +38,8 @@ struct ValidateOptions: Equatable {
     var includePrelude = false
     /// Print only errors and warnings, no summary line.
     var quiet = false
+    /// `--seed FILE`: the seed file to check; `nil` checks `DIR/seed_data.gql` when it exists.
+    var seedFile: String?
 }
 
 /// Options of `dataconnect emulator`.
@@ -89,6 +95,27 @@ struct InitOptions: Equatable {
     var name: String?
 }
 
+/// Options of `dataconnect postgres`: a development PostgreSQL server kept in a directory.
+struct PostgresOptions: Equatable {
+    /// Start (creating the cluster when missing) or stop.
+    enum Action: Equatable {
+        /// `postgres start DIR [--port N]`
+        case start(port: Int)
+        /// `postgres stop DIR`
+        case stop
+    }
+
+    var action: Action
+    /// The cluster's directory.
+    var directory: String
+}
+
+/// Options of `dataconnect upgrade`: the project to re-pin to this toolkit's version.
+struct UpgradeOptions: Equatable {
+    /// The project folder (holding `dataconnect/` and `App/`); the current folder by default.
+    var directory = "."
+}
+
 /// Options of `dataconnect sql`: the subcommand, and where the schema and the database are.
 struct SQLOptions: Equatable {
     /// What `dataconnect sql` does.
@@ -127,7 +154,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The commands `dataconnect help` knows about, in the order the "no help" message lists them.
-let helpTopics = ["validate", "generate", "init", "emulator", "execute", "sql"]
+let helpTopics = ["validate", "generate", "init", "emulator", "execute", "sql", "postgres", "upgrade"]
 
 /// Parses the arguments after the program name into a ``Command``.
 ///
@@ -159,6 +186,10 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Command {
         return try InitOptions.parse(&reader)
     case "sql":
         return try SQLOptions.parse(&reader)
+    case "postgres":
+        return try PostgresOptions.parse(&reader)
+    case "upgrade":
+        return try UpgradeOptions.parse(&reader)
     default:
         throw UsageError(message: ArgumentError(.unknownCommand(first, known: [])).message)
     }
@@ -190,6 +221,7 @@ extension ValidateOptions {
                 [
                     .value("--backend", aliases: "--config_dir", "--config-dir", expecting: "a directory"),
                     .flag("--print-sdl"), .flag("--prelude"), .flag("--quiet", aliases: "-q"),
+                    .value("--seed", expecting: "a file"),
                 ], command: "validate")
         }
         if parsed.helpRequested { return .help(topic: "validate") }
@@ -199,6 +231,7 @@ extension ValidateOptions {
         options.printSDL = parsed.contains("--print-sdl")
         options.includePrelude = parsed.contains("--prelude")
         options.quiet = parsed.contains("--quiet")
+        options.seedFile = parsed.value("--seed")
         return .validate(options)
     }
 }
@@ -361,6 +394,51 @@ extension InitOptions {
     }
 }
 
+extension PostgresOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        guard let verb = reader.remaining.first else {
+            throw UsageError(message: "postgres needs a subcommand: start, stop")
+        }
+        if verb == "-h" || verb == "--help" { return .help(topic: "postgres") }
+        guard verb == "start" || verb == "stop" else {
+            throw UsageError(message: ArgumentError(.unknownCommand(verb, known: ["start", "stop"])).message)
+        }
+        _ = reader.next()
+        let command = "postgres \(verb)"
+        let options: [Option] = verb == "start" ? [.value("--port", expecting: "a port number")] : []
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(options, command: command)
+        }
+        if parsed.helpRequested { return .help(topic: "postgres") }
+        guard let directory = parsed.positionals.first else {
+            throw UsageError(message: "\(command) needs a directory")
+        }
+        if let extra = parsed.positionals.dropFirst().first { throw .unexpected(extra, for: command) }
+        guard verb == "start" else { return .postgres(PostgresOptions(action: .stop, directory: directory)) }
+        var port = 5432
+        if let text = parsed.value("--port") {
+            guard let number = Int(text), (1...65_535).contains(number) else {
+                throw UsageError(message: "--port needs a number from 1 to 65535, got \"\(text)\"")
+            }
+            port = number
+        }
+        return .postgres(PostgresOptions(action: .start(port: port), directory: directory))
+    }
+}
+
+extension UpgradeOptions {
+    fileprivate static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse([], command: "upgrade")
+        }
+        if parsed.helpRequested { return .help(topic: "upgrade") }
+        if parsed.positionals.count > 1 {
+            throw UsageError(message: "upgrade takes one directory, got \"\(parsed.positionals[1])\" too")
+        }
+        return .upgrade(UpgradeOptions(directory: parsed.positionals.first ?? "."))
+    }
+}
+
 extension SQLOptions {
     /// The subcommands of `dataconnect sql`.
     static let subcommands = ["diff", "migrate", "setup", "grant"]
@@ -427,12 +505,14 @@ func usage(_ topic: String?) -> String {
         return """
             usage: dataconnect init [--template blank|movies] [--name NAME] DIR
 
-            Creates a project in DIR (which must be missing or empty) from a template in this repository's
-            Templates/ folder, generates its Swift SDK, and prints the next steps. The project has:
+            Creates a project in DIR (which must be missing or empty) from a template, generates its Swift SDK,
+            and prints the next steps. The project has:
               dataconnect/         dataconnect.yaml, schema/schema.gql, connector/ and seed_data.gql
               Generated/<Package>/ the typed Swift SDK, generated now so the app builds at once
-              App/                 a command-line app that lists rows, inserts one and lists them again
-              Makefile             `make run` (emulator with seed data + the app) and `make test`
+              App/                 a command-line app that lists rows, inserts one and lists them again,
+                                   and App/Tests: a full-stack test (the SDK against an in-process emulator)
+              Makefile             `make run` (emulator with seed data + the app), `make test`, `make emulator`,
+                                   `make postgres` / `make postgres-stop`, `make upgrade`
               README.md, firebase.json
 
               --template T, -t T   blank (default): one Note table with list/get/create/update/delete;
@@ -440,20 +520,26 @@ func usage(_ topic: String?) -> String {
               --name NAME          the service and connector id (default: DIR's last path component),
                                    reduced to lowercase letters, digits and dashes
 
-            The generated package and the app depend on the core SDK by absolute path: this repository's
-            Packages/DataConnect, found from the running executable, or DATACONNECT_SDK_PATH when set
-            (DATACONNECT_TEMPLATES overrides the Templates folder).
+            An installed dataconnect (`make install`, or the Debian package) pins the project to its version:
+            the generated package and the app depend on PREFIX/share/dataconnect/DataConnect.git by URL and
+            exact version (`dataconnect upgrade` re-pins). One run from a clone's build folder uses the clone's
+            Templates/ and its SDK packages by path. DATACONNECT_PACKAGE_URL names another package repository
+            (pinned to this version), DATACONNECT_SDK_PATH a local core SDK package, DATACONNECT_TEMPLATES the
+            templates folder.
 
             Exit status: 0 when created, 1 when DIR is not empty or generation fails, 2 on a usage error.
             """
     case "validate":
         return """
-            usage: dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]
+            usage: dataconnect validate [--backend DIR] [--seed FILE] [--print-sdl] [--prelude] [--quiet]
 
             Loads DIR/dataconnect.yaml, compiles the schema, generates its GraphQL API and type-checks every
-            connector operation against it. Problems are printed as `file:line:col: error: message`.
+            connector operation against it, with the checks the emulator runs at start: the CEL of @auth(expr:),
+            @check and *_expr values, and each operation's compilation to SQL. Problems are printed as
+            `file:line:col: error: message`, the lines the emulator refuses to start with.
 
               --backend DIR   the folder holding dataconnect.yaml (default: the current folder)
+              --seed FILE     also check this admin GraphQL file (default: DIR/seed_data.gql when it exists)
               --print-sdl     print the generated GraphQL API as SDL on standard output
               --prelude       with --print-sdl, also print the built-in prelude
               --quiet, -q     print only diagnostics, no summary
@@ -500,7 +586,8 @@ func usage(_ topic: String?) -> String {
                                      key=value connection string); the default is the environment's
                                      FIREBASE_DATACONNECT_POSTGRESQL_STRING, when set. The schema is
                                      migrated at start; several emulators may share the database
-              --seed FILE            run an admin GraphQL file (such as seed_data.gql) after start
+              --seed FILE            run an admin GraphQL file (such as seed_data.gql) after start, when the
+                                     database is empty (a database with rows logs why it skipped the seed)
               --import DIR           load DIR/dataconnect_export/sqlite.db at start
               --export-on-exit DIR   write DIR/dataconnect_export/sqlite.db when stopping
               --no-watch             do not reload on file changes
@@ -572,6 +659,28 @@ func usage(_ topic: String?) -> String {
             cannot be reached or refuses a statement, the backend has errors, or migrate refuses a
             destructive plan; 2 on a usage error.
             """
+    case "postgres":
+        return """
+            usage: dataconnect postgres start DIR [--port N]
+                   dataconnect postgres stop DIR
+
+            start creates a PostgreSQL cluster in DIR when it has none (initdb), starts its server on
+            127.0.0.1:N (5432 by default; the socket is in DIR) and prints its URL, ready for
+            `dataconnect emulator --postgres URL`; the server keeps running. A running server only prints its URL.
+            stop stops it; the data stays in DIR until DIR is removed. Local logins as `postgres` are trusted.
+            As root, the server runs as the `postgres` user (PostgreSQL refuses to run as root).
+            Needs PostgreSQL's server programs (Debian: the postgresql package).
+            Exit status: 0 on success, 1 on failure, 2 on a usage error.
+            """
+    case "upgrade":
+        return """
+            usage: dataconnect upgrade [DIR]
+
+            Re-pins the project in DIR (default: the current folder) to this toolkit's version:
+            every connector.yaml's coreSdkVersion and the `dataconnectVersion` constant of every Package.swift
+            under DIR become \(ToolkitVersion.current), then the SDK is generated again. SwiftPM resolves
+            the new version at the next build. Exit status: 0 on success, 1 on failure, 2 on a usage error.
+            """
     default:
         return """
             usage: dataconnect <command> [options]
@@ -583,6 +692,8 @@ func usage(_ topic: String?) -> String {
               emulator    serve a backend locally over HTTP on SQLite or PostgreSQL
               execute     run an admin GraphQL file on a running emulator
               sql         compare and migrate a PostgreSQL database's schema; set it up, grant access
+              postgres    start or stop a development PostgreSQL server kept in a directory
+              upgrade     re-pin a project to this toolkit's version and regenerate its SDK
               help        show help for a command
 
             Run `dataconnect help <command>` for a command's options.

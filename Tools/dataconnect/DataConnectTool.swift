@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectSchema
 import Foundation
 import GraphQLLanguage
@@ -5,8 +6,8 @@ import GraphQLLanguage
 /// The `dataconnect` command-line tool.
 @main
 struct DataConnectTool {
-    /// The tool's version.
-    static let version = "0.1.0"
+    /// The tool's version: the toolkit's.
+    static var version: String { ToolkitVersion.current }
 
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -21,7 +22,7 @@ struct DataConnectTool {
         case .help(let topic):
             print(usage(topic))
         case .version:
-            print("dataconnect \(version)")
+            print(Installation.versionLine(executable: InitCommand.executablePath()))
         case .validate(let options):
             exit(validate(options))
         case .emulator(let options):
@@ -34,12 +35,34 @@ struct DataConnectTool {
             exit(InitCommand.run(options))
         case .sql(let options):
             exit(SQLCommand.run(options))
+        case .postgres(let options):
+            exit(PostgresCommand.run(options))
+        case .upgrade(let options):
+            exit(UpgradeCommand.run(options))
         }
     }
 
     /// Runs `dataconnect validate`; returns the exit status.
+    ///
+    /// The stages: the front end (``ServiceCompiler``), then the checks the emulator runs at start
+    /// (``StartChecks``: CEL and compilation to SQL), then the seed file (`--seed`, or `DIR/seed_data.gql` when it
+    /// exists) as the emulator checks it before running it. So `validate` refuses what the emulator refuses.
     static func validate(_ options: ValidateOptions) -> Int32 {
-        let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: options.backend)
+        let (service, compiled) = ServiceCompiler.compile(backendDirectory: options.backend)
+        var diagnostics = compiled
+        if let service, !diagnostics.containsErrors {
+            diagnostics += StartChecks.diagnostics(for: service)
+            if let seed = seedFile(options) {
+                do {
+                    let text = try String(contentsOfFile: seed, encoding: .utf8)
+                    diagnostics += StartChecks.diagnostics(
+                        forAdminDocument: Source(name: seed, text: text), service: service)
+                } catch {
+                    let message = "cannot read the seed file: \(error.localizedDescription)"
+                    diagnostics.append(Diagnostic(file: seed, location: nil, message: message))
+                }
+            }
+        }
         for diagnostic in diagnostics {
             printError(diagnostic.description)
         }
@@ -59,6 +82,13 @@ struct DataConnectTool {
             }
         }
         return errors == 0 ? 0 : 1
+    }
+
+    /// The seed file `validate` checks: `--seed`, or `DIR/seed_data.gql` when it exists.
+    static func seedFile(_ options: ValidateOptions) -> String? {
+        if let seed = options.seedFile { return seed }
+        let conventional = options.backend + "/seed_data.gql"
+        return FileManager.default.fileExists(atPath: conventional) ? conventional : nil
     }
 
     static func printError(_ text: String) {

@@ -35,7 +35,8 @@ enum EmulatorCommand {
                     executionLimits: options.executionLimits, console: options.console))
             try emulator.start()
         } catch {
-            log("error: \(error.message)")
+            // A refused backend or seed file prints the `file:line:col: error:` lines `dataconnect validate` prints.
+            log(error.diagnostics.isEmpty ? "error: \(error.message)" : error.message)
             return 1
         }
         if options.console {

@@ -1,5 +1,6 @@
 import DataConnectCodegen
 import DataConnectEmulator
+import DataConnectEngine
 import DataConnectSchema
 import EmulatorHTTP
 import Foundation
@@ -30,10 +31,30 @@ enum GenerateCommand {
         return 0
     }
 
+    /// A warning for each `swiftSdk` entry pinned to another toolkit version than this generator's: the generated
+    /// code is made for this version's SDK, and may not compile against the pinned one.
+    static func versionMismatches(_ service: CompiledService) -> [String] {
+        var warnings: [String] = []
+        for connector in service.connectors {
+            for sdk in connector.sources.manifest.swiftSDKs {
+                guard let pinned = sdk.coreSdkVersion, pinned != ToolkitVersion.current else { continue }
+                warnings.append(
+                    "\(PackagePaths.join(connector.sources.directory, "connector.yaml")):\(sdk.location.line):\(sdk.location.column): warning: the project is pinned to the dataconnect SDK \(pinned), but this is dataconnect \(ToolkitVersion.current): the generated code is made for \(ToolkitVersion.current). Run `dataconnect upgrade` to re-pin the project, or run dataconnect-\(pinned)"
+                )
+            }
+        }
+        return warnings
+    }
+
     /// One generation (or check); returns the exit status.
     static func generateOnce(_ options: GenerateOptions) -> Int32 {
         let start = ContinuousClock.now
-        let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: options.backend)
+        let (service, compilerDiagnostics) = ServiceCompiler.compile(backendDirectory: options.backend)
+        var diagnostics = compilerDiagnostics
+        // What the emulator would refuse to start on (CEL, compilation to SQL) is not generated either.
+        if let compiled = service, !diagnostics.contains(where: { $0.severity == .error }) {
+            diagnostics += StartChecks.diagnostics(for: compiled)
+        }
         for diagnostic in diagnostics {
             DataConnectTool.printError(diagnostic.description)
         }
@@ -42,6 +63,7 @@ enum GenerateCommand {
             DataConnectTool.printError("\(options.backend): \(errors) error(s); nothing generated")
             return 1
         }
+        for warning in versionMismatches(service) { DataConnectTool.printError(warning) }
         let (packages, failures) = PackagePlanner.plan(service: service)
         for failure in failures {
             DataConnectTool.printError(failure.description)

@@ -1,3 +1,4 @@
+import DataConnectSchema
 import Foundation
 
 /// `dataconnect init`: write a new project from a template, generate its SDK, and print the next steps.
@@ -17,14 +18,24 @@ enum InitCommand {
         var message: String
     }
 
-    /// Where the templates, the core SDK and this tool are.
+    /// Where the templates, the SDK and this tool are.
     struct Locations {
         /// The folder holding `common/` and one folder per template.
         var templates: String
-        /// The core SDK package (`Packages/DataConnect`), absolute.
-        var coreSDK: String
+        /// Where new projects get the SDK and the test harness from.
+        var toolkit: Toolkit
         /// This `dataconnect` executable, absolute.
         var executable: String
+    }
+
+    /// Where a new project's SDK (`FirebaseDataConnect`) and test harness (`DataConnectTesting`) come from.
+    enum Toolkit: Equatable {
+        /// A package repository and an exact version: the installed toolkit
+        /// (`file://PREFIX/share/dataconnect/DataConnect.git`), or `DATACONNECT_PACKAGE_URL`.
+        case package(url: String, version: String)
+        /// The source packages of a clone of this repository (`Packages/DataConnect`, `Packages/DataConnectTesting`),
+        /// for a `dataconnect` run from its build folder; `DATACONNECT_SDK_PATH` names the first.
+        case clone(coreSDK: String, testing: String)
     }
 
     /// Runs the command; returns the exit status.
@@ -88,12 +99,22 @@ enum InitCommand {
             Next steps:
               cd \(shown)
               make run     # start the emulator with the seed data, run the app against it, stop the emulator
-              make test    # validate, check Generated/ is fresh, build, run the app on a free port
+              make test    # validate, check Generated/ is fresh, run the tests (in-process emulator)
 
             Edit dataconnect/schema/schema.gql and dataconnect/connector/*.gql, then `make generate`.
-            The project uses the core SDK at \(locations.coreSDK)
-            and `dataconnect` from PATH, else \(locations.executable).
+            \(toolkitSentence(locations.toolkit))
+            It runs `dataconnect` from PATH, else \(locations.executable).
             """)
+    }
+
+    /// Where the project's SDK comes from, in a sentence.
+    static func toolkitSentence(_ toolkit: Toolkit) -> String {
+        switch toolkit {
+        case .package(let url, let version):
+            "The project is pinned to the dataconnect toolkit \(version) at \(url) (`dataconnect upgrade` re-pins it)."
+        case .clone(let coreSDK, _):
+            "The project uses the SDK sources of the clone at \(coreSDK) (run `make install` there to pin a version)."
+        }
     }
 
     static func join(_ base: String, _ component: String) -> String {
@@ -141,21 +162,136 @@ enum InitCommand {
             "connectorVar": pascal.prefix(1).lowercased() + pascal.dropFirst() + "Connector",
             "package": pascal + "SDK",
             "app": pascal + "App",
-            "coreSdkPath": locations.coreSDK,
             "dataconnectPath": locations.executable,
-            "dataconnectVersion": DataConnectTool.version,
+            "dataconnectVersion": ToolkitVersion.current,
+            "coreSdkSettings": coreSdkSettings(locations.toolkit),
+            "toolkitPin": toolkitPin(locations.toolkit),
+            "toolkitDependencies": toolkitDependencies(locations.toolkit),
+            "testingPackage": testingPackage(locations.toolkit),
         ]
+    }
+
+    /// The lines of `connector.yaml`'s `swiftSdk` entry that say where the generated package finds the SDK.
+    static func coreSdkSettings(_ toolkit: Toolkit) -> String {
+        switch toolkit {
+        case .package(let url, let version):
+            """
+            # The SDK (module FirebaseDataConnect) comes from the dataconnect toolkit's package repository,
+                # pinned to one version; `dataconnect upgrade` re-pins the project to the dataconnect you run.
+                coreSdkPackageURL: "\(url)"
+                coreSdkVersion: "\(version)"
+            """
+        case .clone(let coreSDK, _):
+            """
+            # The SDK (module FirebaseDataConnect) from the sources of the dataconnect clone this project was
+                # made with (its executable was run from the clone's build folder; `make install` there gives a
+                # versioned toolkit instead). If the clone moves, change this path and run `make generate`.
+                coreSdkPackageLocation: "\(coreSDK)"
+            """
+        }
+    }
+
+    /// The declaration `App/Package.swift` starts with: the pinned toolkit version, or a note on the clone.
+    static func toolkitPin(_ toolkit: Toolkit) -> String {
+        switch toolkit {
+        case .package(_, let version):
+            """
+            /// The dataconnect toolkit this project builds against (its SDK and test harness, from the package
+            /// repository `make install` wrote). `dataconnect upgrade` changes this line.
+            let dataconnectVersion: Version = "\(version)"
+            """
+        case .clone:
+            "// The SDK and the test harness come from the sources of a dataconnect clone (see connector.yaml)."
+        }
+    }
+
+    /// The dependencies of `App/Package.swift` that bring `FirebaseDataConnect` and `DataConnectTesting`.
+    static func toolkitDependencies(_ toolkit: Toolkit) -> String {
+        switch toolkit {
+        case .package(let url, _):
+            ".package(url: \(swiftLiteral(url)), exact: dataconnectVersion),"
+        case .clone(let coreSDK, let testing):
+            ".package(path: \(swiftLiteral(coreSDK))),\n        .package(path: \(swiftLiteral(testing))),"
+        }
+    }
+
+    /// The package that vends `DataConnectTesting`, as `App/Package.swift` names it.
+    static func testingPackage(_ toolkit: Toolkit) -> String {
+        switch toolkit {
+        case .package: "DataConnect"
+        case .clone: "DataConnectTesting"
+        }
+    }
+
+    /// `text` as a Swift string literal.
+    static func swiftLiteral(_ text: String) -> String {
+        var result = "\""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            default: result.append(character)
+            }
+        }
+        return result + "\""
     }
 
     // MARK: - Locations
 
-    /// Finds the templates and the core SDK: `DATACONNECT_TEMPLATES` and `DATACONNECT_SDK_PATH` when set,
-    /// else the repository this executable was built in (walking up from the executable, then from this
-    /// source file's path at build time).
+    /// Finds the templates and the toolkit.
+    ///
+    /// An installed `dataconnect` (`PREFIX/lib/dataconnect/<version>/dataconnect`, see `make install`) uses its
+    /// install: `PREFIX/share/dataconnect/<version>/templates` and the package repository
+    /// `PREFIX/share/dataconnect/DataConnect.git` at its own version. One run from a clone's build folder uses the
+    /// clone's `Templates/` and source packages. `DATACONNECT_TEMPLATES` overrides the templates,
+    /// `DATACONNECT_PACKAGE_URL` the package repository (pinned to this tool's version), and `DATACONNECT_SDK_PATH`
+    /// a local core SDK package.
     static func locate() throws(Failure) -> Locations {
         let environment = ProcessInfo.processInfo.environment
         let fileManager = FileManager.default
         let executable = executablePath()
+        let installation = Installation(executable: executable)
+        let root = installation == nil ? cloneRoot(executable: executable) : nil
+
+        let templates: String
+        if let override = environment["DATACONNECT_TEMPLATES"], !override.isEmpty {
+            templates = absolute(override)
+        } else if let installation {
+            templates = installation.templates
+        } else if let root {
+            templates = root + "/Templates"
+        } else {
+            throw Failure(message: "cannot find the templates near \(executable); set DATACONNECT_TEMPLATES")
+        }
+
+        let toolkit: Toolkit
+        if let override = environment["DATACONNECT_SDK_PATH"], !override.isEmpty {
+            let coreSDK = absolute(override)
+            let testing = ((coreSDK as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent("DataConnectTesting")
+            toolkit = .clone(coreSDK: coreSDK, testing: testing)
+        } else if let url = environment["DATACONNECT_PACKAGE_URL"], !url.isEmpty {
+            toolkit = .package(url: url, version: ToolkitVersion.current)
+        } else if let installation {
+            toolkit = .package(url: installation.packageURL, version: ToolkitVersion.current)
+        } else if let root {
+            toolkit = .clone(coreSDK: root + "/Packages/DataConnect", testing: root + "/Packages/DataConnectTesting")
+        } else {
+            throw Failure(
+                message:
+                    "cannot find the dataconnect toolkit near \(executable): install it (`make install`), or set DATACONNECT_PACKAGE_URL"
+            )
+        }
+        if case .clone(let coreSDK, _) = toolkit, !fileManager.fileExists(atPath: coreSDK + "/Package.swift") {
+            throw Failure(
+                message: "\(coreSDK) is not the core SDK package (no Package.swift); check DATACONNECT_SDK_PATH")
+        }
+        return Locations(templates: templates, toolkit: toolkit, executable: executable)
+    }
+
+    /// The clone of this repository `executable` was built in: the first folder above it (or above this source
+    /// file's path at build time) with `Templates/` and `Packages/DataConnect/Package.swift`.
+    static func cloneRoot(executable: String) -> String? {
         var roots: [String] = []
         var folder = (executable as NSString).deletingLastPathComponent
         while folder != "/" && !folder.isEmpty {
@@ -166,33 +302,10 @@ enum InitCommand {
         roots.append(
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().path)
-        let root = roots.first {
-            fileManager.fileExists(atPath: $0 + "/Templates")
-                && fileManager.fileExists(atPath: $0 + "/Packages/DataConnect/Package.swift")
+        return roots.first {
+            FileManager.default.fileExists(atPath: $0 + "/Templates")
+                && FileManager.default.fileExists(atPath: $0 + "/Packages/DataConnect/Package.swift")
         }
-
-        let templates: String
-        if let override = environment["DATACONNECT_TEMPLATES"], !override.isEmpty {
-            templates = absolute(override)
-        } else if let root {
-            templates = root + "/Templates"
-        } else {
-            throw Failure(message: "cannot find the Templates folder near \(executable); set DATACONNECT_TEMPLATES")
-        }
-        let coreSDK: String
-        if let override = environment["DATACONNECT_SDK_PATH"], !override.isEmpty {
-            coreSDK = absolute(override)
-        } else if let root {
-            coreSDK = root + "/Packages/DataConnect"
-        } else {
-            throw Failure(
-                message: "cannot find the core SDK (Packages/DataConnect) near \(executable); set DATACONNECT_SDK_PATH")
-        }
-        guard fileManager.fileExists(atPath: coreSDK + "/Package.swift") else {
-            throw Failure(
-                message: "\(coreSDK) is not the core SDK package (no Package.swift); check DATACONNECT_SDK_PATH")
-        }
-        return Locations(templates: templates, coreSDK: coreSDK, executable: executable)
     }
 
     /// The absolute, symlink-free path of the running executable.

@@ -9,7 +9,10 @@ import PostgreSQLKit
 /// Every subcommand works in the database's current schema (the first existing schema of its `search_path`),
 /// the one the emulator serves from. `diff` and `migrate` use ``PostgreSQLMigrator``, as every emulator's
 /// start-up does: `diff` prints its plan, `migrate` applies the plan it printed, in one transaction under the
-/// migrator's advisory lock. Statements go to standard output, summaries and errors to standard error.
+/// migrator's advisory lock. A step the data will make fail (``PostgreSQLMigrator/Plan/blocked``: a required
+/// column without a default added to a table with rows) is marked `-- will fail:` in the plan and explained;
+/// `migrate` refuses such a plan and applies nothing. Statements go to standard output, summaries and errors to
+/// standard error.
 enum SQLCommand {
     /// Runs the command; returns the exit status.
     static func run(_ options: SQLOptions) -> Int32 {
@@ -56,7 +59,13 @@ enum SQLCommand {
         let database = try Database(url)
         let plan = try PostgreSQLMigrator(model: model).plan(on: database.connection)
         write(plan.script)
-        if plan.isEmpty {
+        if !plan.blocked.isEmpty {
+            say(
+                "\(database.description): \(count(plan.additive.count + plan.destructive.count, "statement")) to "
+                    + "bring the database to the schema of \(backend), \(plan.blocked.count) of which will fail on the "
+                    + "rows already there; `dataconnect sql migrate` refuses the plan until the schema changes:")
+            sayBlocked(plan)
+        } else if plan.isEmpty {
             say("\(database.description): the database matches the schema of \(backend)")
         } else {
             let command = plan.destructive.isEmpty ? "dataconnect sql migrate" : "dataconnect sql migrate --force"
@@ -75,6 +84,13 @@ enum SQLCommand {
         let migrator = PostgreSQLMigrator(model: model)
         let plan = try migrator.plan(on: database.connection)
         write(plan.script)
+        if !plan.blocked.isEmpty {
+            say(
+                "error: \(database.description): \(count(plan.blocked.count, "statement")) of the plan would fail on "
+                    + "the rows already there; nothing applied:")
+            sayBlocked(plan)
+            return 1
+        }
         if !plan.destructive.isEmpty && !force {
             say(
                 "error: \(database.description): the plan has \(count(plan.destructive.count, "destructive statement")), "
@@ -112,6 +128,14 @@ enum SQLCommand {
             say("schema fingerprint not recorded while notes remain: emulators compare the catalog at start")
         }
         return 0
+    }
+
+    /// Names each blocked step of a plan and what to do about it, on standard error.
+    private static func sayBlocked(_ plan: PostgreSQLMigrator.Plan) {
+        for step in plan.blocked {
+            say("  \(step.statement);")
+            say("    \(step.issue)")
+        }
     }
 
     /// Compiles the backend's schema, printing diagnostics; `nil` when the schema has errors.

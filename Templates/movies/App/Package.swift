@@ -1,14 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// {{app}}: a command-line app over the generated `{{package}}` SDK (see ../README.md).
+{{toolkitPin}}
+
+/// {{app}}: a command-line app over the generated `{{package}}` SDK, and its full-stack tests (see ../README.md).
 let package = Package(
     name: "{{app}}",
     dependencies: [
         // The typed SDK that `make generate` writes from ../dataconnect.
         .package(path: "../Generated/{{package}}"),
-        // The core SDK (module FirebaseDataConnect), from the dataconnect repository this project was made with.
-        .package(path: "{{coreSdkPath}}"),
+        // The core SDK (module FirebaseDataConnect) and the test harness (DataConnectTesting).
+        {{toolkitDependencies}}
     ],
     targets: [
         .executableTarget(
@@ -18,7 +20,17 @@ let package = Package(
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
             ],
             path: "Sources/{{app}}"
-        )
+        ),
+        // Full-stack tests: the generated SDK against the emulator, in the test process (no socket, no port).
+        .testTarget(
+            name: "{{app}}Tests",
+            dependencies: [
+                .product(name: "{{package}}", package: "{{package}}"),
+                .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "DataConnectTesting", package: "{{testingPackage}}"),
+            ],
+            path: "Tests/{{app}}Tests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

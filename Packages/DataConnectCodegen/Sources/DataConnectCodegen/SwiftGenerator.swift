@@ -63,25 +63,34 @@ public enum SwiftGenerator {
         public var observablePublisher: ConnectorManifest.ObservablePublisher
         /// The client cache settings baked into the connector's shared instance.
         public var clientCache: ConnectorManifest.ClientCache?
-        /// A local path to the core SDK package; when `nil` the generated package depends on the release.
+        /// A local path to the core SDK package; when `nil` the generated package depends on the package at
+        /// ``coreSdkPackageURL``, else on the release.
         public var coreSdkPackageLocation: String?
+        /// The URL of the core SDK package, used with ``coreSdkVersion`` when there is no local path **[ext]**.
+        public var coreSdkPackageURL: String?
+        /// The exact version of the package at ``coreSdkPackageURL``.
+        public var coreSdkVersion: String?
 
         /// Creates options.
         public init(
             package: String, observablePublisher: ConnectorManifest.ObservablePublisher = .observableMacro,
-            clientCache: ConnectorManifest.ClientCache? = nil, coreSdkPackageLocation: String? = nil
+            clientCache: ConnectorManifest.ClientCache? = nil, coreSdkPackageLocation: String? = nil,
+            coreSdkPackageURL: String? = nil, coreSdkVersion: String? = nil
         ) {
             self.package = package
             self.observablePublisher = observablePublisher
             self.clientCache = clientCache
             self.coreSdkPackageLocation = coreSdkPackageLocation
+            self.coreSdkPackageURL = coreSdkPackageURL
+            self.coreSdkVersion = coreSdkVersion
         }
 
         /// Options from a `generate.swiftSdk` entry.
         public init(sdk: ConnectorManifest.SwiftSDK) {
             self.init(
                 package: sdk.package, observablePublisher: sdk.observablePublisher, clientCache: sdk.clientCache,
-                coreSdkPackageLocation: sdk.coreSdkPackageLocation)
+                coreSdkPackageLocation: sdk.coreSdkPackageLocation, coreSdkPackageURL: sdk.coreSdkPackageURL,
+                coreSdkVersion: sdk.coreSdkVersion)
         }
     }
 

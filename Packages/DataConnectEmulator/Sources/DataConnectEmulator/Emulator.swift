@@ -12,11 +12,21 @@ public struct EmulatorError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The status an HTTP caller gets for it (`POST /emulator/configure`); FAILED_PRECONDITION by default.
     public var status: StatusCode
+    /// The `file:line:col: error:` diagnostics behind the error, when the backend or the seed file is refused;
+    /// the same lines `dataconnect validate` prints.
+    public var diagnostics: [Diagnostic] = []
 
     /// Creates an error.
     public init(_ message: String, status: StatusCode = .failedPrecondition) {
         self.message = message
         self.status = status
+    }
+
+    /// Creates the error of a refused backend or seed file: its message is the diagnostics, one per line.
+    public init(diagnostics: [Diagnostic], status: StatusCode = .failedPrecondition) {
+        self.message = diagnostics.map(\.description).joined(separator: "\n")
+        self.status = status
+        self.diagnostics = diagnostics
     }
 
     public var description: String { message }
@@ -49,7 +59,8 @@ public final class Emulator: Sendable {
         /// A PostgreSQL connection string (`postgres://user@host:port/db?sslmode=disable`, or `key=value` pairs):
         /// serve from that database instead of the embedded SQLite one.
         public var postgreSQL: String?
-        /// An admin GraphQL file run once after start (e.g. `seed_data.gql`).
+        /// An admin GraphQL file run after start when the database is empty (e.g. `seed_data.gql`; see
+        /// ``Emulator/seedIfEmpty(fromFile:)``).
         public var seedFile: String?
         /// An export directory (`dataconnect_export/sqlite.db`) loaded at start.
         public var importDirectory: String?
@@ -225,7 +236,8 @@ public final class Emulator: Sendable {
             host: options.host, port: options.port, configuration: .init(threadPoolSize: max(1, options.threads)),
             responder: responder)
         if let seed = options.seedFile {
-            try self.seed(fromFile: seed)
+            try self.validateSeed(fromFile: seed)
+            try self.seedIfEmpty(fromFile: seed)
         }
         handle.emulator = self
     }
@@ -312,23 +324,21 @@ public final class Emulator: Sendable {
         return response
     }
 
-    /// Runs a seed file; fails when the response carries errors.
+    /// Runs a seed file, whatever the database holds (``seedIfEmpty(fromFile:)`` is what `--seed` does); fails
+    /// when the response carries errors, naming the file and, where found, the failing mutation field's line and
+    /// column (`dataconnect/seed_data.gql:3:3: duplicate key value ...`).
     public func seed(fromFile path: String) throws(EmulatorError) {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw EmulatorError("cannot read the seed file \(path): \(error.localizedDescription)")
-        }
-        let response = executeAdmin(text)
+        let seed = try SeedFile(path: path)
+        let response = executeAdmin(seed.text)
         let body = (try? JSONValue(parsing: response.body)) ?? .null
         if response.status != .ok {
             throw EmulatorError(
                 "the seed file \(path) failed: \(body["error"]?["message"]?.stringValue ?? "\(response.status)")")
         }
         if let errors = body["errors"]?.arrayValue, !errors.isEmpty {
-            let messages = errors.compactMap { $0["message"]?.stringValue }
-            throw EmulatorError("the seed file \(path) failed: \(messages.joined(separator: "; "))")
+            let lines = seed.failureLines(errors)
+            throw EmulatorError(
+                "the seed file failed:" + (lines.count == 1 ? " " : "\n") + lines.joined(separator: "\n"))
         }
         options.log("seeded from \(path)")
     }
@@ -342,8 +352,18 @@ public final class Emulator: Sendable {
             try load(directory, expectedServiceID: nil)
             options.log("reloaded: serving the new schema and connectors")
         } catch {
-            options.log("error: \(error.message)\nstill serving the last good version")
+            options.log(Self.reloadRefusal(error))
         }
+    }
+
+    /// The one line a refused reload logs: the first diagnostic (or the message), how many more, and that the last
+    /// good version is still served.
+    static func reloadRefusal(_ error: EmulatorError) -> String {
+        guard let first = error.diagnostics.first else {
+            return "error: \(error.message); still serving the last good version"
+        }
+        let more = error.diagnostics.count > 1 ? " (and \(error.diagnostics.count - 1) more)" : ""
+        return "reload refused: \(first.description)\(more); still serving the last good version"
     }
 
     /// Whether a service is being served: a backend was given at start or configured since.
@@ -420,10 +440,6 @@ public final class Emulator: Sendable {
                 "service_id \"\(expectedServiceID)\" does not match serviceId \"\(serviceID)\" in \(service.project.configFile)",
                 status: .invalidArgument)
         }
-        let errors = service.connectors.flatMap(\.validated.diagnostics).filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            throw EmulatorError(errors.map(\.description).joined(separator: "\n"))
-        }
         try Self.migrate(service, store: store, log: options.log)
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
@@ -444,14 +460,20 @@ public final class Emulator: Sendable {
         return service
     }
 
+    /// Compiles a backend and runs the start checks: refuses it, with the diagnostics `dataconnect validate`
+    /// prints, on any error (the schema, an operation's GraphQL, its CEL, or its compilation to SQL).
     static func compile(
         _ backend: String, limits: OperationLimits, log: @Sendable (String) -> Void
     ) throws(EmulatorError) -> CompiledService {
         let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: backend, limits: limits)
         for diagnostic in diagnostics where diagnostic.severity != .error { log(diagnostic.description) }
-        guard let service else {
-            throw EmulatorError(diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n"))
+        var errors = diagnostics.filter { $0.severity == .error }
+        if let service, errors.isEmpty {
+            let checks = StartChecks.diagnostics(for: service, limits: limits)
+            for diagnostic in checks where diagnostic.severity != .error { log(diagnostic.description) }
+            errors = checks.filter { $0.severity == .error }
         }
+        guard let service, errors.isEmpty else { throw EmulatorError(diagnostics: errors) }
         return service
     }
 
@@ -486,14 +508,26 @@ public final class Emulator: Sendable {
         }
     }
 
+    /// Migrates the store to the service's schema, logging the issues that do not keep it from being served.
+    ///
+    /// - Throws: ``EmulatorError`` when the migration fails, or leaves blocking issues
+    ///   (``MigrationIssue/isBlocking``): a column the schema needs could not be added, so the schema cannot be
+    ///   served. The message lists each with what to do.
     static func migrate(
         _ service: CompiledService, store: any DataStore, log: @Sendable (String) -> Void
     ) throws(EmulatorError) {
+        let report: MigrationReport
         do {
-            let report = try store.migrate(service.api.model)
-            for issue in report.issues { log("migration issue: \(issue)") }
+            report = try store.migrate(service.api.model)
         } catch {
             throw EmulatorError("failed to migrate the schema: \(error)")
+        }
+        let blocking = report.blockingIssues
+        for issue in report.issues where !issue.isBlocking { log("migration issue: \(issue)") }
+        guard blocking.isEmpty else {
+            throw EmulatorError(
+                "cannot migrate the database to the schema, the data does not allow it:\n"
+                    + blocking.map { "  \($0)" }.joined(separator: "\n"))
         }
     }
 

@@ -1,3 +1,4 @@
+import DataConnectEmulator
 import DataConnectWire
 import EmulatorTesting
 import Foundation
@@ -99,13 +100,30 @@ import Testing
         expectRequestError(anonymous, 401, "UNAUTHENTICATED")
     }
 
-    @Test func aConnectorWithRefusedSQLFailsToLoadThatOperationWithItsLocation() async throws {
-        // when
-        let result = try await client.query("DropsATable")
+    @Test func aConnectorWithRefusedSQLIsRefusedAtStartWithItsLocation() throws {
+        // given: the fixture with one more operation whose SQL is not a query
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nativesql-\(UUID())")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.directory), to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let connector = directory.appendingPathComponent("connector/drops.gql")
+        try #"query DropsATable @auth(level: PUBLIC) { _select(sql: "DROP TABLE movie") }"#.write(
+            to: connector, atomically: true, encoding: .utf8)
 
-        // then
-        expectRequestError(
-            result, 400, "FAILED_PRECONDITION", messageContains: ["native.gql:33:", "SELECT, TABLE or WITH"])
+        // when
+        var refusal: EmulatorError?
+        do {
+            _ = try Emulator(options: .init(backend: directory.path, port: 0))
+        } catch {
+            refusal = error
+        }
+
+        // then: the emulator does not start, and says where, as `dataconnect validate` does
+        let lines = refusal?.diagnostics.map(\.description) ?? []
+        #expect(
+            lines == [
+                connector.path
+                    + #":1:55: error: "_select" runs read-only queries: the SQL must start with SELECT, TABLE or WITH, not DROP"#
+            ], "\(String(describing: refusal))")
     }
 
     @Test(arguments: [

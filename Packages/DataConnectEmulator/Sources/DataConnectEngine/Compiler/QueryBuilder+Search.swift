@@ -34,7 +34,7 @@ extension QueryBuilder {
                     message:
                         "compare_embed needs Vertex AI, which the emulator cannot reach offline; pass the vector "
                         + "itself in compare (\(column.size.map { "\($0) numbers" } ?? "a list of numbers"))",
-                    location: node.location)
+                    location: node.location, isEmulatorLimitation: true)
             }
             guard let compare = args["compare"], !compare.isNullConstant else {
                 throw PlanError(

@@ -394,7 +394,8 @@ struct QueryBuilder {
                 throw PlanError(
                     message:
                         "\"\(child.responseKey)\" cannot be selected next to aggregates; select plain fields to group by",
-                    location: child.location)
+                    // How Data Connect groups by a relation is not documented; the emulator groups by plain fields.
+                    location: child.location, isEmulatorLimitation: true)
             }
         }
         if groupBy.isEmpty && args["having"] == nil {

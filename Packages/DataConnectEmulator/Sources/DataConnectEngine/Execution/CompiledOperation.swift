@@ -163,7 +163,9 @@ final class CompiledOperation: Sendable {
         do {
             plan = try builder.rootStatement(node)
         } catch {
-            throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
+            var failure = ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
+            failure.isEmulatorLimitation = error.isEmulatorLimitation
+            throw failure
         }
         plans.withLock { $0[key] = .read(plan) }
         return plan
@@ -171,11 +173,11 @@ final class CompiledOperation: Sendable {
 
     /// Compiles the statements of the shape with every variable present, the one most requests have.
     ///
-    /// - Throws: ``PlanError`` when a read cannot be compiled although every variable is a scalar, an enum
-    ///   or a Boolean (then the placeholders give exactly a request's shape, and the operation cannot run).
-    ///   With list or input-object variables the placeholders (empty values) may not be a shape requests
-    ///   send: a failure is left to the requests. Mutation arguments are checked against the request's
-    ///   values, so their problems surface per request too.
+    /// - Throws: ``PlanError`` when a read or a write cannot be compiled although every variable is a scalar, an
+    ///   enum or a Boolean (then the placeholders give exactly a request's shape, and the operation cannot run:
+    ///   an insert that leaves a required field unset, an update whose `data` sets nothing). With list or
+    ///   input-object variables the placeholders (empty values) may not be a shape requests send: a failure is
+    ///   left to the requests.
     func precompile(entityIDs: Bool, context: PlanContext) throws(PlanError) {
         let system = context.api.typeSystem
         let variables = Self.representativeVariables(coercer.definitions, system: system)
@@ -194,12 +196,24 @@ final class CompiledOperation: Sendable {
                 do {
                     _ = try readPlan(for: node, resolution: resolution, entityIDs: entityIDs, context: context)
                 } catch {
-                    if isExactShape { throw PlanError(message: error.message, location: node.location) }
+                    if isExactShape {
+                        throw PlanError(
+                            message: error.message, location: node.location,
+                            isEmulatorLimitation: error.isEmulatorLimitation)
+                    }
                 }
             }
             if kind == .mutation, let role = root.role, role != .mutationQuery, root.hasReadPlan {
-                _ = try? mutationPlan(
-                    for: root, role: role, resolution: resolution, entityIDs: entityIDs, context: context)
+                do {
+                    _ = try mutationPlan(
+                        for: root, role: role, resolution: resolution, entityIDs: entityIDs, context: context)
+                } catch {
+                    if isExactShape {
+                        throw PlanError(
+                            message: error.message, location: root.location,
+                            isEmulatorLimitation: error.isEmulatorLimitation)
+                    }
+                }
             }
         }
     }

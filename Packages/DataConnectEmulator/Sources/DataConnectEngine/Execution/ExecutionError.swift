@@ -7,6 +7,8 @@ struct ExecutionError: Error, Sendable {
     /// Whether the whole request fails with the error's status (a limit, a shape the database refuses, the
     /// time limit) instead of a GraphQL error beside partial data.
     var isRequestLevel = false
+    /// Whether it comes from a ``PlanError`` that only the emulator has (see ``PlanError/isEmulatorLimitation``).
+    var isEmulatorLimitation = false
 
     init(code: StatusCode, message: String, isRequestLevel: Bool = false) {
         self.code = code

@@ -31,9 +31,18 @@ public protocol DataStore: AnyObject, Sendable {
     /// ``beginClosing()``; nothing for a database only this process serves from. Returns once changes
     /// committed from then on are observed.
     func observeChanges(_ handler: @escaping @Sendable (DataChange) -> Void)
+    /// Runs `body` while no other process serving from the same database runs its own: seeding checks that the
+    /// database is empty and seeds inside it, so that emulators starting at once with `--seed` seed once.
+    /// Just runs `body` for a database only this process serves from.
+    func whileSeeding<Result>(_ body: () throws -> Result) throws -> Result
 }
 
 extension DataStore {
+    /// No other process serves from the database: runs `body`.
+    public func whileSeeding<Result>(_ body: () throws -> Result) throws -> Result {
+        try body()
+    }
+
     /// Nothing to tell: no other process serves from the database.
     public func publish(_ change: DataChange) {}
 

@@ -19,6 +19,12 @@ import SQLiteKit
 /// column without a default on a table with rows, a copy that breaks a `NOT NULL`, `CHECK` or unique
 /// constraint, values that do not fit a new type, or rows whose references would dangle.
 ///
+/// A required column without a default is found before any statement runs, from the planned column
+/// (``ColumnDDL/needsValueForExistingRows``) and whether the table has a row. SQLite would refuse the
+/// `ADD COLUMN` outright, and a rebuild would fail on the copy; instead the column is left out and the issue
+/// is *blocking* (``MigrationIssue/isBlocking``): the schema cannot be served without the column, so the
+/// emulator refuses the migration and says what to do (a `@default`, or an optional field backfilled first).
+///
 /// ```swift
 /// let report = try Migrator(model: model).migrate(pool)
 /// for issue in report.issues { print("failed to migrate schema: \(issue)") }
@@ -82,6 +88,9 @@ public struct MigrationReport: Hashable, Sendable {
     public var fingerprint: String
     /// Whether the database already recorded this DDL, so that nothing was examined.
     public var wasUpToDate: Bool
+
+    /// The issues that keep the schema from being served (see ``MigrationIssue/isBlocking``).
+    public var blockingIssues: [MigrationIssue] { issues.filter(\.isBlocking) }
 }
 
 /// Something the migration could not do, with the table and column it concerns.
@@ -92,12 +101,55 @@ public struct MigrationIssue: Hashable, Sendable, CustomStringConvertible {
     public var column: String?
     /// What went wrong and what to do about it.
     public var message: String
+    /// Whether the schema cannot be served until the issue is resolved: a column the schema needs is missing
+    /// because the data does not allow adding it. The emulator then refuses the migration (a start fails, a
+    /// reload keeps serving the last good version), and `dataconnect sql migrate` applies nothing.
+    public var isBlocking: Bool
 
     /// Creates an issue.
-    public init(table: String, column: String? = nil, message: String) {
+    ///
+    /// - Parameters:
+    ///   - table: The SQL table name; empty when the issue concerns the whole database.
+    ///   - column: The SQL column name, when the issue concerns one column.
+    ///   - message: What went wrong and what to do about it.
+    ///   - isBlocking: Whether the schema cannot be served until the issue is resolved; `false` by default.
+    public init(table: String, column: String? = nil, message: String, isBlocking: Bool = false) {
         self.table = table
         self.column = column
         self.message = message
+        self.isBlocking = isBlocking
+    }
+
+    /// A required column without a default (``ColumnDDL/needsValueForExistingRows``) planned for a table that
+    /// has rows: adding it would fail, since the rows would have no value. Blocking.
+    ///
+    /// - Parameters:
+    ///   - column: The planned column.
+    ///   - table: The table it is added to.
+    /// - Returns: The issue, naming the field and saying what to do.
+    public static func requiredColumnOnTableWithRows(_ column: ColumnDDL, of table: TableDDL) -> MigrationIssue {
+        MigrationIssue(
+            table: table.name, column: column.name,
+            message: "cannot add a required column without a default to a table that has rows: field "
+                + "\(table.typeName).\(column.fieldName) is non-null and the rows already there would have no value; "
+                + "give the field a @default(value:) or @default(sql:) (a @default(expr:) fills only rows inserted "
+                + "later), or make it optional, fill it in for the existing rows, then make it required",
+            isBlocking: true)
+    }
+
+    /// A nullable column made required (`SET NOT NULL`) while rows hold no value in it: the step would fail.
+    /// Blocking.
+    ///
+    /// - Parameters:
+    ///   - column: The column as planned.
+    ///   - table: Its table.
+    /// - Returns: The issue, naming the field and saying what to do.
+    public static func requiredColumnWithNulls(_ column: ColumnDDL, of table: TableDDL) -> MigrationIssue {
+        MigrationIssue(
+            table: table.name, column: column.name,
+            message: "cannot make the column required: field \(table.typeName).\(column.fieldName) became non-null "
+                + "but rows hold no value (NULL) in it; give those rows a value first, or keep the field optional",
+            isBlocking: true)
     }
 
     /// `table "recipe", column "rating": ...`, or the message alone when no table is concerned.
@@ -284,13 +336,9 @@ private struct MigrationRun {
                 if let recorded, recorded.columns[column.name] != column.definition {
                     rebuildReasons.append("column \"\(column.name)\" changed")
                 }
-            } else if column.isNotNull && column.defaultSQL == nil && hasRows {
+            } else if column.needsValueForExistingRows && hasRows {
                 waiting.append(column)
-                issues.append(
-                    MigrationIssue(
-                        table: table.name, column: column.name,
-                        message: "cannot add a required column without a default to a table that has rows; "
-                            + "make the field optional, give it a @default, or clear the data"))
+                issues.append(.requiredColumnOnTableWithRows(column, of: table))
             } else if !column.isPrimaryKey && !column.isForeignKey
                 && (column.defaultSQL == nil ? !column.isNotNull : column.hasConstantDefault)
             {
@@ -317,7 +365,8 @@ private struct MigrationRun {
                     MigrationIssue(
                         table: table.name,
                         message: "the table is not rebuilt (\(rebuildReasons.joined(separator: "; "))) until "
-                            + "key column \"\(blocker.name)\" can be added"))
+                            + "key column \"\(blocker.name)\" can be added",
+                        isBlocking: true))
             } else {
                 rebuilt = try rebuild(
                     table, keeping: table.columns.filter { !waiting.contains($0) }, existing: existing,

@@ -133,12 +133,16 @@ import Testing
         let report = try Self.migrate(db, schema)
         let again = try Self.migrate(db, schema)
 
-        // then: the issue names the table and column; the optional column still went in; the run is repeated
+        // then: the issue names the table, column and field, says what to do, and blocks the schema; the optional
+        // column still went in; the run is repeated
         #expect(
             report.issues.map(\.description) == [
                 #"table "chef", column "email": cannot add a required column without a default to a table that "#
-                    + "has rows; make the field optional, give it a @default, or clear the data"
+                    + "has rows: field Chef.email is non-null and the rows already there would have no value; give "
+                    + "the field a @default(value:) or @default(sql:) (a @default(expr:) fills only rows inserted "
+                    + "later), or make it optional, fill it in for the existing rows, then make it required"
             ])
+        #expect(report.blockingIssues == report.issues)
         #expect(report.statements == [#"ALTER TABLE "chef" ADD COLUMN "nickname" TEXT"#])
         #expect(try Self.rows(db, "SELECT id, name, nickname FROM chef") == [[Self.chefId, "Ada", .null]])
         #expect(!again.wasUpToDate)
@@ -170,6 +174,7 @@ import Testing
                 #"ALTER TABLE "chef__dataconnect_rebuild" RENAME TO "chef""#,
             ])
         #expect(report.issues.isEmpty)
+        #expect(report.blockingIssues.isEmpty)
         let error = #expect(throws: SQLiteError.self) {
             try db.execute("INSERT INTO chef (id, name) VALUES (?, 'Ada')", [Self.chefId])
         }

@@ -16,7 +16,9 @@ import GraphQLLanguage
 ///
 /// `generate.swiftSdk` may be one object or a list of objects. The other generators
 /// (`javascriptSdk`, `kotlinSdk`, `dartSdk`, `adminNodeSdk`, `llmTools`) are accepted and kept raw in
-/// ``otherGenerators``. `authMode` is a legacy key: accepted and ignored.
+/// ``otherGenerators``, each with a warning naming its key: this tool generates Swift only, the others come from
+/// firebase-tools. Any other key under `generate` is warned about too. `authMode` is a legacy key: accepted and
+/// ignored.
 ///
 /// ```swift
 /// let (manifest, diagnostics) = ConnectorManifest.parse(text, file: "Backend/movies/connector/connector.yaml")
@@ -68,20 +70,29 @@ public struct ConnectorManifest: Hashable, Sendable {
         public var clientCache: ClientCache?
         /// A local path to the core SDK package, relative to `connector.yaml`, if given.
         public var coreSdkPackageLocation: String?
+        /// `coreSdkPackageURL` **[ext]**: the URL of the core SDK package (for example the installed toolkit's
+        /// `file:///usr/local/share/dataconnect/DataConnect.git`), used with ``coreSdkVersion`` when
+        /// ``coreSdkPackageLocation`` is absent.
+        public var coreSdkPackageURL: String?
+        /// `coreSdkVersion` **[ext]**: the exact version of the package at ``coreSdkPackageURL`` the generated package
+        /// depends on, e.g. `0.3.0`.
+        public var coreSdkVersion: String?
         /// Where the entry starts in `connector.yaml`, for later diagnostics.
         public var location: SourceLocation
 
         /// Creates a Swift SDK entry.
         public init(
             outputDir: String, package: String, observablePublisher: ObservablePublisher = .observableMacro,
-            clientCache: ClientCache? = nil, coreSdkPackageLocation: String? = nil,
-            location: SourceLocation = SourceLocation(line: 1, column: 1)
+            clientCache: ClientCache? = nil, coreSdkPackageLocation: String? = nil, coreSdkPackageURL: String? = nil,
+            coreSdkVersion: String? = nil, location: SourceLocation = SourceLocation(line: 1, column: 1)
         ) {
             self.outputDir = outputDir
             self.package = package
             self.observablePublisher = observablePublisher
             self.clientCache = clientCache
             self.coreSdkPackageLocation = coreSdkPackageLocation
+            self.coreSdkPackageURL = coreSdkPackageURL
+            self.coreSdkVersion = coreSdkVersion
             self.location = location
         }
     }
@@ -161,7 +172,6 @@ public struct ConnectorManifest: Hashable, Sendable {
         var swiftSDKs: [SwiftSDK] = []
         var others: [Generator] = []
         if let generate = decoder.optionalMapping(top, "generate") {
-            decoder.checkKeys(generate, known: ["swiftSdk"] + knownOtherGenerators)
             for entry in generate.entries where !entry.value.isNull {
                 let path = ConfigDecoder.path("generate", entry.key)
                 // An object, or a list of objects.
@@ -176,6 +186,7 @@ public struct ConnectorManifest: Hashable, Sendable {
                         }
                     }
                 } else {
+                    decoder.warning(Self.notGeneratedMessage(entry.key), at: entry.keyLocation)
                     for (node, elementPath) in elements where node.pairs == nil {
                         decoder.error(
                             "expected a mapping for \"\(elementPath)\", found \(node.kindDescription)",
@@ -192,14 +203,43 @@ public struct ConnectorManifest: Hashable, Sendable {
         return (manifest, decoder.diagnostics)
     }
 
+    /// The warning for a `generate` entry other than `swiftSdk`: what it is and where it comes from instead.
+    static func notGeneratedMessage(_ key: String) -> String {
+        let what =
+            switch key {
+            case "javascriptSdk": "the JavaScript SDK"
+            case "kotlinSdk": "the Kotlin (Android) SDK"
+            case "dartSdk": "the Dart (Flutter) SDK"
+            case "adminNodeSdk": "the Node.js admin SDK"
+            case "llmTools": "the LLM tool definitions"
+            default: "an unknown generator"
+            }
+        let source =
+            knownOtherGenerators.contains(key)
+            ? "it comes from firebase-tools (`firebase dataconnect:sdk:generate`)"
+            : "known generators: swiftSdk, \(knownOtherGenerators.joined(separator: ", "))"
+        return "\"generate.\(key)\" (\(what)) is not generated: dataconnect generates Swift only (swiftSdk); \(source)"
+    }
+
     private static func decodeSwiftSDK(_ node: YAMLNode, path: String, decoder: inout ConfigDecoder) -> SwiftSDK? {
         guard let mapping = decoder.mapping(node, path: path) else { return nil }
         decoder.checkKeys(
-            mapping, known: ["outputDir", "package", "observablePublisher", "clientCache", "coreSdkPackageLocation"])
+            mapping,
+            known: [
+                "outputDir", "package", "observablePublisher", "clientCache", "coreSdkPackageLocation",
+                "coreSdkPackageURL", "coreSdkVersion",
+            ])
         let outputDir = decoder.requiredString(mapping, "outputDir")
         let package = decoder.requiredString(mapping, "package")
         let publisher = decoder.optionalEnum(mapping, "observablePublisher", as: ObservablePublisher.self)
         let coreSdk = decoder.optionalString(mapping, "coreSdkPackageLocation")
+        let coreSdkURL = decoder.optionalString(mapping, "coreSdkPackageURL")
+        let coreSdkVersion = decoder.optionalString(mapping, "coreSdkVersion")
+        if (coreSdkURL == nil) != (coreSdkVersion == nil) {
+            decoder.error(
+                "\"coreSdkPackageURL\" and \"coreSdkVersion\" go together in \"\(path)\": give both or neither",
+                at: mapping.location)
+        }
         var clientCache: ClientCache?
         if let cache = decoder.optionalMapping(mapping, "clientCache") {
             decoder.checkKeys(cache, known: ["maxAge", "storage", "maxSize"])
@@ -211,6 +251,7 @@ public struct ConnectorManifest: Hashable, Sendable {
         guard let outputDir, let package else { return nil }
         return SwiftSDK(
             outputDir: outputDir, package: package, observablePublisher: publisher ?? .observableMacro,
-            clientCache: clientCache, coreSdkPackageLocation: coreSdk, location: node.location)
+            clientCache: clientCache, coreSdkPackageLocation: coreSdk, coreSdkPackageURL: coreSdkURL,
+            coreSdkVersion: coreSdkVersion, location: node.location)
     }
 }

@@ -223,6 +223,7 @@ extension OperationValidator {
         diagnostics += checker.diagnostics
         currentUsages += checker.usages
         checkManyMutationGuard(field, parentType: parentType)
+        checkUpdateTransforms(field, parentType: parentType)
         checkNativeSQL(field, parentType: parentType)
         let typeName = definition.type.namedType.value
         if system.isLeaf(typeName) {

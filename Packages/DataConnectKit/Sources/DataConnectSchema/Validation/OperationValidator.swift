@@ -29,6 +29,7 @@ public struct ValidatedConnector: Sendable {
 /// - fields with the same response key can be merged, at every depth once fragments are expanded;
 /// - the merged selection is within the ``OperationLimits`` (fields, depth, aliases);
 /// - `updateMany`/`deleteMany` have `where` or `all: true`;
+/// - `_update` transforms appear only in updates, never in inserts or upserts;
 /// - an operation without `@auth` is warned about: it defaults to `NO_ACCESS`.
 public struct OperationValidator {
     /// What kind of document is being validated.

@@ -110,6 +110,66 @@ import Testing
         #expect(cache.maxAge.text == "0")
     }
 
+    @Test func warnsThatOtherGeneratorsAreNotGenerated() {
+        // given
+        let text = """
+            connectorId: c
+            generate:
+              javascriptSdk: {outputDir: ../web, package: "@movies/dataconnect"}
+              kotlinSdk: {outputDir: ../android, package: com.example.movies}
+              dartSdk: {outputDir: ../flutter, package: movies}
+              rustSdk: {outputDir: ../rust}
+            """
+        // when
+        let (manifest, messages) = parse(text)
+        // then: one warning a key, naming it, and the manifest still loads
+        #expect(manifest?.otherGenerators.map(\.name) == ["javascriptSdk", "kotlinSdk", "dartSdk", "rustSdk"])
+        let prefix = "Backend/x/connector/connector.yaml"
+        let fromTools = "dataconnect generates Swift only (swiftSdk); it comes from firebase-tools"
+        #expect(
+            messages == [
+                "\(prefix):3:3: warning: \"generate.javascriptSdk\" (the JavaScript SDK) is not generated: \(fromTools) (`firebase dataconnect:sdk:generate`)",
+                "\(prefix):4:3: warning: \"generate.kotlinSdk\" (the Kotlin (Android) SDK) is not generated: \(fromTools) (`firebase dataconnect:sdk:generate`)",
+                "\(prefix):5:3: warning: \"generate.dartSdk\" (the Dart (Flutter) SDK) is not generated: \(fromTools) (`firebase dataconnect:sdk:generate`)",
+                "\(prefix):6:3: warning: \"generate.rustSdk\" (an unknown generator) is not generated: dataconnect generates Swift only (swiftSdk); known generators: swiftSdk, javascriptSdk, kotlinSdk, dartSdk, adminNodeSdk, llmTools",
+            ])
+    }
+
+    @Test func readsTheToolkitPin() throws {
+        // given
+        let text = """
+            connectorId: c
+            generate:
+              swiftSdk:
+                outputDir: o
+                package: P
+                coreSdkPackageURL: "file:///usr/local/share/dataconnect/DataConnect.git"
+                coreSdkVersion: "0.3.0"
+            """
+        // when
+        let (manifest, messages) = parse(text)
+        // then
+        #expect(messages == [])
+        let sdk = try #require(manifest?.swiftSDKs.first)
+        #expect(sdk.coreSdkPackageURL == "file:///usr/local/share/dataconnect/DataConnect.git")
+        #expect(sdk.coreSdkVersion == "0.3.0")
+        #expect(sdk.coreSdkPackageLocation == nil)
+    }
+
+    @Test func aPackageURLNeedsAVersion() {
+        // given
+        let text =
+            "connectorId: c\ngenerate:\n  swiftSdk:\n    outputDir: o\n    package: P\n    coreSdkPackageURL: u\n"
+        // when
+        let (manifest, messages) = parse(text)
+        // then
+        #expect(manifest == nil)
+        #expect(
+            messages == [
+                "Backend/x/connector/connector.yaml:4:5: error: \"coreSdkPackageURL\" and \"coreSdkVersion\" go together in \"generate.swiftSdk\": give both or neither"
+            ])
+    }
+
     @Test func keepsOtherGeneratorsRaw() throws {
         // given
         let text = """
@@ -127,8 +187,9 @@ import Testing
             """
         // when
         let (manifest, messages) = parse(text)
-        // then
-        #expect(messages == [])
+        // then: kept, each with a warning that it is not generated here
+        #expect(messages.count == 5)
+        #expect(messages.allSatisfy { $0.contains(": warning: ") && $0.contains("is not generated") })
         let generators = try #require(manifest?.otherGenerators)
         #expect(generators.map(\.name) == ["javascriptSdk", "kotlinSdk", "dartSdk", "adminNodeSdk", "llmTools"])
         #expect(generators.map(\.entries.count) == [1, 1, 1, 1, 1])
@@ -207,7 +268,9 @@ import Testing
         #expect(
             messages == [
                 "Backend/x/connector/connector.yaml:2:1: warning: unknown key \"extra\" in connector.yaml",
-                "Backend/x/connector/connector.yaml:4:3: warning: unknown key \"pythonSdk\" in \"generate\"",
+                "Backend/x/connector/connector.yaml:4:3: warning: \"generate.pythonSdk\" (an unknown generator) is not "
+                    + "generated: dataconnect generates Swift only (swiftSdk); known generators: swiftSdk, javascriptSdk, "
+                    + "kotlinSdk, dartSdk, adminNodeSdk, llmTools",
                 "Backend/x/connector/connector.yaml:8:5: warning: unknown key \"style\" in \"generate.swiftSdk\"",
                 "Backend/x/connector/connector.yaml:9:19: warning: unknown key \"ttl\" in \"generate.swiftSdk.clientCache\"",
             ])

@@ -13,6 +13,12 @@ import PostgreSQLKit
 ///   a column's type changed to one that may not hold its values, enum values removed (reported, never
 ///   dropped: PostgreSQL cannot remove an enum value).
 ///
+/// Some steps the data will make fail, and the plan knows which before anything runs (``Plan/blocked``): a
+/// required column without a default (``ColumnDDL/needsValueForExistingRows``) added to a table that has rows,
+/// and a column made required while rows hold `NULL` in it. Each is found from the planned column and one
+/// existence query on the table, and comes with what to do. A plan with blocked steps is not run: start-up
+/// applies nothing and reports them as blocking issues; `sql migrate` refuses it.
+///
 /// Several processes starting at once on one database serialize on `pg_advisory_xact_lock`, so each one sees
 /// what the others created and the schema is migrated once.
 ///
@@ -45,13 +51,23 @@ public struct PostgreSQLMigrator: Sendable {
         public var destructive: [String] = []
         /// Differences no statement resolves (an enum value removed).
         public var notes: [String] = []
+        /// Statements of ``additive`` the data will make fail, each with the blocking issue that says why and
+        /// what to do. A plan with blocked steps must not run.
+        public var blocked: [BlockedStep] = []
 
         /// Whether the database already matches the schema.
         public var isEmpty: Bool { additive.isEmpty && destructive.isEmpty }
 
-        /// The plan as an SQL script, destructive statements marked.
+        /// The plan as an SQL script, destructive statements marked, and each blocked statement followed by a
+        /// `-- will fail: ...` comment.
         public var script: String {
-            var lines = additive.map { $0 + ";" }
+            var lines: [String] = []
+            for statement in additive {
+                lines.append(statement + ";")
+                for step in blocked where step.statement == statement {
+                    lines.append("-- will fail: " + step.issue.description)
+                }
+            }
             if !destructive.isEmpty {
                 lines.append("-- destructive (applied only with --force):")
                 lines += destructive.map { $0 + ";" }
@@ -59,6 +75,14 @@ public struct PostgreSQLMigrator: Sendable {
             lines += notes.map { "-- " + $0 }
             return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
         }
+    }
+
+    /// A planned statement the data will make fail, found before anything runs.
+    public struct BlockedStep: Hashable, Sendable {
+        /// The statement, as it stands in ``Plan/additive``.
+        public var statement: String
+        /// Why it will fail and what to do; blocking (``MigrationIssue/isBlocking``).
+        public var issue: MigrationIssue
     }
 
     /// Compares the database with the schema.
@@ -94,9 +118,19 @@ public struct PostgreSQLMigrator: Sendable {
                 plan.additive += table.indexes.map(\.statement)
                 continue
             }
+            var hasRows: Bool?
             for column in table.columns {
                 guard let existing = columns[column.name] else {
-                    plan.additive.append("ALTER TABLE \(table.quotedName) ADD COLUMN \(column.definition)")
+                    let statement = "ALTER TABLE \(table.quotedName) ADD COLUMN \(column.definition)"
+                    plan.additive.append(statement)
+                    if column.needsValueForExistingRows {
+                        if hasRows == nil { hasRows = try Self.hasRows(table, on: connection) }
+                        if hasRows == true {
+                            plan.blocked.append(
+                                BlockedStep(
+                                    statement: statement, issue: .requiredColumnOnTableWithRows(column, of: table)))
+                        }
+                    }
                     continue
                 }
                 let type = Self.normalized(column.type)
@@ -111,7 +145,12 @@ public struct PostgreSQLMigrator: Sendable {
                     }
                 }
                 if column.isNotNull && !existing.isNotNull {
-                    plan.additive.append("ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) SET NOT NULL")
+                    let statement = "ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) SET NOT NULL"
+                    plan.additive.append(statement)
+                    if try Self.hasNulls(column, of: table, on: connection) {
+                        plan.blocked.append(
+                            BlockedStep(statement: statement, issue: .requiredColumnWithNulls(column, of: table)))
+                    }
                 } else if !column.isNotNull && existing.isNotNull {
                     plan.additive.append(
                         "ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) DROP NOT NULL")
@@ -138,6 +177,18 @@ public struct PostgreSQLMigrator: Sendable {
                 at: 0)
         }
         return plan
+    }
+
+    /// Whether a table of the database has at least one row.
+    static func hasRows(_ table: TableDDL, on connection: PGConnection) throws(PGError) -> Bool {
+        try connection.query("SELECT EXISTS (SELECT 1 FROM \(table.quotedName))").bool(row: 0, column: 0) == true
+    }
+
+    /// Whether a column of the database holds `NULL` in some row.
+    static func hasNulls(_ column: ColumnDDL, of table: TableDDL, on connection: PGConnection) throws(PGError) -> Bool {
+        let name = PGConnection.quoteIdentifier(column.name)
+        return try connection.query("SELECT EXISTS (SELECT 1 FROM \(table.quotedName) WHERE \(name) IS NULL)")
+            .bool(row: 0, column: 0) == true
     }
 
     /// The statement that records `value` under `key` in the metadata table.
@@ -269,8 +320,11 @@ public struct PostgreSQLMigrator: Sendable {
     /// When the database records this schema's fingerprint, nothing is examined: start-up stays cheap. Use
     /// ``apply(_:on:)`` to compare the catalog whatever the fingerprint says.
     ///
+    /// When the plan has blocked steps (``Plan/blocked``), nothing runs: the report lists them as blocking
+    /// issues, with no statement.
+    ///
     /// - Parameter force: Apply destructive steps too.
-    /// - Returns: The statements run, and an issue per destructive step left out or note.
+    /// - Returns: The statements run, and an issue per blocked step, destructive step left out or note.
     /// - Throws: ``PGError`` when a statement fails (nothing is applied then).
     public func migrate(on connection: PGConnection, force: Bool = false) throws(PGError) -> MigrationReport {
         try inLockedTransaction(on: connection) { () throws(PGError) in
@@ -281,6 +335,12 @@ public struct PostgreSQLMigrator: Sendable {
                 return MigrationReport(statements: [], issues: [], fingerprint: ddl.fingerprint, wasUpToDate: true)
             }
             let plan = try plan(on: connection)
+            guard plan.blocked.isEmpty else {
+                return MigrationReport(
+                    statements: [],
+                    issues: plan.blocked.map(\.issue) + plan.notes.map { MigrationIssue(table: "", message: $0) },
+                    fingerprint: ddl.fingerprint, wasUpToDate: false)
+            }
             let statements = plan.additive + (force ? plan.destructive : [])
             for statement in statements { try run(statement, on: connection) }
             var issues = plan.notes.map { MigrationIssue(table: "", message: $0) }
@@ -308,7 +368,8 @@ public struct PostgreSQLMigrator: Sendable {
     /// the advisory lock, provided the database still calls for exactly that plan.
     ///
     /// This is `dataconnect sql migrate`: the user sees the plan (and decides about its destructive
-    /// statements) before it runs, and what runs is what they saw. Unlike ``migrate(on:force:)`` it does not
+    /// statements) before it runs, and what runs is what they saw. A plan with blocked steps (``Plan/blocked``)
+    /// is for the caller to refuse: run, it fails at the first of them and nothing is applied. Unlike ``migrate(on:force:)`` it does not
     /// trust a recorded fingerprint: it compares the catalog every time, so it also repairs a database changed
     /// behind the migrator's back. The fingerprint is recorded when no note is left, so that every emulator's
     /// start-up then finds the database up to date.

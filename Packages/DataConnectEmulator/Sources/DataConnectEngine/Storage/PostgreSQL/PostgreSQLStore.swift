@@ -72,13 +72,17 @@ public final class PostgreSQLStore: DataStore {
     public var dialect: any SQLDialect { PostgreSQLDialect() }
 
     /// Migrates additively under the advisory lock (see ``PostgreSQLMigrator``); destructive differences are
-    /// reported as issues, for `dataconnect sql migrate --force` to apply.
+    /// reported as issues, for `dataconnect sql migrate --force` to apply. A plan with steps the data will make
+    /// fail applies nothing and reports them as blocking issues; ``clear()`` then keeps to the tables it had.
     public func migrate(_ model: SchemaModel) throws -> MigrationReport {
         let migrator = PostgreSQLMigrator(model: model)
-        tables.withLock { $0 = migrator.ddl.tables.map(\.name) }
-        return try pool.withConnection { source in
+        let report = try pool.withConnection { source in
             try migrator.migrate(on: source.connection)
         }
+        if report.blockingIssues.isEmpty {
+            tables.withLock { $0 = migrator.ddl.tables.map(\.name) }
+        }
+        return report
     }
 
     /// Empties the schema's tables in one statement (`TRUNCATE ... RESTART IDENTITY CASCADE`).
@@ -106,6 +110,23 @@ public final class PostgreSQLStore: DataStore {
             .other,
             "import is not supported when serving from PostgreSQL (\(summary.location)): load the data with "
                 + "pg_restore or psql, or a seed file (--seed)")
+    }
+
+    /// The first key of the advisory lock seeding holds (the second is the hash of the current schema's name):
+    /// the bytes of `dcsd`.
+    static let seedLockKey: Int32 = 0x6463_7364
+
+    /// Runs `body` holding a session advisory lock of the current schema, on a connection of its own, so that
+    /// emulators starting at once on one database with `--seed` seed one after the other (the later ones then
+    /// find rows and skip).
+    ///
+    /// - Throws: ``PGError`` when the lock cannot be taken; what `body` throws.
+    public func whileSeeding<Result>(_ body: () throws -> Result) throws -> Result {
+        let connection = try PGConnection(pool.connectionString)
+        let key = "\(Self.seedLockKey), hashtext(current_schema())"
+        try connection.execute("SELECT pg_advisory_lock(\(key))")
+        defer { try? connection.execute("SELECT pg_advisory_unlock(\(key))") }
+        return try body()
     }
 
     public func beginClosing() {
