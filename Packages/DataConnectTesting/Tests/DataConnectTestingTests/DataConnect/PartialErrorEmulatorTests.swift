@@ -44,37 +44,9 @@ import Testing
     let dataConnect: DataConnect
 
     init() throws {
-        directory = try Self.writeBackend()
+        directory = try TemporaryBackend.write(service: "shelves", schema: Self.schema, mutations: Self.mutations)
         emulator = try TestEmulator.inProcess(backend: directory.path)
         dataConnect = emulator.dataConnect(connector: "shelves")
-    }
-
-    /// Writes `dataconnect.yaml`, the schema and one connector to a new temporary folder.
-    private static func writeBackend() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString)")
-        let files = [
-            "dataconnect.yaml": """
-            specVersion: "v1"
-            serviceId: "shelves"
-            location: "us-central1"
-            schema:
-              source: "./schema"
-              datasource:
-                postgresql:
-                  database: "shelves"
-            connectorDirs: ["./connector"]
-            """,
-            "schema/schema.gql": schema,
-            "connector/connector.yaml": "connectorId: \"shelves\"\n",
-            "connector/mutations.gql": mutations,
-        ]
-        for (path, text) in files {
-            let file = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        return root
     }
 
     @Test func duplicateSecondFieldKeepsFirstFieldAsPartialData() async throws {

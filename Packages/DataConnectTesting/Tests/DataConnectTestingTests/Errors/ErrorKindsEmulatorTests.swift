@@ -56,38 +56,10 @@ import Testing
     let dataConnect: DataConnect
 
     init() throws {
-        directory = try Self.writeBackend()
+        directory = try TemporaryBackend.write(
+            service: "notes", schema: Self.schema, queries: Self.queries, mutations: Self.mutations)
         emulator = try TestEmulator.inProcess(backend: directory.path)
         dataConnect = emulator.dataConnect(connector: "notes")
-    }
-
-    /// Writes `dataconnect.yaml`, the schema and one connector to a new temporary folder.
-    private static func writeBackend() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("error-kinds-\(UUID().uuidString)")
-        let files = [
-            "dataconnect.yaml": """
-            specVersion: "v1"
-            serviceId: "notes"
-            location: "us-central1"
-            schema:
-              source: "./schema"
-              datasource:
-                postgresql:
-                  database: "notes"
-            connectorDirs: ["./connector"]
-            """,
-            "schema/schema.gql": schema,
-            "connector/connector.yaml": "connectorId: \"notes\"\n",
-            "connector/queries.gql": queries,
-            "connector/mutations.gql": mutations,
-        ]
-        for (path, text) in files {
-            let file = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        return root
     }
 
     @Test func aStoppedEmulatorIsAConnectionErrorNotAServerRefusal() async throws {
