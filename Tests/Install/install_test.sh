@@ -133,7 +133,8 @@ else
   echo "== make package, apt-get install ./dataconnect_<version>.deb"
   check "make package" make --no-print-directory package
   deb=$(ls -t .build/dataconnect_*.deb | head -1)
-  check "the control file" bash -c "dpkg-deb --field '$deb' Package Version Architecture Maintainer Depends Description | tee /dev/stderr | grep -q '^Version: [0-9]'"
+  dpkg-deb --field "$deb" Package Version Architecture Maintainer Depends
+  check "the control file" bash -c "dpkg-deb --field '$deb' Package Version Architecture Maintainer Depends Description | grep -q '^Version: [0-9]'"
   deb_installed_here=1
   check "apt-get install ./$(basename "$deb")" apt-get install -y -qq "./$deb"
   check "/usr/bin/dataconnect --version" bash -c "/usr/bin/dataconnect --version | grep -q 'installed in /usr)'"
