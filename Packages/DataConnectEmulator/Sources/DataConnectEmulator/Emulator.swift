@@ -196,7 +196,7 @@ public final class Emulator: Sendable {
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits)
-        Self.report(engine, log: options.log)
+        Self.report(engine, dialect: store.dialect, log: options.log)
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         Self.connect(hub, to: store)
         responder = EmulatorResponder(
@@ -444,7 +444,7 @@ public final class Emulator: Sendable {
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits)
-        Self.report(engine, log: options.log)
+        Self.report(engine, dialect: store.dialect, log: options.log)
         responder.replace(engine)
         return serviceID
     }
@@ -531,10 +531,17 @@ public final class Emulator: Sendable {
         }
     }
 
-    static func report(_ engine: Engine, log: @Sendable (String) -> Void) {
+    /// Logs the operations the engine could not compile for the served database and answers with an error.
+    ///
+    /// On SQLite these are exactly what the start checks (``compile(_:limits:log:)``, which compile with the SQLite
+    /// dialect) already refused or warned about, so nothing more is logged; another database may refuse more.
+    static func report(_ engine: Engine, dialect: any SQLDialect, log: @Sendable (String) -> Void) {
+        guard !(dialect is SQLiteDialect) else { return }
         for (connector, problems) in engine.issues.sorted(by: { $0.key < $1.key }) {
             for (operation, message) in problems.sorted(by: { $0.key < $1.key }) {
-                log("error: connector \(connector), operation \(operation): \(message)")
+                log(
+                    "warning: connector \(connector), operation \(operation): \(message) (on this database, calling it answers this error)"
+                )
             }
         }
     }
