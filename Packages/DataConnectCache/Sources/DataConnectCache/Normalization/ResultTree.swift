@@ -89,29 +89,17 @@ enum ResultTree {
     static func dependencies(of tree: JSONValue) -> QueryDependencies {
         var dependencies = QueryDependencies()
         collectDependencies(tree, into: &dependencies)
-        // A root field that is null is a lookup that found nothing (`user(key: …)`), and one that is an empty list
-        // is a list that matched nothing (`movies(where: …)`), for which the server sends no entity ids: the table
-        // they wait for is unknown, so any insert or upsert may make a row appear, as for an empty list of unknown
-        // table.
-        if rootHasNothingFound(tree) { dependencies.listTables.insert(QueryDependencies.unknownTable) }
+        // A root field that is null is a lookup that found nothing (`user(key: …)`): the entity it waits for is
+        // unknown, so any insert or upsert may make it appear, as for an empty list of unknown table.
+        if rootHasNullField(tree) { dependencies.listTables.insert(QueryDependencies.unknownTable) }
         return dependencies
     }
 
-    private static func rootHasNothingFound(_ tree: JSONValue) -> Bool {
-        func isNothing(_ value: JSONValue) -> Bool {
-            if case .array(let elements) = value { return elements.isEmpty }
-            return value == .null
-        }
+    private static func rootHasNullField(_ tree: JSONValue) -> Bool {
         switch node(tree) {
-        case .object(let members):
-            return members.contains {
-                if case .value(let value) = node($0.value) { return isNothing(value) }
-                return false
-            }
-        case .value(.object(let members)):
-            return members.contains { isNothing($0.value) }
-        default:
-            return false
+        case .object(let members): members.contains { node($0.value).isNull }
+        case .value(.object(let members)): members.contains { $0.value == .null }
+        default: false
         }
     }
 

@@ -204,24 +204,6 @@ import Testing
     }
 
     @Test(arguments: [CacheBackend.memory, .sqlite])
-    func createMarksARootListThatMatchedNothingStale(backend: CacheBackend) throws {
-        // given a root list that matched nothing, for which the server sent no entity ids at all
-        let fixture = try CacheFixture(backend)
-        let empty = QueryKey(operationName: "ListMoviesByGenre", variables: ["genre": "Noir"])
-        try fixture.write(empty, #"{"data":{"movies":[]},"extensions":{"dataConnect":[]}}"#)
-
-        // when a movie is inserted
-        let update = try fixture.mutate(
-            """
-            {"data":{"movie_insert":{"id":"m9"}},
-             "extensions":{"dataConnect":[{"path":["movie_insert"],"entityId":"Movie/m9","action":"CREATE"}]}}
-            """)
-
-        // then the list is stale: the new movie may belong in it
-        #expect(update.staleQueries == [empty.id])
-    }
-
-    @Test(arguments: [CacheBackend.memory, .sqlite])
     func upsertMarksReadersAndListsStale(backend: CacheBackend) throws {
         // given the seeded queries
         let fixture = try seeded(backend)

@@ -77,23 +77,6 @@ import Testing
         }
     }
 
-    @Test func anObservedEmptyListPublishesTheFirstInsert() async throws {
-        try await emulator.attach {
-            // given: an observed list of a genre with no movie yet, executed once
-            let genre = MoviesBackend.uniqueGenre()
-            let ref = movies.listMoviesByGenreQuery.ref(genre: genre)
-            let published = Recorder(ref.results)
-            _ = try await ref.execute()
-
-            // when: the first movie of that genre is inserted
-            _ = try await movies.createMovieMutation.execute(title: "Ronin", releaseYear: 1998, genre: genre, rating: 4)
-            let seen = await published.wait(for: 2)
-
-            // then: the empty list was stale too, refetched and published
-            #expect(seen.map { $0.data.movies.map(\.title) } == [[], ["Ronin"]])
-        }
-    }
-
     @Test func aSignInInsideAttachSignsInTheStandInOnly() async throws {
         // given
         let auth = EmulatorAuth()
