@@ -338,10 +338,7 @@ public final class SubscriptionHub: Sendable {
             connector: connector, operationName: operationName, variables: variables, auth: auth)
         {
         case .refused(let response):
-            let body = (try? JSONValue(parsing: response.body)) ?? .null
-            return .failure(
-                (try? RequestError(json: body, httpStatus: response.status.httpStatus))
-                    ?? RequestError(status: response.status, message: "the subscription was refused"))
+            return .failure(Self.refusal(response))
         case .ready(let ready):
             target = ready
         }
@@ -381,6 +378,91 @@ public final class SubscriptionHub: Sendable {
         return added
     }
 
+    /// The error a refused subscription (or a refused re-run) answers with.
+    private static func refusal(_ response: EngineResponse) -> RequestError {
+        let body = (try? JSONValue(parsing: response.body)) ?? .null
+        return (try? RequestError(json: body, httpStatus: response.status.httpStatus))
+            ?? RequestError(status: response.status, message: "the subscription was refused")
+    }
+
+    /// What ``reauthorize(_:auth:)`` did with a subscriber.
+    public enum Reauthorization: Sendable, Equatable {
+        /// The new caller may still read the query: the subscriber stays, under this id from now on.
+        case kept(SubscriberID)
+        /// The new caller may no longer read it: the subscriber ended with this error and `cancelled: true`.
+        case ended(RequestError)
+        /// The subscriber had already gone.
+        case gone
+    }
+
+    /// Checks a live subscriber again for a caller whose credentials changed (a refreshed ID token), as a new
+    /// subscription of the same query would be checked.
+    ///
+    /// When the caller may still run the query, the subscriber stays and its later results are computed as that
+    /// caller: it joins the group of the new credentials and gets a result only when that differs from the one it
+    /// holds. When the checks now refuse it (a claim its `@auth(expr:)` needs is gone, or the caller signed out
+    /// of a query that needs a user), it ends with a last response carrying `cancelled: true` and the error a new
+    /// request would get (PERMISSION_DENIED, UNAUTHENTICATED).
+    ///
+    /// ```swift
+    /// switch hub.reauthorize(subscriber, auth: try AuthContext.decode(token: refreshedToken)) {
+    /// case .kept(let id): subscriber = id
+    /// case .ended, .gone: subscriber = nil
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - subscriber: The subscriber, as ``addSubscriber(connector:operationName:variables:auth:requestId:dataEtag:clientKey:sink:)``
+    ///     or an earlier reauthorization returned it.
+    ///   - auth: The caller's new credentials; `nil` when signed out.
+    /// - Returns: Whether it stays (and its id from now on), or the error it ended with.
+    public func reauthorize(_ subscriber: SubscriberID, auth: AuthContext?) -> Reauthorization {
+        let found = state.withLock { state -> (SubscriptionTarget, Engine)? in
+            guard let group = state.groups[subscriber.key], group.subscribers[subscriber.id] != nil else { return nil }
+            return (group.target, state.engine)
+        }
+        guard let (old, engine) = found else { return .gone }
+        let target: SubscriptionTarget
+        switch engine.prepareSubscription(
+            connector: old.connector, operationName: old.operationName, variables: old.variables, auth: auth)
+        {
+        case .refused(let response):
+            let error = Self.refusal(response)
+            return cancel(subscriber, error: error) ? .ended(error) : .gone
+        case .ready(let ready):
+            target = ready
+        }
+        let key = Self.groupKey(target, auth: auth)
+        if key == subscriber.key { return .kept(subscriber) }
+        let moved = update { state -> SubscriberID? in
+            guard let previous = state.groups[subscriber.key]?.subscribers.removeValue(forKey: subscriber.id) else {
+                return nil
+            }
+            let knownEtag = state.groups[subscriber.key]?.lastEtag
+            if state.groups[subscriber.key]?.subscribers.isEmpty ?? false {
+                Self.removeGroup(subscriber.key, in: &state)
+            }
+            let id = state.nextID
+            state.nextID += 1
+            if state.groups[key] == nil {
+                var group = Group(id: id, target: target, auth: auth)
+                if let every = target.refresh.every {
+                    group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
+                }
+                state.groups[key] = group
+            }
+            var subscriber = previous
+            subscriber.pending = .initial(knownEtag: knownEtag)
+            state.groups[key]!.subscribers[id] = subscriber
+            state.groups[key]!.pendingIDs.append(id)
+            state.pendingGroups.insert(key)
+            return SubscriberID(id: id, key: key)
+        }
+        guard let moved else { return .gone }
+        scheduleDrain()
+        return .kept(moved)
+    }
+
     /// Removes a subscriber without sending it anything (the client cancelled or went away). Does nothing for a
     /// subscriber that has already gone.
     public func removeSubscriber(_ subscriber: SubscriberID) {
@@ -392,9 +474,17 @@ public final class SubscriptionHub: Sendable {
     /// - Returns: Whether the subscriber was live.
     @discardableResult
     public func cancel(_ subscriber: SubscriberID, reason: String) -> Bool {
+        cancel(subscriber, error: RequestError(status: .cancelled, message: reason))
+    }
+
+    /// Ends a subscriber with a last response carrying `cancelled: true` and `error`.
+    ///
+    /// - Returns: Whether the subscriber was live.
+    @discardableResult
+    public func cancel(_ subscriber: SubscriberID, error: RequestError) -> Bool {
         let removed = update { state in Self.removeSubscriber(subscriber.id, from: subscriber.key, in: &state) }
         guard let removed else { return false }
-        Self.cancel(removed, reason: reason)
+        Self.cancel(removed, error: error)
         return true
     }
 
@@ -581,6 +671,11 @@ public final class SubscriptionHub: Sendable {
     }
 
     private static func cancel(_ subscriber: Subscriber, reason: String) {
+        cancel(subscriber, error: RequestError(status: .cancelled, message: reason))
+    }
+
+    /// Sends a subscriber its last response, `cancelled: true` with `error`, and ends it.
+    private static func cancel(_ subscriber: Subscriber, error: RequestError) {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("requestId")
@@ -589,7 +684,12 @@ public final class SubscriptionHub: Sendable {
         writer.null()
         writer.key("errors")
         writer.write(
-            .array([.object(["message": .string(reason), "path": .array([]), "extensions": ["code": "CANCELLED"]])]))
+            .array([
+                .object([
+                    "message": .string(error.message), "path": .array([]),
+                    "extensions": ["code": .string(error.status.name)],
+                ])
+            ]))
         writer.key("extensions")
         writer.write(["dataConnect": .array([])])
         writer.key("cancelled")
@@ -674,15 +774,16 @@ public final class SubscriptionHub: Sendable {
         let key = run.key
         executions.add(1, ordering: .relaxed)
         guard response.status == .ok, response.body.count >= 2 else {
-            // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it.
-            let message = (try? JSONValue(parsing: response.body))?["error"]?["message"]?.stringValue
+            // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it with the
+            // error a new request would get.
+            let error = Self.refusal(response)
             let ended = update { state -> [Subscriber] in
                 guard let group = Self.removeGroup(key, in: &state) else { return [] }
                 for subscriber in group.subscribers.values { Self.release(subscriber.clientKey, in: &state) }
                 return Array(group.subscribers.values)
             }
             for subscriber in ended {
-                Self.cancel(subscriber, reason: message ?? "the query can no longer run for this subscription")
+                Self.cancel(subscriber, error: error)
             }
             return
         }

@@ -11,8 +11,10 @@ import Synchronization
 ///   the first `subscribe` or `execute`, and a later one switches the connector for later requests.
 /// - `headers` with `X-Firebase-Auth-Token` (or `authToken`) sets the caller for later requests. When the token
 ///   names another user than before (or none), the live subscriptions made as another user end with
-///   `cancelled: true`: a stream speaks for one user at a time. A refreshed token of the same user changes nothing
-///   for them.
+///   `cancelled: true`: a stream speaks for one user at a time. A refreshed token of the same user is checked
+///   against each live subscription as a new subscription would be: one the caller may no longer read ends with
+///   `cancelled: true` and the error a new request would get (PERMISSION_DENIED when a claim its `@auth(expr:)`
+///   needs is gone); the others are computed with the new claims from then on.
 /// - `subscribe` adds a subscriber to the hub under the request id; `execute` runs a query or mutation once
 ///   (mutations reach the hub as REST ones do); `resume` asks for a live subscription's current result;
 ///   `cancel` ends a subscription silently (the client has forgotten the id already).
@@ -241,22 +243,56 @@ final class StreamSession: WebSocketHandler {
 
     // MARK: Auth and names
 
+    /// Takes a new token for the stream's caller and checks every live subscription again under it.
+    ///
+    /// A subscription made as another user than the token names (or signed out) ends: with the error a new
+    /// request would get when the new caller may not read it (UNAUTHENTICATED once signed out of a query that
+    /// needs a user), else with CANCELLED, since the stream speaks for one user at a time. One of the same user is checked again as a new subscription would be: when
+    /// the caller may no longer read it (a claim its `@auth(expr:)` needs is gone, or the token was refused), it
+    /// ends with `cancelled: true` and the error a new request would get; otherwise its later results are
+    /// computed with the new token's claims.
     private func reauthenticate(_ token: String) {
         let auth = token.isEmpty ? .success(nil) : Self.decode(token: token)
         let newUID = (try? auth.get())?.uid
-        let ended = state.withLock { state -> [SubscriptionHub.SubscriberID] in
+        let (otherUser, sameUser) = state.withLock {
+            state -> ([SubscriptionHub.SubscriberID], [(String, UInt64, SubscriptionHub.SubscriberID)]) in
             state.auth = auth
-            var ended: [SubscriptionHub.SubscriberID] = []
-            for (requestId, subscription) in state.subscriptions where subscription.uid != newUID {
-                if let subscriber = subscription.subscriber { ended.append(subscriber) }
-                state.subscriptions[requestId] = nil
+            var otherUser: [SubscriptionHub.SubscriberID] = []
+            var sameUser: [(String, UInt64, SubscriptionHub.SubscriberID)] = []
+            for (requestId, subscription) in state.subscriptions {
+                guard let subscriber = subscription.subscriber else { continue }
+                if subscription.uid == newUID {
+                    sameUser.append((requestId, subscription.token, subscriber))
+                } else {
+                    otherUser.append(subscriber)
+                    state.subscriptions[requestId] = nil
+                }
             }
-            return ended
+            return (otherUser, sameUser)
         }
-        for subscriber in ended {
-            hub.cancel(
-                subscriber,
-                reason: "the stream now speaks for another user; subscriptions made as the previous user have ended")
+        for subscriber in otherUser {
+            // Ended either way; the error says what a new request would get when that is a refusal.
+            if case .kept(let moved) = hub.reauthorize(subscriber, auth: try? auth.get()) {
+                hub.cancel(
+                    moved,
+                    reason: "the stream now speaks for another user; subscriptions made as the previous user have ended"
+                )
+            }
+        }
+        for (requestId, token, subscriber) in sameUser {
+            let outcome: SubscriptionHub.Reauthorization
+            switch auth {
+            case .success(let caller): outcome = hub.reauthorize(subscriber, auth: caller)
+            case .failure(let error): outcome = hub.cancel(subscriber, error: error) ? .ended(error) : .gone
+            }
+            state.withLock { state in
+                guard state.subscriptions[requestId]?.token == token else { return }
+                if case .kept(let id) = outcome {
+                    state.subscriptions[requestId]?.subscriber = id
+                } else {
+                    state.subscriptions[requestId] = nil
+                }
+            }
         }
     }
 

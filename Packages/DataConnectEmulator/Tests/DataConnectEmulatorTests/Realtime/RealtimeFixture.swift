@@ -27,6 +27,7 @@ final class RealtimeFixture {
         query ListAuthors @auth(level: PUBLIC) { authors(orderBy: {name: ASC}) { name } }
         query MyNotes @auth(level: USER) { notes(orderBy: {text: ASC}) { text } }
         query ClosedNotes @auth(level: NO_ACCESS) { notes { text } }
+        query LibrarianNotes @auth(expr: "auth.token.librarian == true") { notes(orderBy: {text: ASC}) { text } }
         query PolledBooks @auth(level: PUBLIC) @refresh(every: {seconds: 1}) { books(orderBy: {title: ASC}) { title } }
         query TaggedBooks($tag: String!) @auth(level: PUBLIC)
           @refresh(onMutationExecuted: {operation: "Poke", condition: "mutation.variables.tag == request.variables.tag"}) {

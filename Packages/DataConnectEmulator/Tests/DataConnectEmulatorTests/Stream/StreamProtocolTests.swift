@@ -1,4 +1,5 @@
 import DataConnectEmulator
+import DataConnectEngine
 import DataConnectWire
 import EmulatorTesting
 import Foundation
@@ -244,6 +245,57 @@ import Testing
         #expect(client.nextResult()?.firstErrorCode == "UNAUTHENTICATED")
         client.send(RealtimeFixture.execute("5", "ListAuthors", token: "not-a-jwt"))
         #expect(client.nextResult()?.firstErrorCode == "UNAUTHENTICATED")
+    }
+
+    @Test func aRefreshedTokenIsCheckedAgainstEachSubscriptionAsANewRequestWouldBe() async throws {
+        // given: u1 with the claim a query's @auth(expr:) needs, subscribed to it and to a query for any user
+        let fixture = try RealtimeFixture()
+        let client = try fixture.openStream()
+        func token(librarian: Bool?) -> String {
+            var claims: JSONObject = [
+                "sub": "u1", "user_id": "u1", "firebase": ["sign_in_provider": "password"], "email_verified": false,
+            ]
+            if let librarian { claims["librarian"] = .bool(librarian) }
+            return AuthContext.unsignedToken(claims: claims)
+        }
+        client.send(RealtimeFixture.subscribe("1", "LibrarianNotes", first: true, token: token(librarian: true)))
+        #expect(client.nextResult()?["data"]?["notes"] == .array([]))
+        client.send(RealtimeFixture.subscribe("2", "MyNotes"))
+        #expect(client.nextResult()?["requestId"] == "2")
+
+        // when: a refreshed token that still carries the claim, then a change
+        client.send(["headers": ["X-Firebase-Auth-Token": .string(token(librarian: true))]])
+        client.send(RealtimeFixture.execute("3", "AddNote", ["text": "shelved"]))
+
+        // then: both live on, and both see the change
+        var pushed: [String: JSONValue] = [:]
+        for _ in 0..<3 {
+            let result = try #require(client.nextResult())
+            pushed[result["requestId"]?.stringValue ?? ""] = result
+        }
+        #expect(pushed["1"]?["data"]?["notes"]?[0]?["text"] == "shelved")
+        #expect(pushed["2"]?["data"]?["notes"]?[0]?["text"] == "shelved")
+        #expect(fixture.hub.subscriberCount == 2)
+
+        // when: the claim is gone from the next token
+        client.send(["headers": ["X-Firebase-Auth-Token": .string(token(librarian: nil))]])
+        let ended = try #require(client.nextResult())
+
+        // then: the subscription it gated ends as a new request would be refused; the other lives on
+        #expect(ended["requestId"] == "1")
+        #expect(ended["cancelled"] == .bool(true))
+        #expect(ended.firstErrorCode == "PERMISSION_DENIED")
+        #expect(fixture.hub.subscriberCount == 1)
+
+        // when: signed out
+        client.send(["headers": ["X-Firebase-Auth-Token": ""]])
+        let signedOut = try #require(client.nextResult())
+
+        // then: the query for users ends with the code a signed-out request gets
+        #expect(signedOut["requestId"] == "2")
+        #expect(signedOut["cancelled"] == .bool(true))
+        #expect(signedOut.firstErrorCode == "UNAUTHENTICATED")
+        #expect(fixture.hub.subscriberCount == 0)
     }
 
     @Test func theFlutterOpeningFrameIsAccepted() throws {
