@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectWire
 import EmulatorTesting
 import Testing
@@ -30,7 +31,8 @@ import Testing
     /// The lending operations the tests call; the kiosk's are covered by ``AuthOutcomeTests`` and below.
     static let coveredLending: Set<String> = [
         "listBooks", "getBook", "searchBooks", "catalogueStats", "getAuthor", "myCard", "myLoans", "overdueLoans",
-        "joinLibrary", "addBook", "addAuthorToBook", "tagBook", "borrowBook", "returnBook", "markLost", "removeBook",
+        "librarianLoans", "joinLibrary", "addBook", "addAuthorToBook", "tagBook", "borrowBook", "returnBook",
+        "markLost", "removeBook",
         "purgeReturnedLoans",
     ]
 
@@ -271,6 +273,27 @@ import Testing
         let loans = expectData(result)["loans"]
         #expect(column(loans, "dueOn") == ["2024-03-02", "2024-03-22"])
         #expect(strings(column(column(loans, "member"), "name")) == ["Ben Okri", "Ada Lovelace"])
+    }
+
+    @Test func librarianLoansNeedTheLibrarianClaim() async throws {
+        // given: a verified member without the claim, and an account an admin gave it
+        var claims: JSONObject = [
+            "sub": "uid-desk", "user_id": "uid-desk", "email_verified": true,
+            "firebase": ["sign_in_provider": "password"],
+        ]
+        let withoutClaim = AuthContext.unsignedToken(claims: claims)
+        claims["librarian"] = true
+        let librarian = AuthContext.unsignedToken(claims: claims)
+
+        // when
+        let refused = try await client.query("librarianLoans", token: withoutClaim)
+        let allowed = try await client.query("librarianLoans", token: librarian)
+
+        // then
+        #expect(refused.status == 403)
+        #expect(refused.errorStatus == "PERMISSION_DENIED")
+        let loans = expectData(allowed)["loans"]
+        #expect(column(loans, "dueOn") == ["2024-03-02", "2024-03-22", "2099-12-31"])
     }
 
     // MARK: Mutations

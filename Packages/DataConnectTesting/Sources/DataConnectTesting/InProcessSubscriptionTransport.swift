@@ -28,12 +28,41 @@ public struct InProcessSubscriptionTransport: SubscriptionTransport {
 
     /// Serves the subscriptions.
     public let hub: SubscriptionHub
+    /// The subscriptions whose consumers have not stopped, for ``authTokenChanged(_:)``.
+    private let live = LiveRegistrations()
 
     /// Creates a transport subscribing on `hub`.
     ///
     /// - Parameter hub: Usually `emulator.responder.hub`.
     public init(hub: SubscriptionHub) {
         self.hub = hub
+    }
+
+    /// Checks every live subscription against the caller's new token, as the WebSocket stream does with a
+    /// `headers` frame: one the caller may no longer read ends with `cancelled: true` and the error a new request
+    /// would get; one made as another user (or when signed out) ends; the others run with the new claims.
+    ///
+    /// - Parameter token: The new ID token, or `nil` when signed out.
+    public func authTokenChanged(_ token: String?) {
+        let caller = Self.caller(token: token)
+        let newUID = (try? caller.get())?.uid
+        for registration in live.all() {
+            guard let (subscriber, uid) = registration.current() else { continue }
+            let outcome: SubscriptionHub.Reauthorization
+            switch caller {
+            case .success(let auth): outcome = hub.reauthorize(subscriber, auth: auth)
+            case .failure(let error): outcome = hub.cancel(subscriber, error: error) ? .ended(error) : .gone
+            }
+            guard case .kept(let moved) = outcome else { continue }
+            if uid == newUID {
+                registration.moved(to: moved)
+            } else {
+                hub.cancel(
+                    moved,
+                    reason: "the stream now speaks for another user; subscriptions made as the previous user have ended"
+                )
+            }
+        }
     }
 
     /// Adds a subscriber to the hub; it is removed when the consumer stops.
@@ -48,7 +77,7 @@ public struct InProcessSubscriptionTransport: SubscriptionTransport {
     ) -> AsyncThrowingStream<StreamMessage, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StreamMessage.self, throwing: (any Error).self)
         let auth: AuthContext?
-        switch Self.caller(of: request) {
+        switch Self.caller(token: request.metadata.authToken) {
         case .success(let caller):
             auth = caller
         case .failure(let refusal):
@@ -56,9 +85,11 @@ public struct InProcessSubscriptionTransport: SubscriptionTransport {
             return stream
         }
         // Registered before the subscriber exists, so a consumer that stops at once still removes it.
-        let registration = Registration()
-        let hub = hub
+        let registration = Registration(uid: auth?.uid)
+        let (hub, live) = (hub, live)
+        live.add(registration)
         continuation.onTermination = { _ in
+            live.remove(registration)
             if let subscriber = registration.end() { hub.removeSubscriber(subscriber) }
         }
         let clientKey = auth?.uid.map { "uid:" + $0 } ?? "address:in-process"
@@ -75,9 +106,9 @@ public struct InProcessSubscriptionTransport: SubscriptionTransport {
         return stream
     }
 
-    /// The caller named by the request's token, `nil` without one, or why the token was refused.
-    private static func caller(of request: OperationRequest) -> Result<AuthContext?, RequestError> {
-        guard let token = request.metadata.authToken, !token.isEmpty else { return .success(nil) }
+    /// The caller a token names, `nil` without one, or why the token was refused.
+    private static func caller(token: String?) -> Result<AuthContext?, RequestError> {
+        guard let token, !token.isEmpty else { return .success(nil) }
         do {
             return .success(try AuthContext.decode(token: token))
         } catch {
@@ -97,9 +128,47 @@ public struct InProcessSubscriptionTransport: SubscriptionTransport {
     }
 }
 
-/// The hub's subscriber of one sequence, and whether its consumer has stopped.
+/// The registrations of the sequences whose consumers have not stopped.
+private final class LiveRegistrations: Sendable {
+    private let registrations = Mutex<[ObjectIdentifier: Registration]>([:])
+
+    func add(_ registration: Registration) {
+        registrations.withLock { $0[ObjectIdentifier(registration)] = registration }
+    }
+
+    func remove(_ registration: Registration) {
+        registrations.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(registration)) }
+    }
+
+    func all() -> [Registration] {
+        registrations.withLock { Array($0.values) }
+    }
+}
+
+/// The hub's subscriber of one sequence, the user it was made as, and whether its consumer has stopped.
 private final class Registration: Sendable {
     private let state = Mutex<(subscriber: SubscriptionHub.SubscriberID?, ended: Bool)>((nil, false))
+    /// The uid of the caller it was made as; `nil` when signed out.
+    let uid: String?
+
+    init(uid: String?) {
+        self.uid = uid
+    }
+
+    /// The live subscriber and its user; `nil` before the hub added it or once the consumer stopped.
+    func current() -> (SubscriptionHub.SubscriberID, String?)? {
+        state.withLock { state in
+            guard !state.ended, let subscriber = state.subscriber else { return nil }
+            return (subscriber, uid)
+        }
+    }
+
+    /// The hub moved the subscriber to the group of the caller's new credentials.
+    func moved(to subscriber: SubscriptionHub.SubscriberID) {
+        state.withLock { state in
+            if !state.ended { state.subscriber = subscriber }
+        }
+    }
 
     /// Notes the subscriber; returns whether the consumer has stopped already (the caller removes it then).
     func record(_ subscriber: SubscriptionHub.SubscriberID) -> Bool {

@@ -49,6 +49,7 @@ public class LendingConnector: @unchecked Sendable {
         self.myCardQuery = MyCardQuery(dataConnect: dataConnect)
         self.myLoansQuery = MyLoansQuery(dataConnect: dataConnect)
         self.overdueLoansQuery = OverdueLoansQuery(dataConnect: dataConnect)
+        self.librarianLoansQuery = LibrarianLoansQuery(dataConnect: dataConnect)
     }
 
     /// Sends this connector's requests to the local emulator: `127.0.0.1:9399` unless given, or
@@ -114,4 +115,7 @@ public class LendingConnector: @unchecked Sendable {
 
     /// The `overdueLoans` query.
     public let overdueLoansQuery: OverdueLoansQuery
+
+    /// The `librarianLoans` query.
+    public let librarianLoansQuery: LibrarianLoansQuery
 }

@@ -2253,3 +2253,157 @@ public class OverdueLoansQuery: @unchecked Sendable {
         return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
     }
 }
+
+// Not final, as upstream; Swift cannot check Sendable on a non-final class. It holds: every stored property
+// is an immutable Sendable value, and the class is not open, so no subclass can add state outside this module.
+/// Every active loan with its member, for librarians: accounts an admin gave the `librarian` claim.
+///
+/// - Remark: Generated from lending/queries.gql, query librarianLoans.
+public class LibrarianLoansQuery: @unchecked Sendable {
+    let dataConnect: DataConnect
+
+    init(dataConnect: DataConnect) {
+        self.dataConnect = dataConnect
+    }
+
+    /// The operation name sent to the service.
+    public static let OperationName = "librarianLoans"
+
+    /// The ref that `ref(...)` returns.
+    public typealias Ref = QueryRefObservation<LibrarianLoansQuery.Data, LibrarianLoansQuery.Variables>
+
+    /// The variables of `librarianLoans`.
+    public struct Variables: OperationVariable {}
+
+    /// The decoded `data` of a response.
+    public struct Data: Decodable, Sendable {
+        public var loans: [Loan]
+
+        public init(loans: [Loan]) {
+            self.loans = loans
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case loans
+        }
+
+        public init(from decoder: any Decoder) throws {
+            var container = try decoder.container(keyedBy: CodingKeys.self)
+            let codecHelper = CodecHelper<CodingKeys>()
+            self.loans = try codecHelper.decode([Loan].self, forKey: .loans, container: &container)
+        }
+
+        public struct Loan: Decodable, Sendable, Hashable, Equatable, Identifiable {
+            public var id: UUID
+            public var dueOn: LocalDate
+            public var book: Book
+            public var member: Member
+
+            /// The key of this row.
+            public var loanKey: LoanKey {
+                LoanKey(id: id)
+            }
+
+            public static func == (lhs: Loan, rhs: Loan) -> Bool {
+                lhs.id == rhs.id
+            }
+
+            public func hash(into hasher: inout Hasher) {
+                hasher.combine(id)
+            }
+
+            public init(id: UUID, dueOn: LocalDate, book: Book, member: Member) {
+                self.id = id
+                self.dueOn = dueOn
+                self.book = book
+                self.member = member
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case dueOn
+                case book
+                case member
+            }
+
+            public init(from decoder: any Decoder) throws {
+                var container = try decoder.container(keyedBy: CodingKeys.self)
+                let codecHelper = CodecHelper<CodingKeys>()
+                self.id = try codecHelper.decode(UUID.self, forKey: .id, container: &container)
+                self.dueOn = try codecHelper.decode(LocalDate.self, forKey: .dueOn, container: &container)
+                self.book = try codecHelper.decode(Book.self, forKey: .book, container: &container)
+                self.member = try codecHelper.decode(Member.self, forKey: .member, container: &container)
+            }
+
+            public struct Book: Decodable, Sendable, Hashable, Equatable {
+                public var isbn: String
+                public var title: String
+
+                /// The key of this row.
+                public var bookKey: BookKey {
+                    BookKey(isbn: isbn)
+                }
+
+                public static func == (lhs: Book, rhs: Book) -> Bool {
+                    lhs.isbn == rhs.isbn
+                }
+
+                public func hash(into hasher: inout Hasher) {
+                    hasher.combine(isbn)
+                }
+
+                public init(isbn: String, title: String) {
+                    self.isbn = isbn
+                    self.title = title
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case isbn
+                    case title
+                }
+
+                public init(from decoder: any Decoder) throws {
+                    var container = try decoder.container(keyedBy: CodingKeys.self)
+                    let codecHelper = CodecHelper<CodingKeys>()
+                    self.isbn = try codecHelper.decode(String.self, forKey: .isbn, container: &container)
+                    self.title = try codecHelper.decode(String.self, forKey: .title, container: &container)
+                }
+            }
+
+            public struct Member: Decodable, Sendable {
+                public var name: String
+
+                public init(name: String) {
+                    self.name = name
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case name
+                }
+
+                public init(from decoder: any Decoder) throws {
+                    var container = try decoder.container(keyedBy: CodingKeys.self)
+                    let codecHelper = CodecHelper<CodingKeys>()
+                    self.name = try codecHelper.decode(String.self, forKey: .name, container: &container)
+                }
+            }
+        }
+    }
+
+    /// The ref for these variables; refs with equal variables are shared.
+    public func ref() -> QueryRefObservation<LibrarianLoansQuery.Data, LibrarianLoansQuery.Variables> {
+        return ref(for: LibrarianLoansQuery.Variables())
+    }
+
+    /// The ref for `variables`, shared by `ref(...)` and `execute(...)`.
+    func ref(for variables: LibrarianLoansQuery.Variables) -> QueryRefObservation<LibrarianLoansQuery.Data, LibrarianLoansQuery.Variables> {
+        return dataConnect.query(name: LibrarianLoansQuery.OperationName, variables: variables, resultsDataType: LibrarianLoansQuery.Data.self)
+    }
+
+    /// Runs the query once and returns its result.
+    @MainActor
+    public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<LibrarianLoansQuery.Data> {
+        let variables = LibrarianLoansQuery.Variables()
+        return try await ref(for: variables).execute(fetchPolicy: fetchPolicy)
+    }
+}

@@ -35,4 +35,18 @@ public protocol AuthTokenProvider: Sendable {
     ///
     /// Each sequence first yields the current user, then one element per sign-in or sign-out.
     var userChanges: AsyncStream<AuthUser?> { get }
+
+    /// Every new ID token from now on (a refresh, a sign-in, or `nil` at a sign-out): a new sequence per call.
+    ///
+    /// ``DataConnect`` sends each one on its open realtime streams, so that the server checks their
+    /// subscriptions against the new claims. The default is a sequence that ends at once, for providers that do
+    /// not report refreshes; subscriptions then learn of new claims when they restart.
+    var tokenChanges: AsyncStream<String?> { get }
+}
+
+extension AuthTokenProvider {
+    /// A sequence that ends at once: the provider does not report token refreshes.
+    public var tokenChanges: AsyncStream<String?> {
+        AsyncStream { $0.finish() }
+    }
 }

@@ -30,6 +30,7 @@ public final class EmulatorAuth: AuthTokenProvider, Sendable {
     private struct State {
         var session: Session?
         var consumers: [Int: AsyncStream<AuthUser?>.Continuation] = [:]
+        var tokenConsumers: [Int: AsyncStream<String?>.Continuation] = [:]
         var nextConsumerID = 0
     }
 
@@ -55,8 +56,9 @@ public final class EmulatorAuth: AuthTokenProvider, Sendable {
     }
 
     deinit {
-        let consumers = state.withLock { $0.consumers.values }
+        let (consumers, tokenConsumers) = state.withLock { ($0.consumers.values, $0.tokenConsumers.values) }
         for consumer in consumers { consumer.finish() }
+        for consumer in tokenConsumers { consumer.finish() }
     }
 
     /// The signed-in user, or nil; observable.
@@ -109,6 +111,7 @@ public final class EmulatorAuth: AuthTokenProvider, Sendable {
                 session.token = Self.mint(session.claims, issuedAt: issuedAt, lifetime: tokenLifetime)
                 session.expiry = issuedAt.addingTimeInterval(tokenLifetime)
                 state.session = session
+                for consumer in state.tokenConsumers.values { consumer.yield(session.token) }
             }
             return session.token
         }
@@ -132,6 +135,24 @@ public final class EmulatorAuth: AuthTokenProvider, Sendable {
         return stream
     }
 
+    /// Every token minted from now on (a forced or expired refresh, a sign-in), and `nil` at each sign-out; one
+    /// independent sequence per call.
+    ///
+    /// The sequence ends when the consumer's task is cancelled or the provider is released.
+    public var tokenChanges: AsyncStream<String?> {
+        let (stream, continuation) = AsyncStream<String?>.makeStream(bufferingPolicy: .unbounded)
+        let id = state.withLock { state -> Int in
+            let id = state.nextConsumerID
+            state.nextConsumerID += 1
+            state.tokenConsumers[id] = continuation
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.tokenConsumers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
     /// How many ``userChanges`` sequences are being consumed.
     public var userChangesConsumerCount: Int {
         state.withLock { $0.consumers.count }
@@ -142,6 +163,7 @@ public final class EmulatorAuth: AuthTokenProvider, Sendable {
             state.withLock { state in
                 state.session = session
                 for consumer in state.consumers.values { consumer.yield(session?.user) }
+                for consumer in state.tokenConsumers.values { consumer.yield(session?.token) }
             }
         }
     }

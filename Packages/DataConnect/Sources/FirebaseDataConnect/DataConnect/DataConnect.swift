@@ -256,21 +256,39 @@ public final class DataConnect: Sendable {
         for ref in refs { ref.restartSubscription() }
     }
 
-    /// Restarts subscriptions whenever the provider reports a sign-in, sign-out or user change.
+    /// Restarts subscriptions whenever the provider reports a sign-in, sign-out or user change, and sends each
+    /// refreshed token of the same user on the open realtime stream, so the server checks its subscriptions
+    /// against the new claims.
     private func watchUserChanges() {
         guard let provider = state.withLock({ $0.authTokenProvider }) else { return }
         let changes = provider.userChanges
+        let tokens = provider.tokenChanges
         let watch = Task { [weak self] in
-            var previous: String??
-            for await user in changes {
-                if let previous, previous != user?.uid { self?.restartSubscriptions() }
-                previous = .some(user?.uid)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { [weak self] in
+                    var previous: String??
+                    for await user in changes {
+                        if let previous, previous != user?.uid { self?.restartSubscriptions() }
+                        previous = .some(user?.uid)
+                    }
+                }
+                group.addTask { [weak self] in
+                    for await token in tokens {
+                        self?.openSubscriptionTransport?.authTokenChanged(token)
+                    }
+                }
             }
         }
         state.withLock { state in
             state.userWatch?.cancel()
             state.userWatch = watch
         }
+    }
+
+    /// The subscription transport already in use, if any: the injected one, or the stream opened so far.
+    private var openSubscriptionTransport: (any SubscriptionTransport)? {
+        if let injectedSubscriptionTransport { return injectedSubscriptionTransport }
+        return state.withLock { state in state.subscriptionStream ?? state.liveTransport }
     }
 
     /// The subscription transport: the injected one, or the WebSocket stream to the current endpoint.

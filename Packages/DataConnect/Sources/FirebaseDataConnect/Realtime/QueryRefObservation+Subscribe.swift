@@ -216,9 +216,11 @@ extension QueryRefObservation {
             for try await message in stream {
                 receivedAny = true
                 if message.cancelled {
-                    let reason = message.response.errors.first?.message ?? "the server cancelled the subscription"
-                    finishConsumers(
-                        with: DataConnectServerError(code: .cancelled, message: reason, httpStatus: nil))
+                    // The code a new request would get (PERMISSION_DENIED once a needed claim is gone), else CANCELLED.
+                    let error = message.response.errors.first
+                    let reason = error?.message ?? "the server cancelled the subscription"
+                    let code = error?.extensions?.code.map(DataConnectServerError.Code.init) ?? .cancelled
+                    finishConsumers(with: DataConnectServerError(code: code, message: reason, httpStatus: nil))
                     return .ended
                 }
                 deliver(message, uid: uid)

@@ -31,14 +31,14 @@ enum StreamFrame {
     /// Encodes one request.
     ///
     /// - Parameters:
-    ///   - requestID: Unique within the connection.
-    ///   - kind: What it asks for.
+    ///   - requestID: Unique within the connection; `nil` for a frame that only carries headers.
+    ///   - kind: What it asks for; `nil` for a frame that only carries headers.
     ///   - name: The connector's resource name, on the first request of a connection.
     ///   - headers: Headers to send with it: all of them on the first request, the new token when it changed.
     ///   - dataEtag: The etag of the result the client holds, for a subscribe.
     /// - Returns: The frame's UTF-8 JSON.
     static func request(
-        id requestID: String, kind: Kind, name: String? = nil, headers: [(name: String, value: String)] = [],
+        id requestID: String?, kind: Kind?, name: String? = nil, headers: [(name: String, value: String)] = [],
         dataEtag: String? = nil
     ) -> [UInt8] {
         let fields = Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })

@@ -333,6 +333,32 @@ public final class StreamTransport: SubscriptionTransport, Transport {
         }
     }
 
+    /// Sends a refreshed ID token on the live connection, in a frame that carries only `headers`, so that the
+    /// server checks each live subscription against it (one whose claim is gone ends with PERMISSION_DENIED).
+    ///
+    /// A token of another user, or none, ends the connection's subscriptions and waiting executes, as a request
+    /// carrying it would; subscribers then restart with it. Without a live connection, or when the server has the
+    /// token already, nothing is sent.
+    ///
+    /// - Parameter token: The new ID token, or `nil` when signed out.
+    public func authTokenChanged(_ token: String?) {
+        let effects = state.withLock { state -> Effects in
+            var effects = Effects()
+            guard var connection = state.connection, connection.sentFirst else { return effects }
+            if connection.uid != Self.uid(of: token) {
+                Self.endForAuthenticationChange(&state, &effects)
+                return effects
+            }
+            guard connection.token != token else { return effects }
+            connection.token = token
+            connection.channel.send(
+                text: StreamFrame.request(id: nil, kind: nil, headers: [("X-Firebase-Auth-Token", token ?? "")]))
+            state.connection = connection
+            return effects
+        }
+        effects.run()
+    }
+
     /// The consumer stopped: cancel the subscription on the server, and close an idle connection.
     private func endSubscription(connectionID: Int, requestID: String) {
         let effects = state.withLock { state -> Effects in

@@ -44,4 +44,19 @@ public protocol SubscriptionTransport: Sendable {
     ///   - request: The query, its variables and header context (the auth token included).
     ///   - dataEtag: The etag of the result the caller already has, so an unchanged first result is skipped.
     func subscribe(_ request: OperationRequest, dataEtag: String?) -> AsyncThrowingStream<StreamMessage, any Error>
+
+    /// The signed-in user's ID token changed (a refresh, or claims set by an admin): tell the server, so that it
+    /// checks the live subscriptions again; one whose caller may no longer read it ends with `cancelled: true`
+    /// and the error a new request would get.
+    ///
+    /// A token of another user, or `nil` after a sign-out, ends the subscriptions made as the previous user.
+    /// The default does nothing, for transports whose subscriptions carry no credentials.
+    ///
+    /// - Parameter token: The new ID token, or `nil` when signed out.
+    func authTokenChanged(_ token: String?)
+}
+
+extension SubscriptionTransport {
+    /// Does nothing: the transport's subscriptions carry no credentials.
+    public func authTokenChanged(_ token: String?) {}
 }

@@ -36,6 +36,8 @@ extension DifferentialScript {
             DifferentialCall("lending", "myLoans", as: LibrarySeed.dana),
             DifferentialCall("lending", "overdueLoans", as: LibrarySeed.ada),
             DifferentialCall("lending", "overdueLoans", as: LibrarySeed.ben),
+            DifferentialCall("lending", "librarianLoans", as: LibrarySeed.librarian),
+            DifferentialCall("lending", "librarianLoans", as: LibrarySeed.ada),
         ],
         mutations: [
             DifferentialCall(
