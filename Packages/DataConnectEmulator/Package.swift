@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "EmulatorHTTP", targets: ["EmulatorHTTP"]),
         .library(name: "DataConnectCEL", targets: ["DataConnectCEL"]),
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
+        .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
         .library(name: "DataConnectEmulator", targets: ["DataConnectEmulator"]),
         .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
         .executable(name: "http-bench", targets: ["HTTPBench"]),
@@ -52,12 +53,25 @@ let package = Package(
             ]
         ),
 
+        // MARK: Auth: the Firebase Auth emulator (Identity Toolkit and Secure Token REST APIs), as firebase-tools'
+
+        .target(
+            name: "AuthEmulator",
+            dependencies: [
+                "EmulatorHTTP",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // accounts persist in <dataDir>/auth.sqlite, or in the dataconnect_auth schema on PostgreSQL
+                .product(name: "SQLiteKit", package: "DataConnectKit"),
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
+            ]
+        ),
+
         // MARK: The service and its testing harness
 
         .target(
             name: "DataConnectEmulator",
             dependencies: [
-                "EmulatorHTTP", "DataConnectEngine",
+                "EmulatorHTTP", "DataConnectEngine", "AuthEmulator",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
@@ -88,6 +102,16 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
+        .testTarget(
+            name: "AuthEmulatorTests",
+            dependencies: [
+                "AuthEmulator", "EmulatorHTTP", "DataConnectEmulator",
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // the PostgreSQL storage suite starts a cluster, as the engine's PostgreSQL suites do
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
+                .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
+            ]
+        ),
         .testTarget(
             name: "DataConnectCELTests",
             dependencies: ["DataConnectCEL", .product(name: "DataConnectWire", package: "DataConnectKit")]

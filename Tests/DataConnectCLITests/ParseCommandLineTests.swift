@@ -67,6 +67,40 @@ import Testing
         #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
     }
 
+    @Test func emulatorAuthOptions() throws {
+        // when
+        let command = try parseCommandLine(["emulator", "--auth-port", "9099", "--project", "my-project"])
+        // then
+        var expected = EmulatorOptions()
+        expected.authPort = 9099
+        expected.projectID = "my-project"
+        #expect(command == .emulator(expected))
+        var noAuth = EmulatorOptions()
+        noAuth.auth = false
+        #expect(try parseCommandLine(["emulator", "--no-auth"]) == .emulator(noAuth))
+        #expect(try parseCommandLine(["emulator"]) == .emulator(EmulatorOptions()))
+    }
+
+    @Test(arguments: [
+        (["emulator", "--auth-port", "99999"], "--auth-port needs a number from 0 to 65535, got \"99999\""),
+        (["emulator", "--project", ""], "--project needs a project id such as demo-project, got \"\""),
+        (
+            ["emulator", "--no-auth", "--auth-port", "9099"],
+            "--auth-port serves the Auth emulator; it cannot be combined with --no-auth"
+        ),
+    ])
+    func emulatorAuthUsageErrors(_ arguments: [String], message: String) {
+        #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
+    }
+
+    @Test func authProjectComesFromOptionThenEnvironment() {
+        let both = ["FIREBASE_PROJECT_ID": "from-firebase", "GCLOUD_PROJECT": "from-gcloud"]
+        #expect(EmulatorCommand.projectID("from-option", environment: both) == "from-option")
+        #expect(EmulatorCommand.projectID(nil, environment: both) == "from-firebase")
+        #expect(EmulatorCommand.projectID(nil, environment: ["GCLOUD_PROJECT": "from-gcloud"]) == "from-gcloud")
+        #expect(EmulatorCommand.projectID(nil, environment: ["FIREBASE_PROJECT_ID": ""]) == "demo-project")
+    }
+
     @Test(arguments: [
         (["sql", "diff"], SQLOptions(action: .diff)),
         (

@@ -8,7 +8,8 @@ enum Command: Equatable {
     /// `dataconnect validate [--backend DIR] [--print-sdl] [--prelude] [--quiet]`
     case validate(ValidateOptions)
     /// `dataconnect emulator [--backend DIR | --no-backend] [--host H] [--port P] [--data-dir DIR | --postgres URL]
-    /// [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...`
+    /// [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...
+    /// [--no-auth] [--auth-port N] [--project ID]`
     case emulator(EmulatorOptions)
     /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
     case execute(ExecuteOptions)
@@ -62,6 +63,12 @@ struct EmulatorOptions: Equatable {
     var allowedHosts: [String] = []
     /// `--allow-origin`: further web origins whose pages may call the emulator.
     var allowedOrigins: [String] = []
+    /// `--no-auth` turns the Firebase Auth emulator off.
+    var auth = true
+    /// `--auth-port N`: also serve the Auth API alone on this port (firebase-tools' is 9099).
+    var authPort: UInt16?
+    /// `--project ID`; `nil` to read `FIREBASE_PROJECT_ID`, then `GCLOUD_PROJECT`, when the command runs.
+    var projectID: String?
     /// `--max-selected-fields`, `--max-depth`, `--max-aliases`: bounds on each operation's merged selection.
     var limits = OperationLimits.default
     /// `--max-filter-terms`, `--request-timeout`: bounds on each request's execution.
@@ -245,7 +252,7 @@ extension EmulatorOptions {
                     .value("--postgres"),
                     .value("--seed"), .value("--import"), .value("--export-on-exit"), .flag("--no-watch"),
                     .flag("--no-backend"), .flag("--no-console"), .value("--allow-host"), .value("--allow-origin"),
-                    .value("--max-selected-fields"),
+                    .flag("--no-auth"), .value("--auth-port"), .value("--project"), .value("--max-selected-fields"),
                     .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
                     .value("--request-timeout"),
                 ], command: "emulator")
@@ -282,6 +289,17 @@ extension EmulatorOptions {
             case "--no-watch": options.watch = false
             case "--no-backend": options.backend = nil
             case "--no-console": options.console = false
+            case "--no-auth": options.auth = false
+            case "--auth-port":
+                guard let port = UInt16(text) else {
+                    throw UsageError(message: "--auth-port needs a number from 0 to 65535, got \"\(text)\"")
+                }
+                options.authPort = port
+            case "--project":
+                guard !text.isEmpty, !text.contains("/") else {
+                    throw UsageError(message: "--project needs a project id such as demo-project, got \"\(text)\"")
+                }
+                options.projectID = text
             case "--allow-host":
                 guard RequestOriginPolicy.normalizedAllowedHost(text) != nil else {
                     throw UsageError(
@@ -309,6 +327,9 @@ extension EmulatorOptions {
                 options.executionLimits.requestTimeout = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
             default: break
             }
+        }
+        if !options.auth, options.authPort != nil {
+            throw UsageError(message: "--auth-port serves the Auth emulator; it cannot be combined with --no-auth")
         }
         if options.postgreSQL != nil, options.dataDirectory != nil {
             throw UsageError(

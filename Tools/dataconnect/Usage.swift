@@ -70,6 +70,7 @@ func usage(_ topic: String?) -> String {
             usage: dataconnect emulator [--backend DIR | --no-backend] [--host 127.0.0.1] [--port 9399]
                                         [--data-dir DIR | --postgres URL] [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch]
                                         [--no-console] [--allow-host HOST]... [--allow-origin ORIGIN]...
+                                        [--no-auth] [--auth-port N] [--project ID]
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
                                         [--max-filter-terms N] [--request-timeout SECONDS]
 
@@ -107,6 +108,16 @@ func usage(_ topic: String?) -> String {
                                      :impersonate*); other pages get 403
 
             Requests without an Origin header (SDKs, curl, test suites) are never refused for their origin.
+
+            Firebase Auth (firebase-tools' Auth emulator: the Identity Toolkit and Secure Token REST APIs under
+            /identitytoolkit.googleapis.com/, /securetoken.googleapis.com/ and /emulator/v1/, on the same port):
+              --no-auth              do not serve the Auth emulator
+              --auth-port N          also serve the Auth API alone on port N, as firebase-tools does on 9099
+                                     (0 picks a free port)
+              --project ID           the project key-based Auth calls act on (default: $FIREBASE_PROJECT_ID,
+                                     then $GCLOUD_PROJECT, then demo-project)
+            Accounts live with the data: DIR/auth.sqlite with --data-dir, the dataconnect_auth schema with
+            --postgres, else memory; --import and --export-on-exit also read and write DIR/auth_export/.
 
             Limits (a request over one is refused with 400 INVALID_ARGUMENT naming it, before any SQL runs):
               --max-selected-fields N  fields of an operation once fragments are merged (default 5000)

@@ -1,3 +1,4 @@
+import AuthEmulator
 import DataConnectEngine
 import DataConnectSchema
 import DataConnectWire
@@ -91,6 +92,12 @@ public final class Emulator: Sendable {
         public var clock: any EmulatorClock
         /// Whether to serve the browser console at `/` (on by default).
         public var console: Bool
+        /// Whether to serve the Firebase Auth emulator's API on the emulator's port (on by default).
+        public var auth: Bool
+        /// A second port serving only the Auth API, as firebase-tools' Auth emulator on 9099; 0 picks a free one.
+        public var authPort: UInt16?
+        /// The project key-based Auth calls act on (the CLI reads `$FIREBASE_PROJECT_ID` / `$GCLOUD_PROJECT`).
+        public var projectID: String
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -102,9 +109,12 @@ public final class Emulator: Sendable {
             realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
             allowedHosts: [String] = [], allowedOrigins: [String] = [], limits: OperationLimits = .default,
             executionLimits: ExecutionLimits = .default, clock: any EmulatorClock = LiveClock(),
-            console: Bool = true
+            console: Bool = true, auth: Bool = true, authPort: UInt16? = nil, projectID: String = "demo-project"
         ) {
             self.console = console
+            self.auth = auth
+            self.authPort = authPort
+            self.projectID = projectID
             self.clock = clock
             self.realtime = realtime
             self.allowedHosts = allowedHosts
@@ -138,6 +148,10 @@ public final class Emulator: Sendable {
     /// The HTTP responder: call it in-process to test routing without sockets.
     public let responder: EmulatorResponder
     let server: HTTPServer
+    /// The Firebase Auth emulator, when ``Options/auth`` is on.
+    public let auth: AuthEmulator?
+    /// The server of ``Options/authPort``.
+    let authServer: HTTPServer?
     let watcher = Mutex<BackendWatcher?>(nil)
     let stopped = Atomic<Bool>(false)
     /// The folder the served service was loaded from: the backend option, then the last configured one.
@@ -199,9 +213,12 @@ public final class Emulator: Sendable {
         Self.report(engine, dialect: store.dialect, log: options.log)
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         Self.connect(hub, to: store)
+        let auth = try Self.openAuth(options)
+        self.auth = auth
+        authServer = Self.authServer(auth, options: options, originPolicy: originPolicy)
         responder = EmulatorResponder(
             engine: engine, version: Self.version, hub: hub, originPolicy: originPolicy, database: store.summary,
-            console: options.console
+            console: options.console, auth: auth
         ) {
             request in
             do {
@@ -217,6 +234,7 @@ public final class Emulator: Sendable {
                         return .failure(RequestError(status: .unavailable, message: "the emulator is stopping"))
                     }
                     let file = try emulator.store.export(to: path, version: Emulator.version)
+                    try emulator.auth?.export(to: path)
                     return .success("exported to \(file)")
                 case .configure(let configuration):
                     guard let emulator = handle.emulator else {
@@ -253,6 +271,7 @@ public final class Emulator: Sendable {
     public func start() throws(EmulatorError) {
         do {
             try server.start()
+            try authServer?.start()
         } catch {
             throw EmulatorError("\(error)")
         }
@@ -289,6 +308,7 @@ public final class Emulator: Sendable {
         // Requests still running in the database stop now, so the HTTP workers finish and the server can stop.
         store.beginClosing()
         server.stop()
+        authServer?.stop()
         do {
             try store.close()
         } catch {
@@ -297,6 +317,7 @@ public final class Emulator: Sendable {
         if let directory = options.exportOnExit {
             do {
                 let file = try store.export(to: directory, version: Self.version)
+                try auth?.export(to: directory)
                 options.log("exported the data to \(file)")
             } catch {
                 options.log("error: export to \(directory) failed: \(error)")

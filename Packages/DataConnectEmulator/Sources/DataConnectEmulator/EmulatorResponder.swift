@@ -1,3 +1,4 @@
+import AuthEmulator
 import DataConnectEngine
 import DataConnectSchema
 import DataConnectWire
@@ -24,6 +25,10 @@ import Synchronization
 /// (`:executeQuery`, `:executeMutation`, the stream and the other connector methods that serve apps) is
 /// ``RequestOriginPolicy/Audience/client``; everything else (`/emulator/*`, `:executeGraphql*`, `:impersonate*`)
 /// is ``RequestOriginPolicy/Audience/admin``.
+///
+/// When it serves an ``AuthEmulator``, the Auth paths (`/identitytoolkit.googleapis.com/…`,
+/// `/securetoken.googleapis.com/…`, `/emulator/v1/…`) go to it after the same policy: the sign-in and token
+/// endpoints are the client API, the project-scoped and `/emulator/v1/` ones the admin API.
 public final class EmulatorResponder: HTTPResponder {
     /// The engine currently served; replaced on reload.
     let current: Mutex<Engine>
@@ -45,6 +50,8 @@ public final class EmulatorResponder: HTTPResponder {
     let consoleEvents: ConsoleEvents
     /// When the responder was made: the console tells a restarted emulator by it.
     let startedAt = Date()
+    /// The Firebase Auth emulator served on the same port, when enabled.
+    public let auth: AuthEmulator?
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
@@ -65,6 +72,7 @@ public final class EmulatorResponder: HTTPResponder {
     ///   - originPolicy: Which hosts and web origins may call the emulator; loopback ones only by default.
     ///   - database: What `/emulator/info` reports about the database; SQLite in memory when `nil`.
     ///   - console: Whether to serve the browser console.
+    ///   - auth: The Firebase Auth emulator to serve beside the service, if any.
     ///   - maintenance: Clears and exports data for `/emulator/clear` and `/emulator/export`.
     public init(
         engine: Engine, version: String,
@@ -72,6 +80,7 @@ public final class EmulatorResponder: HTTPResponder {
         originPolicy: RequestOriginPolicy = .loopbackOnly,
         database: DataStoreSummary? = nil,
         console: Bool = true,
+        auth: AuthEmulator? = nil,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
         self.database = Mutex(database ?? DataStoreSummary(engine: "sqlite", location: "memory", version: ""))
@@ -82,6 +91,7 @@ public final class EmulatorResponder: HTTPResponder {
         self.version = version
         self.maintenance = maintenance
         self.servesConsole = console
+        self.auth = auth
         let events = ConsoleEvents(hub: hub)
         consoleEvents = events
         if console {
@@ -107,8 +117,10 @@ public final class EmulatorResponder: HTTPResponder {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // The path is parsed once, for the origin policy's audience and for the routing.
-        let api = APIRoute(path: request.path)
-        let audience = Self.audience(ofPath: request.path, api: api)
+        let servesAuth = auth != nil && AuthEmulator.serves(path: request.path)
+        let api = servesAuth ? nil : APIRoute(path: request.path)
+        let audience =
+            servesAuth ? AuthEmulator.audience(ofPath: request.path) : Self.audience(ofPath: request.path, api: api)
         switch originPolicy.decide(request, audience: audience) {
         case .refuseHost(let host):
             return Self.error(
@@ -125,7 +137,8 @@ public final class EmulatorResponder: HTTPResponder {
         case .preflight(let headers):
             return HTTPResponse(status: .noContent, headers: headers)
         case .serve(let corsHeaders):
-            var response = route(request, api: api)
+            var response =
+                servesAuth ? (auth?.respond(to: request) ?? Self.error(.notFound, "")) : route(request, api: api)
             for field in corsHeaders {
                 response.headers[field.name] = field.value
             }
@@ -338,14 +351,15 @@ public final class EmulatorResponder: HTTPResponder {
                     "connectors": .array(engine.connectorIDs.map(JSONValue.string)),
                 ])
             ]
-        let body: JSONValue = [
+        var body: JSONObject = [
             "version": .string(version), "services": .array(services),
             "database": [
                 "engine": .string(database.engine), "location": .string(database.location),
                 "version": .string(database.version),
             ],
         ]
-        return .json(body.jsonString())
+        if let auth { body["auth"] = ["projectId": .string(auth.defaultProjectID)] }
+        return .json(JSONValue.object(body).jsonString())
     }
 
     static func error(_ status: StatusCode, _ message: String) -> HTTPResponse {
