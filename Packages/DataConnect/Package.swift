@@ -3,12 +3,14 @@ import PackageDescription
 
 /// DataConnect: the client SDK, with the upstream Firebase module and type names.
 ///
-/// `FirebaseCore` configures apps and holds `Timestamp`; `FirebaseDataConnect` is the Data Connect client.
+/// `FirebaseCore` configures apps and holds `Timestamp`; `FirebaseDataConnect` is the Data Connect client;
+/// `FirebaseAuth` signs users in with the Apple SDK's API.
 let package = Package(
     name: "DataConnect",
     products: [
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseDataConnect", targets: ["FirebaseDataConnect"]),
+        .library(name: "FirebaseAuth", targets: ["FirebaseAuth"]),
     ],
     dependencies: [
         // The wire format (JSON values, GraphQL envelopes, status codes) shared with the emulator.
@@ -35,9 +37,15 @@ let package = Package(
             ]
         ),
 
+        // Firebase Auth with the Apple SDK's API, talking to the Identity Toolkit REST API (or the Auth emulator)
+        // over URLSession; only Foundation and FirebaseCore.
+        .target(name: "FirebaseAuth", dependencies: ["FirebaseCore"]),
+
         // MARK: Tests
 
-        .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
+        .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"], resources: [.copy("Fixtures")]),
+        // Talks real HTTP to a stand-in server on 127.0.0.1 (Support/StandInServer.swift).
+        .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore"]),
         .testTarget(
             name: "FirebaseDataConnectTests",
             dependencies: [

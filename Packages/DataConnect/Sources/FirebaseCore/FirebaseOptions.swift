@@ -17,6 +17,10 @@ public final class FirebaseOptions: Sendable {
         var gcmSenderID: String
         var projectID: String?
         var apiKey: String?
+        var bundleID: String?
+        var clientID: String?
+        var storageBucket: String?
+        var databaseURL: String?
     }
 
     /// The project ID used when nothing else names one; the emulator accepts any `demo-` project.
@@ -78,12 +82,76 @@ public final class FirebaseOptions: Sendable {
         set { storage.withLock { $0.apiKey = newValue } }
     }
 
-    /// The options `FirebaseApp.configure()` uses, read from the process environment.
+    /// The iOS bundle ID (`BUNDLE_ID` in `GoogleService-Info.plist`).
+    public var bundleID: String? {
+        get { storage.withLock { $0.bundleID } }
+        set { storage.withLock { $0.bundleID = newValue } }
+    }
+
+    /// The OAuth client ID (`CLIENT_ID` in `GoogleService-Info.plist`).
+    public var clientID: String? {
+        get { storage.withLock { $0.clientID } }
+        set { storage.withLock { $0.clientID = newValue } }
+    }
+
+    /// The Cloud Storage bucket (`STORAGE_BUCKET`).
+    public var storageBucket: String? {
+        get { storage.withLock { $0.storageBucket } }
+        set { storage.withLock { $0.storageBucket = newValue } }
+    }
+
+    /// The Realtime Database URL (`DATABASE_URL`).
+    public var databaseURL: String? {
+        get { storage.withLock { $0.databaseURL } }
+        set { storage.withLock { $0.databaseURL = newValue } }
+    }
+
+    /// The options `FirebaseApp.configure()` uses: from the environment, else from a config file in the current
+    /// directory.
     ///
-    /// See ``init(environment:readFile:)`` for the variables read. Never `nil` on Linux: without any
-    /// variable the options name the emulator's demo project.
+    /// The sources, first match wins:
+    /// 1. the environment variables of ``init(environment:readFile:)`` when any of them is set
+    ///    (`FIREBASE_CONFIG`, `FIREBASE_PROJECT_ID`, `GCLOUD_PROJECT`, `FIREBASE_API_KEY`, `FIREBASE_APP_ID`);
+    /// 2. `GoogleService-Info.plist` in the current directory (``init(contentsOfFile:)``);
+    /// 3. `google-services.json` in the current directory (``init(contentsOfGoogleServicesFile:)``);
+    /// 4. the emulator's demo project (``demoProjectID``).
+    ///
+    /// Never `nil` on Linux.
+    ///
+    /// ```swift
+    /// FirebaseApp.configure(options: FirebaseOptions.defaultOptions()!)
+    /// ```
+    ///
+    /// - Returns: The options found.
     public static func defaultOptions() -> FirebaseOptions? {
-        FirebaseOptions(environment: ProcessInfo.processInfo.environment)
+        defaultOptions(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// The options ``defaultOptions()`` finds, with the environment and the directory given.
+    ///
+    /// - Parameters:
+    ///   - environment: The process environment.
+    ///   - currentDirectory: The folder searched for `GoogleService-Info.plist` and `google-services.json`.
+    /// - Returns: The options found; the demo project when nothing names one.
+    public static func defaultOptions(environment: [String: String], currentDirectory: String) -> FirebaseOptions {
+        let variables = [
+            "FIREBASE_CONFIG", "FIREBASE_PROJECT_ID", "GCLOUD_PROJECT", "FIREBASE_API_KEY", "FIREBASE_APP_ID",
+        ]
+        if variables.contains(where: { !(environment[$0] ?? "").isEmpty }) {
+            return FirebaseOptions(environment: environment)
+        }
+        let folder = URL(fileURLWithPath: currentDirectory)
+        if let options = FirebaseOptions(contentsOfFile: folder.appendingPathComponent("GoogleService-Info.plist").path)
+        {
+            return options
+        }
+        let googleServices = folder.appendingPathComponent("google-services.json").path
+        if let options = FirebaseOptions(contentsOfGoogleServicesFile: googleServices) {
+            return options
+        }
+        return FirebaseOptions(environment: environment)
     }
 
     /// Reads options from environment variables.
