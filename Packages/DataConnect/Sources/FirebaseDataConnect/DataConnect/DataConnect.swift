@@ -425,15 +425,30 @@ public final class DataConnect: Sendable {
             throw DataConnectServerError(TransportError.authentication(String(describing: error)))
         }
         if provider != nil { metadata.authToken = token }
-        let request = OperationRequest(
+        var request = OperationRequest(
             connector: connector, kind: kind, operationName: operationName, variables: variables, metadata: metadata)
-        let response: GraphQLResponse
         do {
-            response = try await transport.execute(request)
+            return (try await transport.execute(request), token.flatMap(TokenSubject.uid(fromToken:)))
+        } catch .server(let refusal, let httpStatus) where refusal.status == .unauthenticated && provider != nil {
+            // As the live transport does: once, with a token refreshed for it, when the refresh gives another one.
+            let refreshed: String?
+            do {
+                refreshed = try await provider?.token(forcingRefresh: true)
+            } catch {
+                throw DataConnectServerError(TransportError.authentication(String(describing: error)))
+            }
+            guard refreshed != token else {
+                throw TransportError.server(refusal, httpStatus: httpStatus).dataConnectError
+            }
+            request.metadata.authToken = refreshed
+            do {
+                return (try await transport.execute(request), refreshed.flatMap(TokenSubject.uid(fromToken:)))
+            } catch {
+                throw error.dataConnectError
+            }
         } catch {
             throw error.dataConnectError
         }
-        return (response, token.flatMap(TokenSubject.uid(fromToken:)))
     }
 
     /// The id of the signed-in user, read from the provider's current token; `nil` when signed out.

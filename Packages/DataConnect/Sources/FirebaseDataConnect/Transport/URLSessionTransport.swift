@@ -124,7 +124,8 @@ public final class URLSessionTransport: Transport {
         session?.finishTasksAndInvalidate()
     }
 
-    /// Sends the operation, retrying a dropped query once and a 401 once when the token changed meanwhile.
+    /// Sends the operation, retrying a dropped query once, and a 401 once with a token refreshed for it (when the
+    /// refresh gives another token).
     ///
     /// - Parameter request: The operation, its variables and header context.
     /// - Returns: The response, with partial data and execution errors kept.
@@ -153,8 +154,9 @@ public final class URLSessionTransport: Transport {
                 throw .connection(error.localizedDescription, code: code)
             }
             if reply.status == 401, usesProvider, !retriedUnauthenticated {
+                // As the JS SDK: an UNAUTHENTICATED answer is retried once with a token refreshed for it.
                 retriedUnauthenticated = true
-                let latest = try await currentToken(for: request)
+                let latest = try await currentToken(for: request, forcingRefresh: true)
                 if latest != token {
                     token = latest
                     continue
@@ -164,11 +166,13 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    private func currentToken(for request: OperationRequest) async throws(TransportError) -> String? {
+    private func currentToken(
+        for request: OperationRequest, forcingRefresh: Bool = false
+    ) async throws(TransportError) -> String? {
         if let token = request.metadata.authToken { return token }
         guard let provider = configuration.authTokenProvider else { return nil }
         do {
-            return try await provider.token(forcingRefresh: false)
+            return try await provider.token(forcingRefresh: forcingRefresh)
         } catch {
             throw .authentication(String(describing: error))
         }

@@ -165,6 +165,27 @@ struct CreateReviewData: Decodable, Sendable, Equatable {
         #expect(token != nil)
     }
 
+    @Test func anUnauthenticatedAnswerIsRetriedOnceWithARefreshedToken() async throws {
+        // given: an injected transport that refuses the first token
+        let transport = RecordingTransport(replies: [
+            .failure(.server(RequestError(status: .unauthenticated, message: "expired"), httpStatus: 401)),
+            .success(GraphQLResponse(data: alien)),
+        ])
+        let dataConnect = DataConnectFixtures.dataConnect(transport)
+        let provider = SwappableTokenProvider(["stale-token", "fresh-token"])
+        dataConnect.setAuthTokenProvider(provider)
+
+        // when
+        let result = try await dataConnect.query(
+            name: "getCurrentUser", variables: NoVariables(), resultsDataType: MovieList.self
+        ).execute()
+
+        // then: sent again once, with a token refreshed for it
+        #expect(result.data.movies.count == 1)
+        #expect(transport.requests.map(\.metadata.authToken) == ["stale-token", "fresh-token"])
+        #expect(provider.forcingRefreshes == [false, true])
+    }
+
     @Test func leavesUnsetVariablesOutAndSendsNullForNil() async throws {
         // given
         let transport = RecordingTransport(replies: [.success(GraphQLResponse(data: alien))])

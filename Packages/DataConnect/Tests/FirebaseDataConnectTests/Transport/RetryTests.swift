@@ -83,7 +83,7 @@ import FoundationNetworking
         #expect(error?.status == .deadlineExceeded)
     }
 
-    @Test func unauthorizedIsRetriedOnceWithTheChangedToken() async throws {
+    @Test func unauthorizedIsRetriedOnceWithARefreshedToken() async throws {
         // given
         let loader = ScriptedLoader([
             .reply(401, #"{"error": {"code": 401, "message": "expired", "status": "UNAUTHENTICATED"}}"#),
@@ -98,6 +98,7 @@ import FoundationNetworking
         #expect(response.data == ["movies": []])
         #expect(
             loader.requests.map { $0.value(forHTTPHeaderField: "X-Firebase-Auth-Token") } == ["old-token", "new-token"])
+        #expect(provider.forcingRefreshes == [false, true], "the retry's token is a forced refresh")
     }
 
     @Test func unauthorizedWithAnUnchangedTokenIsNotRetried() async {

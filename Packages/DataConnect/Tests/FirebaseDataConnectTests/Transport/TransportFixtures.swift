@@ -71,6 +71,7 @@ final class ScriptedLoader: Sendable {
 /// A token provider whose token can be swapped while a request is in flight.
 final class SwappableTokenProvider: AuthTokenProvider {
     private let tokens: Mutex<[String?]>
+    private let forcedCalls = Mutex<[Bool]>([])
 
     /// Returns the tokens in order, repeating the last one.
     init(_ tokens: [String?]) {
@@ -78,8 +79,12 @@ final class SwappableTokenProvider: AuthTokenProvider {
     }
 
     func token(forcingRefresh: Bool) async throws -> String? {
-        tokens.withLock { tokens in tokens.count > 1 ? tokens.removeFirst() : tokens.first ?? nil }
+        forcedCalls.withLock { $0.append(forcingRefresh) }
+        return tokens.withLock { tokens in tokens.count > 1 ? tokens.removeFirst() : tokens.first ?? nil }
     }
+
+    /// `forcingRefresh` of each call so far, in order.
+    var forcingRefreshes: [Bool] { forcedCalls.withLock { $0 } }
 
     var userChanges: AsyncStream<AuthUser?> {
         AsyncStream { $0.finish() }
