@@ -38,7 +38,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -79,7 +79,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: bootstrap-test test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-install ## Run every test suite
+test: bootstrap-test test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-auth-admin test-install ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -102,7 +102,7 @@ test-kit:
 test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
 	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
-	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests|SeedOnceTests|RequiredColumnMigrationTests'
+	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests|SeedOnceTests|RequiredColumnMigrationTests|PostgreSQLAuthStorageTests'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)
@@ -133,6 +133,10 @@ test-console: ## The emulator's console: its JavaScript unit tests (node), then 
 	$(SWIFT) build --product dataconnect
 	node --test $(EMU)/ConsoleTests/*.test.mjs
 	$(VENV)/bin/python Tests/Console/console_e2e.py
+
+test-auth-admin: ## Google's Admin SDK (firebase-admin for Python, pinned in .build/venv) against the Auth emulator
+	$(SWIFT) build --product dataconnect
+	$(VENV)/bin/python Tests/AuthAdmin/admin_sdk_test.py
 
 install: ## Install the toolkit under PREFIX (/usr/local; PREFIX=~/.local needs no root): CLI, templates, SDK sources by version
 	bash Tools/distribution/install.sh $(PREFIX)

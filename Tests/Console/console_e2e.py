@@ -5,7 +5,9 @@ Starts `.build/debug/dataconnect emulator` on Backend/movies (seeded, on a free 
 restart keeps the data), opens the console at `/` in headless Chromium driven by Selenium, and walks through it:
 the schema, the data grid (paging, sorting, filtering, editing, inserting, deleting), operations run signed in
 and signed out, the GraphQL editor (errors, completion, history), the keyboard, a live subscription, the realtime
-and requests views, and an emulator restart. A second suite checks that `--no-console` turns the console off.
+and requests views, an emulator restart, and the Authentication view over the Auth emulator (users, custom claims,
+disable, delete, OOB codes, clear all) with an operation run as one of its users. A second suite checks that
+`--no-console` turns the console off.
 
 Each test saves a screenshot to `.build/console-screenshots/<test name>.png` and fails on any browser console
 entry of level SEVERE. Build the CLI first (`swift build --product dataconnect`), then run from the repository root:
@@ -528,7 +530,7 @@ class ConsoleFlowTests(ConsoleTestCase):
 
     def test_01_console_loads(self):
         self.open("#/schema")
-        for tab in ("schema", "data", "operations", "graphql", "realtime", "requests"):
+        for tab in ("schema", "data", "operations", "graphql", "realtime", "requests", "auth"):
             self.visible(f'a[data-testid="tab-{tab}"]')
         self.assertEqual(self.model["serviceId"], SERVICE)
 
@@ -1141,6 +1143,250 @@ class ConsoleFlowTests(ConsoleTestCase):
         self.apply_filter("title", "Aliens")
         self.wait(lambda d: self.row_with("title", "Aliens"), "the grid does not query the restarted emulator")
 
+    # -- 21..25 the Authentication view (the Auth emulator served on the emulator's port)
+
+    def auth_project(self):
+        status, info = http("GET", self.base + "/emulator/info")
+        self.assertEqual(status, 200, info)
+        self.assertIn("auth", info, "/emulator/info reports no auth: the Auth emulator is not served")
+        return info["auth"]["projectId"]
+
+    def auth_admin(self, method, suffix, body=None):
+        """Calls the Auth emulator's admin API (`…/v1/projects/{p}/accounts{suffix}`); returns (status, body)."""
+        path = f"/identitytoolkit.googleapis.com/v1/projects/{self.auth_project()}/accounts{suffix}"
+        return http(method, self.base + path, body, {"Authorization": "Bearer owner"})
+
+    def auth_create(self, **fields):
+        status, body = self.auth_admin("POST", "", fields)
+        self.assertEqual(status, 200, body)
+        return body["localId"]
+
+    def auth_lookup(self, uid):
+        status, body = self.auth_admin("POST", ":lookup", {"localId": [uid]})
+        self.assertEqual(status, 200, body)
+        return (body.get("users") or [None])[0]
+
+    def auth_clear(self):
+        status, body = http("DELETE", f"{self.base}/emulator/v1/projects/{self.auth_project()}/accounts")
+        self.assertEqual(status, 200, body)
+
+    def auth_row(self, uid):
+        return self.find(f'table[data-testid="auth-users"] tr[data-uid="{uid}"]')
+
+    def auth_cell(self, uid, field):
+        return self.driver.execute_script(
+            """const row = document.querySelector(`table[data-testid="auth-users"] tr[data-uid="${arguments[0]}"]`);
+               const cell = row && row.querySelector(`td[data-field="${arguments[1]}"]`);
+               return cell ? cell.textContent.trim() : null;""",
+            uid,
+            field,
+        )
+
+    def auth_action(self, uid, action):
+        """Clicks a row's action button; the table is re-rendered after each change, so a stale find is retried."""
+        selector = f'table[data-testid="auth-users"] tr[data-uid="{uid}"] button[data-action="{action}"]'
+
+        def click(driver):
+            button = driver.find_element(By.CSS_SELECTOR, selector)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+            return True
+
+        self.wait(click, f"no {action} button for {uid}")
+
+    def test_21_auth_create_user_and_claims(self):
+        self.auth_clear()
+        email = f"reader-{uuid.uuid4().hex[:6]}@example.com"
+        self.open("#/schema")
+        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
+        self.keys("7", modifier=Keys.ALT)
+        self.wait_view("auth")
+        self.wait(lambda d: "#/auth" in d.current_url, "Alt+7 does not route to the Authentication view")
+        self.find('[data-testid="auth-project"]')
+
+        self.fill('input[data-testid="auth-new-email"]', email)
+        self.fill('input[data-testid="auth-new-password"]', "secret-123")
+        self.fill('input[data-testid="auth-new-name"]', "Rita Reader")
+        self.click('button[data-testid="auth-create"]')
+        row = self.wait(
+            lambda d: next(
+                (r for r in self.find_all('table[data-testid="auth-users"] tr[data-uid]') if email in r.text), None
+            ),
+            f"the created user {email} is not listed",
+        )
+        uid = row.get_attribute("data-uid")
+        self.assertEqual(self.auth_cell(uid, "displayName"), "Rita Reader")
+        self.assertEqual(self.auth_cell(uid, "providers"), "password")
+        self.assertRegex(self.auth_cell(uid, "createdAt"), r"^\d{4}-\d{2}-\d{2} ")
+        # Anonymous users are created too.
+        self.click('input[data-testid="auth-new-anonymous"]')
+        self.fill('input[data-testid="auth-new-name"]', "Ghost")
+        self.click('button[data-testid="auth-create"]')
+        self.wait(
+            lambda d: any("anonymous" in r.text for r in self.find_all('table[data-testid="auth-users"] tr[data-uid]')),
+            "the anonymous user is not listed",
+        )
+
+        # Claims: an invalid text is refused as you type, a valid one is saved with accounts:update.
+        self.auth_action(uid, "edit-claims")
+        editor = self.visible('textarea[data-testid="auth-claims-editor"]')
+        self.set_value(editor, '{"sub": "someone-else"}')
+        self.wait_text('[data-testid="auth-claims-error"]', lambda t: "sub" in t, "a reserved claim is not refused")
+        self.assertFalse(self.find('button[data-testid="auth-claims-save"]').is_enabled())
+        self.set_value(editor, '{"librarian": true}')
+        self.click('button[data-testid="auth-claims-save"]')
+        self.wait(lambda d: self.auth_cell(uid, "claims") == '{"librarian":true}', "the saved claims do not show")
+
+        self.open("#/auth")
+        self.auth_row(uid)
+        self.wait(lambda d: self.auth_cell(uid, "claims") == '{"librarian":true}', "the claims do not show after reload")
+        user = self.auth_lookup(uid)
+        self.assertEqual(json.loads(user["customAttributes"]), {"librarian": True})
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if self.driver.save_screenshot(str(ARTIFACTS / "auth-view.png")):
+            SCREENSHOTS.append(ARTIFACTS / "auth-view.png")
+
+    def test_22_auth_disable_and_delete(self):
+        uid = self.auth_create(email=f"gone-{uuid.uuid4().hex[:6]}@example.com", password="secret-123")
+        self.open("#/auth")
+        self.auth_row(uid)
+        self.auth_action(uid, "disable")
+        self.wait_attribute(
+            f'table[data-testid="auth-users"] tr[data-uid="{uid}"]',
+            "data-disabled",
+            lambda v: v == "true",
+            "Disable does not disable the user",
+        )
+        self.assertTrue(self.auth_lookup(uid).get("disabled"), "the Auth emulator does not have the user disabled")
+        self.snapshot("disabled")
+        self.auth_action(uid, "enable")
+        self.wait_attribute(
+            f'table[data-testid="auth-users"] tr[data-uid="{uid}"]',
+            "data-disabled",
+            lambda v: v == "false",
+            "Enable does not enable the user",
+        )
+        self.assertFalse(self.auth_lookup(uid).get("disabled"))
+        self.auth_action(uid, "disable")
+        self.wait_attribute(
+            f'table[data-testid="auth-users"] tr[data-uid="{uid}"]',
+            "data-disabled",
+            lambda v: v == "true",
+            "Disable does not disable the user again",
+        )
+
+        self.auth_action(uid, "delete")
+        self.click('button[data-testid="auth-delete-confirm"]')
+        self.wait(
+            lambda d: not self.find_all(f'table[data-testid="auth-users"] tr[data-uid="{uid}"]'),
+            "the deleted user still shows",
+        )
+        self.assertIsNone(self.auth_lookup(uid))
+
+    def test_23_auth_oob_codes(self):
+        email = f"forgetful-{uuid.uuid4().hex[:6]}@example.com"
+        self.auth_create(email=email, password="secret-123")
+        self.open("#/auth")
+        self.find('table[data-testid="auth-oob-codes"]')
+        status, body = http(
+            "POST",
+            f"{self.base}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=fake",
+            {"requestType": "PASSWORD_RESET", "email": email},
+        )
+        self.assertEqual(status, 200, body)
+        self.click('button[data-testid="auth-oob-refresh"]')
+        row = self.wait(
+            lambda d: next(
+                (
+                    r
+                    for r in self.find_all('table[data-testid="auth-oob-codes"] tr[data-oob-code]')
+                    if email in r.text and r.get_attribute("data-request-type") == "PASSWORD_RESET"
+                ),
+                None,
+            ),
+            "the password reset code does not show",
+        )
+        code = row.get_attribute("data-oob-code")
+        link = row.find_element(By.CSS_SELECTOR, 'td[data-field="oobLink"] a')
+        self.assertIn(code, link.get_attribute("href"))
+        status, codes = http("GET", f"{self.base}/emulator/v1/projects/{self.auth_project()}/oobCodes")
+        self.assertIn(code, [c["oobCode"] for c in codes["oobCodes"]])
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+
+    def test_24_auth_clear_all(self):
+        for n in range(3):
+            self.auth_create(email=f"bulk-{n}-{uuid.uuid4().hex[:6]}@example.com")
+        self.open("#/auth")
+        self.wait(lambda d: len(self.find_all('table[data-testid="auth-users"] tr[data-uid]')) >= 3, "users missing")
+        self.click('button[data-testid="auth-clear-all"]')
+        self.snapshot("confirm")
+        self.click('button[data-testid="auth-clear-all-confirm"]')
+        self.wait(
+            lambda d: not self.find_all('table[data-testid="auth-users"] tr[data-uid]'),
+            "users still show after deleting them all",
+        )
+        status, body = self.auth_admin("GET", ":batchGet?maxResults=10")
+        self.assertEqual(status, 200, body)
+        self.assertFalse(body.get("users"), body)
+
+    def test_25_operation_as_auth_user(self):
+        # Signing in as a disabled user is refused: the browser logs that answer.
+        self.expected_log = (r"accounts:signInWithCustomToken.* - Failed to load resource: .* status of 400\b",)
+        uid = f"real-reader-{uuid.uuid4().hex[:6]}"
+        self.auth_create(localId=uid, email=f"{uid}@example.com", password="secret-123")
+        status, body = self.auth_admin("POST", ":update", {"localId": uid, "customAttributes": '{"librarian":true}'})
+        self.assertEqual(status, 200, body)
+        self.open(self.operation_route("upsertUser"), view="operations")
+        self.fill('form[data-testid="variables-form"] [data-variable="username"]', "console-auth-user")
+        Select(self.find('select[data-testid="caller-mode"]')).select_by_value("authUser")
+        picker = self.visible('select[data-testid="caller-auth-user"]')
+        self.wait(
+            lambda d: any(o.get_attribute("value") == uid for o in Select(picker).options),
+            "the Auth emulator's user is not offered",
+        )
+        Select(picker).select_by_value(uid)
+        self.click('button[data-testid="operation-run"]')
+        self.wait_attribute(
+            '[data-testid="result-status"]', "data-status", lambda s: s == "200", "running as the real user fails"
+        )
+        status_text = self.wait_text(
+            '[data-testid="caller-auth-status"]', lambda t: "signed in as" in t, "the sign-in is not shown"
+        )
+        self.assertIn('"librarian":true', status_text, "the ID token does not carry the user's claims")
+        stored = self.admin("query ($id: String!) { user(id: $id) { username } }", {"id": uid})
+        self.assertEqual(stored["user"], {"username": "console-auth-user"})
+        self.snapshot("signed-in")
+
+        # A disabled user cannot sign in: the run is refused before any operation is sent.
+        status, body = self.auth_admin("POST", ":update", {"localId": uid, "disableUser": True})
+        self.assertEqual(status, 200, body)
+        self.click('button[data-testid="operation-run"]')
+        self.wait_text('.ops-caller [role="alert"]', lambda t: "USER_DISABLED" in t, "a disabled user is not refused")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# --no-auth
+
+
+class NoAuthTests(ConsoleTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.start_suite(extra=["--no-auth"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stop_suite()
+
+    def test_26_auth_view_when_auth_is_off(self):
+        status, info = http("GET", self.base + "/emulator/info")
+        self.assertEqual(status, 200, info)
+        self.assertNotIn("auth", info)
+        self.open("#/auth")
+        self.wait_text('[data-testid="auth-off"]', lambda t: "off" in t, "the view does not say auth is off")
+        self.assertEqual(self.find_all('table[data-testid="auth-users"]'), [])
+        self.open(f"#/operations/{CONNECTOR}/upsertUser", view="operations")
+        modes = [o.get_attribute("value") for o in Select(self.find('select[data-testid="caller-mode"]')).options]
+        self.assertEqual(modes, ["unauthenticated", "user", "admin"])
 
 # --------------------------------------------------------------------------------------------------------------
 # --no-console

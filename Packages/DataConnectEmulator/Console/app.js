@@ -1,5 +1,5 @@
 // The console's shell: the header (service, database, connection state), the tabs with hash routing and
-// Alt+1..6, the events socket with reconnection, the shared context every view receives, and the toasts.
+// Alt+1..7, the events socket with reconnection, the shared context every view receives, and the toasts.
 
 import { executeGraphql, getJSON } from "./api.js";
 import { EventConnection, eventsURL } from "./events.js";
@@ -9,6 +9,7 @@ import { mountOperations } from "./operations-view.js";
 import { mountGraphQL } from "./graphql-view.js";
 import { mountRealtime, recordPush } from "./realtime-view.js";
 import { mountRequests } from "./requests-view.js";
+import { mountAuth } from "./auth-view.js";
 import { el } from "./dom.js";
 
 /** The tabs, in order (Alt+1 is the first). */
@@ -19,6 +20,7 @@ const TABS = [
   { name: "graphql", label: "GraphQL" },
   { name: "realtime", label: "Realtime" },
   { name: "requests", label: "Requests" },
+  { name: "auth", label: "Authentication" },
 ];
 
 /** Reads a location hash: `#/data/Movie` → `{view: "data", params: {type: "Movie"}}`; unknown → the schema. */
@@ -221,6 +223,9 @@ class ConsoleApp {
         case "requests":
           handle = mountRequests(root, this.ctx);
           break;
+        case "auth":
+          handle = mountAuth(root, this.ctx);
+          break;
         default:
           handle = mountSchema(root, this.ctx);
       }
@@ -264,7 +269,7 @@ class ConsoleApp {
 
   onKey(event) {
     if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const digit = /^Digit([1-6])$/.exec(event.code || "") || /^([1-6])$/.exec(event.key || "");
+    const digit = /^Digit([1-7])$/.exec(event.code || "") || /^([1-7])$/.exec(event.key || "");
     if (!digit) return;
     event.preventDefault();
     const tab = TABS[Number(digit[1]) - 1];

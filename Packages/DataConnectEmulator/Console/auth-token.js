@@ -88,9 +88,14 @@ export const defaultCaller = Object.freeze({
   email: "user-1@example.com",
   emailVerified: true,
   claims: "{}",
+  authUid: "",
 });
 
-const callerModes = new Set(["unauthenticated", "user", "admin"]);
+/**
+ * The caller modes: no user, a hand-made user (an unsigned token built here), a user of the Auth emulator
+ * (`authUser`: the console signs in as `authUid` and sends the ID token the Auth emulator issues), or admin.
+ */
+const callerModes = new Set(["unauthenticated", "user", "authUser", "admin"]);
 
 /** The storage key of the caller settings. */
 export const callerStorageKey = "dataconnect-console.caller";
@@ -109,6 +114,7 @@ export function loadCaller(storage) {
     email: typeof stored.email === "string" ? stored.email : defaultCaller.email,
     emailVerified: typeof stored.emailVerified === "boolean" ? stored.emailVerified : defaultCaller.emailVerified,
     claims: typeof stored.claims === "string" ? stored.claims : defaultCaller.claims,
+    authUid: typeof stored.authUid === "string" ? stored.authUid : defaultCaller.authUid,
   };
 }
 
@@ -122,10 +128,15 @@ export function saveCaller(storage, caller) {
 }
 
 /**
- * The token for a caller: `{token: null}` when unauthenticated or admin, `{token}` for a user, or `{error}`
- * when the uid is empty or the extra claims do not parse.
+ * The token for a caller: `{token: null}` when unauthenticated or admin, `{token}` for a hand-made user,
+ * `{signInAs: uid}` for an Auth emulator user (the caller signs in to get the token), or `{error}` when the
+ * uid is empty or the extra claims do not parse.
  */
 export function tokenForCaller(caller, project, nowSeconds) {
+  if (caller.mode === "authUser") {
+    const authUid = (caller.authUid || "").trim();
+    return authUid === "" ? { error: "choose one of the Auth emulator's users" } : { signInAs: authUid };
+  }
   if (caller.mode !== "user") return { token: null };
   const uid = (caller.uid || "").trim();
   if (uid === "") return { error: "a signed-in caller needs a uid" };

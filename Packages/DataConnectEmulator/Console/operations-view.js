@@ -1,10 +1,13 @@
 // The Operations view: every connector operation with its kind and @auth level, and for the selected one a
 // variables form (with a JSON editor kept in sync), the caller (unauthenticated, a signed-in user, or admin),
 // the answer (status, errors, data, timing, the SQL the engine ran) and a live subscription for queries.
-// The form's logic lives in variables-form.js, tokens in auth-token.js, the stream in stream-client.js.
+// The form's logic lives in variables-form.js, tokens in auth-token.js, the stream in stream-client.js; an Auth
+// emulator user is signed in as through auth-accounts.js.
 
 import { answerErrors, connectorName, executeConnector, executeGraphql, explain, formatTime } from "./api.js";
-import { loadCaller, saveCaller, tokenForCaller } from "./auth-token.js";
+import { decodeToken, loadCaller, saveCaller, tokenForCaller } from "./auth-token.js";
+import { AuthAdminClient, authProjectId, nextPageToken } from "./auth-accounts.js";
+import { request } from "./api.js";
 import { sharedStreamClient, streamURL } from "./stream-client.js";
 import {
   buildFormModel,
@@ -167,12 +170,16 @@ export function mountOperations(root, ctx, params = {}) {
   // MARK: The caller
 
   let caller = loadCaller(storage());
+  const authProject = authProjectId(ctx.info);
+  const authClient = authProject ? new AuthAdminClient(authProject, request) : null;
+  if (caller.mode === "authUser" && !authClient) caller.mode = "unauthenticated";
   const modeSelect = h("select", { "data-testid": "caller-mode", id: "ops-caller-mode" });
   for (const [value, label] of [
     ["unauthenticated", "Unauthenticated"],
-    ["user", "Signed-in user"],
+    ["user", "Signed-in user (hand-made token)"],
+    authClient ? ["authUser", "Auth emulator user"] : null,
     ["admin", "Admin (no @auth)"],
-  ]) {
+  ].filter(Boolean)) {
     const option = h("option", { value }, label);
     modeSelect.append(option);
   }
@@ -202,6 +209,76 @@ export function mountOperations(root, ctx, params = {}) {
     h("label", { for: "ops-caller-claims" }, "extra claims (JSON object)"),
     claimsInput,
   ]);
+  // An Auth emulator user: picked from the emulator's users; each run signs in as them.
+  const authUserSelect = h("select", { "data-testid": "caller-auth-user", id: "ops-caller-auth-user" });
+  const authUsersReload = h("button", { type: "button", "data-testid": "caller-auth-reload" }, "Reload users");
+  const authSignedIn = h("p", { class: "ops-muted", "data-testid": "caller-auth-status" });
+  const authUserFields = h("div", { class: "ops-user-fields" }, [
+    h("label", { for: "ops-caller-auth-user" }, "user"),
+    h("div", { class: "ops-row" }, [authUserSelect, authUsersReload]),
+  ]);
+  let authUsersLoaded = false;
+  async function loadAuthUsers() {
+    if (!authClient) return;
+    authUsersLoaded = true;
+    const users = [];
+    let token = null;
+    let failure = null;
+    try {
+      // The first 1000 users (sorted by uid) are plenty for a picker.
+      for (let page = 0; page < 10; page++) {
+        const answer = await authClient.listUsers(token, 100);
+        if (!answer.ok) {
+          failure = `the Auth emulator's users: HTTP ${answer.status}`;
+          break;
+        }
+        users.push(...((answer.body && answer.body.users) || []));
+        token = nextPageToken(answer.body, 100);
+        if (!token) break;
+      }
+    } catch (error) {
+      failure = `the Auth emulator did not answer: ${error.message}`;
+    }
+    if (unmounted) return;
+    const chosen = caller.authUid;
+    authUserSelect.replaceChildren(
+      h("option", { value: "" }, users.length ? "choose a user…" : "no users: add one in the Authentication view"),
+      ...users.map((user) => {
+        const details = [user.email, user.displayName, user.disabled ? "disabled" : null].filter(Boolean).join(" · ");
+        return h("option", { value: user.localId }, details ? `${user.localId} (${details})` : user.localId);
+      }),
+    );
+    if (chosen && !users.some((user) => user.localId === chosen)) {
+      authUserSelect.append(h("option", { value: chosen }, `${chosen} (not found)`));
+    }
+    authUserSelect.value = chosen || "";
+    if (failure) ctx.toast(failure, "error");
+    callerChanged();
+  }
+  authUsersReload.addEventListener("click", loadAuthUsers);
+
+  /** Resolves a caller's token: signs in as an Auth emulator user when the caller is one. */
+  async function resolveToken(token) {
+    if (!token.signInAs) return token;
+    authSignedIn.textContent = `signing in as ${token.signInAs}…`;
+    const signedIn = await authClient.signInAs(token.signInAs);
+    if (signedIn.error) {
+      authSignedIn.textContent = "";
+      return { error: `signing in as ${token.signInAs} failed: ${signedIn.error}` };
+    }
+    let claims = "";
+    try {
+      const { claims: decoded } = decodeToken(signedIn.idToken);
+      const shown = { ...decoded };
+      for (const key of ["iss", "aud", "auth_time", "iat", "exp", "firebase", "user_id", "sub"]) delete shown[key];
+      claims = ` · claims ${JSON.stringify(shown)}`;
+    } catch {
+      claims = "";
+    }
+    authSignedIn.textContent = `signed in as ${token.signInAs} through accounts:signInWithCustomToken${claims}`;
+    return { token: signedIn.idToken };
+  }
+
   const callerNote = h("p", { class: "ops-muted" });
   function callerChanged() {
     caller = {
@@ -210,12 +287,18 @@ export function mountOperations(root, ctx, params = {}) {
       email: emailInput.value,
       emailVerified: verifiedInput.checked,
       claims: claimsInput.value,
+      authUid: authUsersLoaded && authUserSelect.options.length ? authUserSelect.value : caller.authUid || "",
     };
     saveCaller(storage(), caller);
     userFields.hidden = caller.mode !== "user";
+    authUserFields.hidden = caller.mode !== "authUser";
+    authSignedIn.hidden = caller.mode !== "authUser";
+    if (caller.mode === "authUser" && !authUsersLoaded) loadAuthUsers();
     const notes = {
       unauthenticated: "Runs as an app without a signed-in user (no X-Firebase-Auth-Token).",
       user: "Runs as a signed-in user: an unsigned ID token is sent in X-Firebase-Auth-Token.",
+      authUser:
+        "Runs as one of the Auth emulator's users: the console signs in as them (accounts:signInWithCustomToken) and sends the ID token the Auth emulator issues, with the user's custom claims.",
       admin: "Runs the operation's source through executeGraphql: @auth is not checked.",
     };
     callerNote.textContent = notes[caller.mode];
@@ -223,8 +306,9 @@ export function mountOperations(root, ctx, params = {}) {
     callerError.hidden = !token.error;
     callerError.textContent = token.error || "";
   }
-  for (const input of [modeSelect, uidInput, emailInput, verifiedInput, claimsInput]) {
-    input.addEventListener(input === modeSelect || input === verifiedInput ? "change" : "input", callerChanged);
+  for (const input of [modeSelect, uidInput, emailInput, verifiedInput, claimsInput, authUserSelect]) {
+    const kind = input === modeSelect || input === verifiedInput || input === authUserSelect ? "change" : "input";
+    input.addEventListener(kind, callerChanged);
   }
   callerChanged();
   detail.append(
@@ -233,6 +317,8 @@ export function mountOperations(root, ctx, params = {}) {
       h("div", { class: "ops-row" }, [h("label", { for: "ops-caller-mode" }, "Run as"), modeSelect]),
       callerNote,
       userFields,
+      authUserFields,
+      authSignedIn,
       callerError,
     ]),
   );
@@ -583,14 +669,22 @@ export function mountOperations(root, ctx, params = {}) {
   async function run() {
     const variables = currentVariables();
     if (variables === null) return;
-    const token = tokenForCaller(caller, model.project);
+    const sequence = ++runSequence;
+    runButton.disabled = true;
+    let token;
+    try {
+      token = await resolveToken(tokenForCaller(caller, model.project));
+    } catch (error) {
+      token = { error: `the Auth emulator did not answer: ${error.message}` };
+    }
+    if (unmounted || sequence !== runSequence) return;
     if (token.error) {
       callerError.hidden = false;
       callerError.textContent = token.error;
+      runButton.disabled = false;
       return;
     }
-    const sequence = ++runSequence;
-    runButton.disabled = true;
+    callerError.hidden = true;
     runButton.setAttribute("aria-busy", "true");
     resultSection.hidden = false;
     status.textContent = "running…";
@@ -684,10 +778,17 @@ export function mountOperations(root, ctx, params = {}) {
     if (reason) subscriptionState.textContent = reason;
   }
 
-  function subscribe() {
+  async function subscribe() {
     const variables = currentVariables();
     if (variables === null) return;
-    const token = caller.mode === "user" ? tokenForCaller(caller, model.project) : { token: null };
+    const wanted = caller.mode === "user" || caller.mode === "authUser" ? tokenForCaller(caller, model.project) : { token: null };
+    let token;
+    try {
+      token = await resolveToken(wanted);
+    } catch (error) {
+      token = { error: `the Auth emulator did not answer: ${error.message}` };
+    }
+    if (unmounted) return;
     if (token.error) {
       callerError.hidden = false;
       callerError.textContent = token.error;

@@ -83,11 +83,31 @@ test("caller settings persist and fall back field by field", () => {
   const storage = { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => map.set(k, v) };
   assert.equal(loadCaller(storage).mode, "unauthenticated");
   saveCaller(storage, { mode: "user", uid: "zed", email: "z@x.y", emailVerified: false, claims: '{"a":1}' });
-  assert.deepEqual(loadCaller(storage), { mode: "user", uid: "zed", email: "z@x.y", emailVerified: false, claims: '{"a":1}' });
+  assert.deepEqual(loadCaller(storage), {
+    mode: "user",
+    uid: "zed",
+    email: "z@x.y",
+    emailVerified: false,
+    claims: '{"a":1}',
+    authUid: "",
+  });
   map.set("dataconnect-console.caller", '{"mode": "root", "uid": 7}');
   const fallback = loadCaller(storage);
   assert.equal(fallback.mode, "unauthenticated");
   assert.equal(fallback.uid, "user-1");
   map.set("dataconnect-console.caller", "{");
   assert.equal(loadCaller(storage).mode, "unauthenticated");
+});
+
+test("an Auth emulator user is signed in as, not made up", () => {
+  const map = new Map();
+  const storage = { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => map.set(k, v) };
+  saveCaller(storage, { ...loadCaller(storage), mode: "authUser", authUid: "real-uid" });
+  const caller = loadCaller(storage);
+  assert.equal(caller.mode, "authUser");
+  assert.equal(caller.authUid, "real-uid");
+  assert.deepEqual(tokenForCaller(caller, "proj"), { signInAs: "real-uid" });
+  assert.deepEqual(tokenForCaller({ ...caller, authUid: "  " }, "proj"), {
+    error: "choose one of the Auth emulator's users",
+  });
 });
