@@ -31,6 +31,8 @@ let package = Package(
             name: "FirebaseDataConnect",
             dependencies: [
                 "FirebaseCore",
+                // The default token source: the app's signed-in Firebase Auth user, as upstream.
+                "FirebaseAuth",
                 "CWebSockets",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "DataConnectCache", package: "DataConnectCache"),

@@ -30,6 +30,8 @@ let package = Package(
             dependencies: [
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseCore", package: "DataConnect"),
+                // Firebase Auth pointed at the emulator's Auth API, in-process or on its port.
+                .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "EmulatorTesting", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
                 // The realtime hub and token decoding, for in-process subscriptions.
@@ -69,6 +71,7 @@ let package = Package(
                 "DataConnectTesting",
                 "CacheProbe",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "FirebaseCore", package: "DataConnect"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),

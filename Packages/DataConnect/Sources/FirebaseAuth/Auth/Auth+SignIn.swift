@@ -161,8 +161,12 @@ extension Auth {
     /// Builds the user from a sign-in answer, reads its profile (`accounts:lookup`, as upstream) and makes it the
     /// current user.
     func completeSignIn(_ answer: SignInAnswer, anonymous: Bool) async throws -> User {
-        guard let idToken = answer.idToken, let refreshToken = answer.refreshToken, let uid = answer.localId else {
+        guard let idToken = answer.idToken, let refreshToken = answer.refreshToken else {
             throw AuthErrors.error(.internalError, message: "The sign-in answer has no tokens.")
+        }
+        // `signInWithCustomToken` answers without `localId`, as the real service does: the token's subject says it.
+        guard let uid = answer.localId ?? (try? AuthTokenResult.payload(of: idToken))?["sub"] as? String else {
+            throw AuthErrors.error(.internalError, message: "The sign-in answer names no user.")
         }
         let tokens = UserRecord.Tokens(
             idToken: idToken, refreshToken: refreshToken,

@@ -46,6 +46,9 @@ public final class DataConnect: Sendable {
         var subscriptionStream: StreamTransport?
         var queryRefs: [OperationKey: WeakRef] = [:]
         var userWatch: Task<Void, Never>?
+        /// Whether the provider's changes are watched (from the first use of the default provider, or from
+        /// ``setAuthTokenProvider(_:)``).
+        var watchingProvider = false
     }
 
     private static let instances = Mutex<[InstanceKey: DataConnect]>([:])
@@ -174,6 +177,7 @@ public final class DataConnect: Sendable {
                 settings: $0, projectID: projectID, appName: app.name, connectorConfig: connectorConfig,
                 warn: cacheWarning, clock: cacheClock)
         }
+        state.withLock { $0.authTokenProvider = FirebaseAuthTokenProvider(app: app) }
     }
 
     /// Sends requests to the emulator at `host:port` over plain HTTP.
@@ -205,7 +209,8 @@ public final class DataConnect: Sendable {
         }
     }
 
-    /// The source of `X-Firebase-Auth-Token`; `nil` (the default) sends no token.
+    /// The source of `X-Firebase-Auth-Token`: by default a ``FirebaseAuthTokenProvider``, the signed-in Firebase
+    /// Auth user of the instance's app, as upstream; `nil` sends no token.
     ///
     /// Inside a ``substitution`` scope, the substitute's provider.
     public var authTokenProvider: (any AuthTokenProvider)? {
@@ -221,7 +226,7 @@ public final class DataConnect: Sendable {
     /// Inside a ``substitution`` scope it sets the substitute's provider, so one test's sign-in does not reach
     /// another's.
     ///
-    /// - Parameter provider: The token provider, e.g. an ``EmulatorAuth``; `nil` sends no token.
+    /// - Parameter provider: The token provider, e.g. an ``EmulatorAuth`` in tests; `nil` sends no token.
     public func setAuthTokenProvider(_ provider: (any AuthTokenProvider)?) {
         if let substitute { return substitute.setAuthTokenProvider(provider) }
         state.withLock { state in
@@ -230,6 +235,7 @@ public final class DataConnect: Sendable {
             state.subscriptionStream = nil
             state.userWatch?.cancel()
             state.userWatch = nil
+            state.watchingProvider = true
         }
         restartSubscriptions()
         watchUserChanges()
@@ -457,8 +463,14 @@ public final class DataConnect: Sendable {
         return TokenSubject.uid(fromToken: token)
     }
 
+    /// The provider, watched for sign-in changes and refreshed tokens from its first use on.
     private var currentProvider: (any AuthTokenProvider)? {
-        state.withLock { $0.authTokenProvider }
+        let (provider, startWatching) = state.withLock { state in
+            defer { state.watchingProvider = true }
+            return (state.authTokenProvider, !state.watchingProvider && state.authTokenProvider != nil)
+        }
+        if startWatching { watchUserChanges() }
+        return provider
     }
 
     // MARK: - Cache

@@ -75,7 +75,7 @@ import Testing
         // then
         #expect(insideProvider as? EmulatorAuth === auth)
         #expect(standIn.authTokenProvider as? EmulatorAuth === auth)
-        #expect(original.authTokenProvider == nil)
+        #expect(original.authTokenProvider is FirebaseAuthTokenProvider, "the original keeps Firebase Auth's user")
     }
 
     @Test func useEmulatorInsideTheScopeIsIgnored() {

@@ -95,7 +95,9 @@ import Testing
         // then
         #expect(signedIn.data.user?.username == "alice")
         #expect(anotherScope?.code == .unauthenticated, "another scope starts signed out")
-        #expect(DataConnect.dataConnect(connectorConfig: MoviesConnector.connectorConfig).authTokenProvider == nil)
+        #expect(
+            DataConnect.dataConnect(connectorConfig: MoviesConnector.connectorConfig).authTokenProvider
+                is FirebaseAuthTokenProvider)
     }
 
     @Test func aSignedOutUserOperationIsRefusedAsUnauthenticated() async throws {
