@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "SearchCatalog", package: "SearchCatalog"),
                 .product(name: "LedgerBooks", package: "LedgerBooks"),
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "DataConnectTesting", package: "DataConnectTesting"),
             ]
         ),

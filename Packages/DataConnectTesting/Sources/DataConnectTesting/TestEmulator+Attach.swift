@@ -12,10 +12,14 @@ extension TestEmulator {
     /// Inside `body` and every task it starts (child tasks and `Task { }`, not `Task.detached`), each such instance
     /// hands its work to a stand-in made for this call on first use: same connector, settings and caller type, a
     /// new app with the same options, a fresh cache with the same cache settings (a persistent cache lives in a
-    /// temporary folder removed when `attach` returns), and no token provider until the test sets one. So:
+    /// temporary folder removed when `attach` returns), and the original app's Firebase Auth user as its token
+    /// source (as the original's default) until the test sets another provider. So:
     ///
     /// - queries, mutations, `subscribe()` and the cache of refs created inside `body` go to this emulator, and
     ///   keep doing so when the ref is used later, from another task or after `attach` returns;
+    /// - app code that signs in with `Auth.auth()` is seen by the generated connectors, as in the app: point that
+    ///   `Auth` at this emulator with ``connect(_:)`` (it is the process's, so sign-ins through it are not
+    ///   per-scope);
     /// - `setAuthTokenProvider(_:)` on a shared instance or a generated connector inside `body` signs in the
     ///   stand-in only; `useEmulator(host:port:)` is ignored;
     /// - two `attach` calls, nested or concurrent (suites run in parallel), never share an emulator, a cache or
@@ -97,22 +101,25 @@ final class EmulatorAttachment: DataConnectSubstitution {
         let settings = DataConnectSettings(
             host: original.settings.host, port: original.settings.port, sslEnabled: original.settings.sslEnabled,
             cacheSettings: original.settings.cacheSettings.map(ownCache))
+        let standIn: DataConnect
         switch emulator.mode {
         case .inProcess:
-            return DataConnect(
+            standIn = DataConnect(
                 app: app, connectorConfig: original.connectorConfig, settings: settings,
                 callerSDKType: original.callerSDKType, transport: emulator.transport,
                 subscriptionTransport: emulator.subscriptionTransport)
         case .live:
             let endpoint = ServiceEndpoint(host: emulator.host, port: emulator.port, sslEnabled: false)
-            let standIn = DataConnect(
+            standIn = DataConnect(
                 app: app, connectorConfig: original.connectorConfig, settings: settings,
                 callerSDKType: original.callerSDKType,
                 transport: URLSessionTransport(configuration: .init(endpoint: endpoint)))
             // Realtime subscriptions open the WebSocket stream to the emulator's port.
             standIn.useEmulator(host: emulator.host, port: emulator.port)
-            return standIn
         }
+        // The user app code signs in with `Auth.auth(app:)` of the original's app, as the original would.
+        standIn.setAuthTokenProvider(FirebaseAuthTokenProvider(app: original.app))
+        return standIn
     }
 
     /// The same cache settings, with a persistent cache in this attachment's own folder.
