@@ -47,7 +47,9 @@ let package = Package(
 
         .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"], resources: [.copy("Fixtures")]),
         // Talks real HTTP to a stand-in server on 127.0.0.1 (Support/StandInServer.swift).
-        .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore"]),
+        // With FirebaseDataConnect: a production-mode app (options from a plist, Auth and Data Connect against
+        // a stand-in of Google's hosts) compared with literal fixtures.
+        .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore", "FirebaseDataConnect"]),
         .testTarget(
             name: "FirebaseDataConnectTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import FirebaseCore
 import Foundation
 
 /// The production hosts of the two services Auth calls; tests point them at a stand-in server.

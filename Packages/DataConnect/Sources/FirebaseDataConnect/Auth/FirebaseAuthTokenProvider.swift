@@ -16,18 +16,36 @@ import FirebaseCore
 /// let movies = try await DataConnect.moviesConnector.listMyFavoritesQuery.execute()  // sent as Ada
 /// ```
 public final class FirebaseAuthTokenProvider: AuthTokenProvider {
-    /// The app whose `Auth` instance supplies the tokens.
-    public let app: FirebaseApp
+    private enum Source {
+        /// `Auth.auth(app:)`, looked up when first needed.
+        case app(FirebaseApp)
+        /// An instance given.
+        case instance(Auth)
+    }
+
+    private let source: Source
 
     /// Creates a provider reading the signed-in user of `app`'s `Auth` instance.
     ///
     /// - Parameter app: The app, usually the ``DataConnect``'s.
     public init(app: FirebaseApp) {
-        self.app = app
+        source = .app(app)
     }
 
-    /// The app's `Auth` instance.
-    public var auth: Auth { Auth.auth(app: app) }
+    /// Creates a provider reading the signed-in user of `auth`, e.g. an instance with persistence of its own.
+    ///
+    /// - Parameter auth: The Auth instance.
+    public init(auth: Auth) {
+        source = .instance(auth)
+    }
+
+    /// The `Auth` instance: the one given, else the app's.
+    public var auth: Auth {
+        switch source {
+        case .app(let app): Auth.auth(app: app)
+        case .instance(let auth): auth
+        }
+    }
 
     /// The signed-in user's ID token, or nil when nobody is signed in.
     ///

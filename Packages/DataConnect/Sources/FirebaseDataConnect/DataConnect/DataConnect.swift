@@ -40,6 +40,7 @@ public final class DataConnect: Sendable {
     private struct State {
         var emulator: EmulatorConfiguration?
         var authTokenProvider: (any AuthTokenProvider)?
+        var appCheckTokenProvider: (any AppCheckTokenProvider)?
         /// REST under the realtime stream, which also carries executes while a subscription is live.
         var liveTransport: StreamTransport?
         /// The realtime stream when operations go to an injected transport.
@@ -241,6 +242,35 @@ public final class DataConnect: Sendable {
         watchUserChanges()
     }
 
+    /// The source of `X-Firebase-AppCheck`; `nil` (the default) sends none.
+    ///
+    /// The same hook as `Auth.appCheck`: give both the provider of your App Check tokens (on Linux, a token your
+    /// backend or a debug provider issues; the emulator ignores the header, production enforces it when App
+    /// Check is on for the service). A provider that throws sends the request without the header.
+    ///
+    /// ```swift
+    /// struct DebugAppCheck: AppCheckTokenProvider {
+    ///     func token() async throws -> String? { ProcessInfo.processInfo.environment["APP_CHECK_TOKEN"] }
+    /// }
+    /// DataConnect.moviesConnector.dataConnect.appCheckTokenProvider = DebugAppCheck()
+    /// ```
+    public var appCheckTokenProvider: (any AppCheckTokenProvider)? {
+        get {
+            if let substitute { return substitute.appCheckTokenProvider }
+            return state.withLock { $0.appCheckTokenProvider }
+        }
+        set {
+            if let substitute { return substitute.appCheckTokenProvider = newValue }
+            state.withLock { $0.appCheckTokenProvider = newValue }
+        }
+    }
+
+    /// The App Check token for the next request, or `nil` without a provider or when it fails.
+    private func appCheckToken() async -> String? {
+        guard let provider = state.withLock({ $0.appCheckTokenProvider }) else { return nil }
+        return try? await provider.token()
+    }
+
     // MARK: - Substitution
 
     /// The instance serving this one in the current task's ``substitution`` scope, or `nil` outside one.
@@ -334,6 +364,7 @@ public final class DataConnect: Sendable {
         var metadata = RequestMetadata(
             appID: app.options.googleAppID, apiKey: app.options.apiKey,
             isGeneratedCaller: callerSDKType == .generated)
+        metadata.appCheckToken = await appCheckToken()
         do {
             metadata.authToken = try await currentProvider?.token(forcingRefresh: false)
         } catch {
@@ -424,6 +455,7 @@ public final class DataConnect: Sendable {
         var metadata = RequestMetadata(
             appID: app.options.googleAppID, apiKey: app.options.apiKey,
             isGeneratedCaller: callerSDKType == .generated)
+        metadata.appCheckToken = await appCheckToken()
         let token: String?
         do {
             token = try await currentProvider?.token(forcingRefresh: false)

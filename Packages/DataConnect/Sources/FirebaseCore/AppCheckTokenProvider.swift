@@ -1,6 +1,7 @@
-/// Supplies App Check tokens, sent as `X-Firebase-AppCheck` with every Auth request.
+/// Supplies App Check tokens, sent as `X-Firebase-AppCheck` with every Auth and Data Connect request.
 ///
-/// Upstream reads the token from the App Check SDK; on Linux set a provider on ``Auth/appCheck``.
+/// Upstream reads the token from the App Check SDK; on Linux set a provider on `Auth.appCheck` and
+/// `DataConnect.appCheckTokenProvider`.
 ///
 /// ```swift
 /// struct StaticAppCheck: AppCheckTokenProvider {
