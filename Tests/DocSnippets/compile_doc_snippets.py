@@ -10,7 +10,7 @@ What it does
 1. Reads README.md and docs/*.md and collects every fenced block whose info string starts with `swift`.
 2. Writes one SwiftPM package to `.build/doc-snippets/package` (generated on every run, never checked in), with one
    library target per Markdown file (`Snippets_README`, `Snippets_sdk`, ...) and one source file per snippet. The
-   package depends by path on Packages/DataConnect (FirebaseCore, FirebaseDataConnect), Packages/DataConnectTesting
+   package depends by path on Packages/DataConnect (FirebaseCore, FirebaseAuth, FirebaseDataConnect), Packages/DataConnectTesting
    (DataConnectTesting), Packages/DataConnectEmulator (DataConnectEmulator) and Apps/FirebaseDataConnectGenerated.
    Files are rewritten only when their bytes change, and the build keeps a fixed scratch directory
    (`.build/doc-snippets/scratch`), so a second run only recompiles the snippets that changed.
@@ -112,7 +112,7 @@ DEFAULT_CONTEXT = "app"
 
 # The products the generated package's targets depend on, by package path (relative to the repository).
 DEPENDENCIES = [
-    ("Packages/DataConnect", ["FirebaseCore", "FirebaseDataConnect"]),
+    ("Packages/DataConnect", ["FirebaseCore", "FirebaseAuth", "FirebaseDataConnect"]),
     ("Packages/DataConnectTesting", ["DataConnectTesting"]),
     ("Packages/DataConnectEmulator", ["DataConnectEmulator"]),
     ("Apps/FirebaseDataConnectGenerated", ["FirebaseDataConnectGenerated"]),
