@@ -3,11 +3,11 @@
 
 usage: toolkit-package.py REPOSITORY OUT
 
-A project made by `dataconnect init` depends on `FirebaseDataConnect` (the SDK) and `DataConnectTesting` (the
-in-process emulator for its tests). In this repository they live in several local packages that depend on each
+A project made by `dataconnect init` depends on `FirebaseDataConnect` (the SDK; `FirebaseAuth` signs its users
+in) and `DataConnectTesting` (the in-process emulator for its tests). In this repository they live in several local packages that depend on each
 other by path, which SwiftPM allows only in a root package; an installed toolkit is fetched by URL and version,
 so it must be one package. This script reads each local package's manifest (`swift package dump-package`), keeps
-the library targets those two products need, and writes OUT/Package.swift with them, their sources under
+the library targets those products need, and writes OUT/Package.swift with them, their sources under
 OUT/Sources/<target>, and the plugins (and the folders they read) they use.
 """
 
@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 PACKAGES = ["DataConnectKit", "DataConnectCache", "DataConnect", "DataConnectEmulator", "DataConnectTesting"]
-PRODUCTS = ["FirebaseCore", "FirebaseDataConnect", "DataConnectTesting"]
+PRODUCTS = ["FirebaseCore", "FirebaseAuth", "FirebaseDataConnect", "DataConnectTesting"]
 # Folders next to a package's Package.swift that one of its plugins reads (ConsoleAssetsPlugin: Console/).
 PLUGIN_FOLDERS = {"ConsoleAssetsPlugin": ["Console"]}
 
