@@ -357,22 +357,10 @@ public final class SubscriptionHub: Sendable {
             }
             state.clients[clientKey] = count + 1
             state.subscribers += 1
-            let id = state.nextID
-            state.nextID += 1
-            if state.groups[key] == nil {
-                var group = Group(id: id, target: target, auth: auth)
-                if let every = target.refresh.every {
-                    group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
-                }
-                state.groups[key] = group
-            }
-            // In place: a copy of the group would copy its subscribers, once per subscriber joining.
-            state.groups[key]!.subscribers[id] = Subscriber(
+            let subscriber = Subscriber(
                 sink: sink, requestID: requestId, prefix: Self.responsePrefix(requestId), clientKey: clientKey,
                 pending: .initial(knownEtag: dataEtag))
-            state.groups[key]!.pendingIDs.append(id)
-            state.pendingGroups.insert(key)
-            return .success(SubscriberID(id: id, key: key))
+            return .success(join(subscriber, key: key, target: target, auth: auth, in: &state))
         }
         if case .success = added { scheduleDrain() }
         return added
@@ -442,25 +430,34 @@ public final class SubscriptionHub: Sendable {
             if state.groups[subscriber.key]?.subscribers.isEmpty ?? false {
                 Self.removeGroup(subscriber.key, in: &state)
             }
-            let id = state.nextID
-            state.nextID += 1
-            if state.groups[key] == nil {
-                var group = Group(id: id, target: target, auth: auth)
-                if let every = target.refresh.every {
-                    group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
-                }
-                state.groups[key] = group
-            }
             var subscriber = previous
             subscriber.pending = .initial(knownEtag: knownEtag)
-            state.groups[key]!.subscribers[id] = subscriber
-            state.groups[key]!.pendingIDs.append(id)
-            state.pendingGroups.insert(key)
-            return SubscriberID(id: id, key: key)
+            return join(subscriber, key: key, target: target, auth: auth, in: &state)
         }
         guard let moved else { return .gone }
         scheduleDrain()
         return .kept(moved)
+    }
+
+    /// Adds a subscriber (already counted for its client) to the group of `key`, made when it is the first, and
+    /// asks for its pending result.
+    private func join(
+        _ subscriber: Subscriber, key: String, target: SubscriptionTarget, auth: AuthContext?, in state: inout State
+    ) -> SubscriberID {
+        let id = state.nextID
+        state.nextID += 1
+        if state.groups[key] == nil {
+            var group = Group(id: id, target: target, auth: auth)
+            if let every = target.refresh.every {
+                group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
+            }
+            state.groups[key] = group
+        }
+        // In place: a copy of the group would copy its subscribers, once per subscriber joining.
+        state.groups[key]!.subscribers[id] = subscriber
+        state.groups[key]!.pendingIDs.append(id)
+        state.pendingGroups.insert(key)
+        return SubscriberID(id: id, key: key)
     }
 
     /// Removes a subscriber without sending it anything (the client cancelled or went away). Does nothing for a
