@@ -469,7 +469,7 @@ export function mountAuth(root, ctx) {
     el(
       "p",
       { class: "muted small" },
-      "Password resets, email verifications and sign-in links the emulator would have emailed; open a link to act on it.",
+      "Password resets, email verifications and sign-in links the emulator would have emailed; apply a code with accounts:resetPassword (oobCode, newPassword) or accounts:update (oobCode), or the SDK's confirmPasswordReset and applyActionCode.",
     ),
     el(
       "div",
