@@ -27,8 +27,11 @@ public final class PostgreSQLAuthStorage: AuthStorage {
         self.schema = schema
         let connection = try PGConnection(connectionString)
         let quoted = PGConnection.quoteIdentifier(schema)
+        // One statement list is one transaction; the advisory lock keeps emulators starting at once on one database
+        // from racing on `CREATE SCHEMA IF NOT EXISTS` (which can fail on the catalog's unique index).
         try connection.execute(
             """
+            SELECT pg_advisory_xact_lock(hashtext(\(PGConnection.quoteLiteral("dataconnect_auth:" + schema))));
             CREATE SCHEMA IF NOT EXISTS \(quoted);
             CREATE TABLE IF NOT EXISTS \(quoted).accounts (
                 project text NOT NULL, local_id text NOT NULL, record text NOT NULL, PRIMARY KEY (project, local_id));
