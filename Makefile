@@ -200,8 +200,13 @@ demo: bootstrap ## The walkthrough: build, serve Backend/movies, then create, li
 	  test -n "$$address" || { echo "the emulator did not start"; exit 1; }; \
 	  echo "   emulator ready at $$url; its console (schema, data, operations, GraphQL, realtime, requests) is $$url/"; \
 	  .build/release/movies-demo --emulator $$address || exit 1; \
+	  cfg=$$(mktemp -d); tag=$$(date +%s); \
 	  echo; echo "== The movies CLI on the same generated SDK: movies --emulator $$address list --genre Sci-Fi --limit 5"; \
-	  MOVIES_CONFIG_DIR=$$(mktemp -d) NO_COLOR=1 .build/release/movies --emulator $$address list --genre Sci-Fi --limit 5 || exit 1; \
+	  MOVIES_CONFIG_DIR=$$cfg NO_COLOR=1 .build/release/movies --emulator $$address list --genre Sci-Fi --limit 5 || exit 1; \
+	  echo; echo "== A real account from the CLI: movies signup --email cli-$$tag@example.com --password-stdin, then whoami"; \
+	  echo cli-password | MOVIES_CONFIG_DIR=$$cfg NO_COLOR=1 .build/release/movies --emulator $$address signup \
+	    --email cli-$$tag@example.com --password-stdin --name cli-$$tag || exit 1; \
+	  MOVIES_CONFIG_DIR=$$cfg NO_COLOR=1 .build/release/movies --emulator $$address whoami || exit 1; rm -rf $$cfg; \
 	  kill -TERM $$pid; wait $$pid; trap - EXIT; rm -f $$out; echo; echo "== The emulator stopped cleanly. Next: make emulator and open http://127.0.0.1:9399/ (the console), make tui, make test, docs/walkthrough.md"
 
 demo-postgres: bootstrap ## The walkthrough on PostgreSQL: two emulators on one throwaway server, the demo through one, the CLI through the other

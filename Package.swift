@@ -66,7 +66,7 @@ let package = Package(
             ],
             path: "Apps/MoviesAppModels/Sources/MoviesAppModels"
         ),
-        // The `movies` command line's pure logic: argument parsing, formatting, the session store, diffs.
+        // The `movies` command line's pure logic: argument parsing, formatting, the signed-in user's view, diffs.
         .target(
             name: "MoviesCLICore",
             dependencies: ["MoviesModels", "ArgumentParsing"],
@@ -80,6 +80,9 @@ let package = Package(
                 "MoviesModels",
                 "MoviesAppModels",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                // signup, login, logout, whoami: real accounts on the emulator's Auth API; the connector reads
+                // the signed-in user's token from it.
+                .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ],
             path: "Apps/MoviesCLI/Sources/movies"
@@ -89,6 +92,8 @@ let package = Package(
             name: "movies-demo",
             dependencies: [
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                // The auth step signs a real emulator user up and in.
+                .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ],
             path: "Apps/MoviesDemo/Sources/movies-demo"
@@ -115,6 +120,8 @@ let package = Package(
                 "MoviesModels",
                 "MoviesAppModels",
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                // The sign-in screen's effects: email and password accounts on the emulator's Auth API.
+                .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
             ],
             path: "Apps/MoviesTUI/Sources/movies-tui"
@@ -159,8 +166,9 @@ let package = Package(
                 "movies",
                 "WorkspaceTestSupport",
                 .product(name: "DataConnectTesting", package: "DataConnectTesting"),
-                // For building SDK errors in the shell's error-mapping tests.
+                // For building SDK and Auth errors in the shell's error-mapping tests.
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
+                .product(name: "FirebaseAuth", package: "DataConnect"),
             ],
             path: "Tests/MoviesCLITests"
         ),

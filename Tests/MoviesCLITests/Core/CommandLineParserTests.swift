@@ -244,20 +244,69 @@ import Testing
         #expect(usageError("favorites", "add", id, "--json")?.message.hasPrefix("--json applies only") == true)
     }
 
-    // MARK: login, logout, whoami
+    // MARK: signup, login, logout, whoami
 
-    @Test func loginReadsTheUser() throws {
-        #expect(try parse("login", "--uid", "alice").action == .login(LoginOptions(uid: "alice")))
+    @Test func signupReadsEmailPasswordAndName() throws {
+        // given
+        let credentials = Credentials(email: "ada@example.com", password: .argument("secret-1"))
+
+        // when / then
         #expect(
-            try parse("login", "--uid", "alice", "--email", "a@example.com", "--name", "Alice").action
-                == .login(LoginOptions(uid: "alice", email: "a@example.com", name: "Alice")))
-        #expect(LoginOptions(uid: "alice").username == "alice")
+            try parse("signup", "--email", "ada@example.com", "--password", "secret-1").action
+                == .signup(SignUpOptions(credentials: credentials)))
+        #expect(
+            try parse("signup", "--email=ada@example.com", "--password-stdin", "--name", "Ada").action
+                == .signup(
+                    SignUpOptions(
+                        credentials: Credentials(email: "ada@example.com", password: .standardInput), name: "Ada")))
     }
 
-    @Test func loginNeedsAUsableUID() {
-        #expect(usageError("login")?.message == "login needs --uid")
-        #expect(usageError("login", "--uid", "a b")?.message.hasPrefix("--uid needs 1 to 128 characters") == true)
-        #expect(usageError("login", "--uid", "a", "--name", "")?.message == "--name needs 1 to 50 characters")
+    @Test func loginReadsEmailAndPasswordSource() throws {
+        #expect(
+            try parse("login", "--email", "ada@example.com", "--password", "secret-1").action
+                == .login(Credentials(email: "ada@example.com", password: .argument("secret-1"))))
+        #expect(
+            try parse("login", "--password-stdin", "--email", "ada@example.com", "--emulator", "127.0.0.1:9000")
+                == MoviesCommand(
+                    .login(Credentials(email: "ada@example.com", password: .standardInput)),
+                    emulator: EmulatorAddress(host: "127.0.0.1", port: 9000)))
+    }
+
+    @Test func signInNeedsAnEmailAndExactlyOnePasswordSource() {
+        #expect(usageError("login")?.message == "login needs --email")
+        #expect(usageError("login", "--email", "ada")?.message.hasPrefix("--email needs an address") == true)
+        #expect(
+            usageError("login", "--email", "ada@example.com")?.message
+                == "login needs --password or --password-stdin")
+        #expect(
+            usageError("signup", "--email", "ada@example.com", "--password", "x", "--password-stdin")?.message
+                == "give --password or --password-stdin, not both")
+        #expect(
+            usageError("signup", "--email", "a@example.com", "--password", "")?.message
+                == "--password must not be empty")
+        #expect(
+            usageError("signup", "--email", "a@example.com", "--password", "secret-1", "--name", "")?.message
+                == "--name needs 1 to 50 characters")
+        #expect(
+            usageError("login", "--email", "a@example.com", "--password", "secret-1", "--name", "Ada")?.message
+                == "unknown option \"--name\" for login")
+        #expect(usageError("login", "--email", "a@example.com", "--password", "p", "--json")?.topic == .login)
+    }
+
+    @Test func passwordStdinReadsOneLineWithoutItsEnding() throws {
+        // given
+        var lines = ["secret-1\r", "second line"]
+        let readLine = { lines.isEmpty ? nil : lines.removeFirst() }
+
+        // when / then
+        #expect(try PasswordSource.standardInput.resolve(readLine: readLine) == "secret-1")
+        #expect(try PasswordSource.argument("given").resolve(readLine: { nil }) == "given")
+        #expect(throws: UsageError("--password-stdin read no password from standard input")) {
+            try PasswordSource.standardInput.resolve(readLine: { nil })
+        }
+        #expect(throws: UsageError("--password-stdin read no password from standard input")) {
+            try PasswordSource.standardInput.resolve(readLine: { "" })
+        }
     }
 
     @Test func logoutAndWhoamiTakeNoArguments() throws {

@@ -81,10 +81,66 @@ import Testing
                 == "~ 32266d5d-3fa2-5999-9072-0e74c4e1ec42  Amélie: rating 5 -> 4\n")
     }
 
-    @Test func printsWhoIsSignedIn() {
+    @Test func printsWhoIsSignedInWithProviderAndClaims() {
+        // given
+        let user = SignedInUser(
+            uid: "uid-a", email: "a@example.com", displayName: "alice", isEmailVerified: false,
+            signInProvider: "password", claims: ["critic": .bool(true), "level": .integer(3)])
+        let anonymous = SignedInUser(
+            uid: "uid-b", email: nil, displayName: nil, isEmailVerified: false, signInProvider: "anonymous",
+            claims: [:])
+
+        // when / then
         #expect(
-            MovieFormatter.whoami(Session(uid: "uid-a", email: "a@example.com", username: "alice"))
-                == "Signed in as alice (uid uid-a, a@example.com)\n")
+            MovieFormatter.whoami(user) == """
+                Signed in as alice (uid uid-a, a@example.com)
+                  email verified:  no
+                  provider:        password
+                  claims:          critic=true level=3
+
+                """)
+        #expect(MovieFormatter.signedIn(anonymous) == "Signed in as uid-b (uid uid-b)\n")
+        #expect(MovieFormatter.whoami(anonymous).hasSuffix("  claims:          none\n"))
+    }
+
+    @Test func whoamiJSONNamesTheFieldsAndKeepsClaimTypes() throws {
+        // given
+        let user = SignedInUser(
+            uid: "uid-a", email: "a@example.com", displayName: nil, isEmailVerified: true, signInProvider: "password",
+            claims: ["critic": .bool(true), "tags": .array([.string("a")]), "score": .number(1.5)])
+
+        // when
+        let json = JSONOutput.line(["user": user])
+
+        // then
+        #expect(
+            json == #"{"user":{"claims":{"critic":true,"score":1.5,"tags":["a"]},"email":"a@example.com","#
+                + #""emailVerified":true,"signInProvider":"password","uid":"uid-a"}}"# + "\n")
+    }
+}
+
+@Suite struct SignedInUserTests {
+    @Test func customClaimsLeaveOutTheStandardOnes() {
+        // given: the payload of an emulator ID token, as JSONSerialization decodes it
+        let payload =
+            try? JSONSerialization.jsonObject(
+                with: Data(
+                    #"""
+                    {"iss":"https://securetoken.google.com/demo-project","aud":"demo-project","auth_time":1,
+                     "user_id":"u","sub":"u","iat":1,"exp":2,"email":"a@example.com","email_verified":false,
+                     "firebase":{"identities":{},"sign_in_provider":"password"},
+                     "critic":true,"level":3,"ratio":0.5,"role":"editor","teams":["a"],"extra":{"x":null}}
+                    """#.utf8)) as? [String: Any]
+
+        // when
+        let claims = SignedInUser.customClaims(from: payload ?? [:])
+
+        // then
+        #expect(
+            claims == [
+                "critic": .bool(true), "level": .integer(3), "ratio": .number(0.5), "role": .string("editor"),
+                "teams": .array([.string("a")]), "extra": .object(["x": .null]),
+            ])
     }
 }
 

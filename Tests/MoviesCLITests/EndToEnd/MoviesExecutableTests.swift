@@ -25,11 +25,17 @@ import WorkspaceTestSupport
         #expect(result.standardOutput.isEmpty)
     }
 
-    private func login(_ name: String) async throws -> String {
-        let uid = "uid-\(UUID().uuidString.prefix(12).lowercased())"
-        let result = try await user.run("login", "--uid", uid, "--name", "\(name)-\(uid.suffix(6))")
+    /// Signs a new account up as `name-<random>` with a unique email; returns its uid.
+    @discardableResult
+    private func signUp(_ name: String) async throws -> (uid: String, email: String, username: String) {
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let email = "\(name)-\(tag)@example.com"
+        let username = "\(name)-\(tag)"
+        let result = try await user.run("signup", "--email", email, "--password", "secret-1", "--name", username)
         #expect(result.exitStatus == 0, "\(result.standardError)")
-        return uid
+        let whoami = try await user.run("whoami", "--json")
+        let uid = try #require(try json(whoami)["user"] as? [String: Any])["uid"] as? String
+        return (try #require(uid), email, username)
     }
 
     // MARK: Help and usage
@@ -198,40 +204,120 @@ import WorkspaceTestSupport
         expectFailure(whoami, status: 4, message: "not signed in")
     }
 
-    @Test func loginIsRememberedAcrossRunsUntilLogout() async throws {
-        // given
-        let uid = try await login("critic")
+    @Test func signupSignsInAndTheUserIsRememberedAcrossRunsUntilLogout() async throws {
+        // given: an account made by one process
+        let (uid, email, username) = try await signUp("critic")
         let title = MoviesFixture.unique("Review me")
         let id = try await user.run("add", "--title", title, "--year", "2020", "--genre", "Drama", "--rating", "3")
             .standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
 
-        // when
+        // when: later processes read the user Firebase Auth kept in MOVIES_CONFIG_DIR
         let whoami = try await user.run("whoami", "--json")
-        let sessionFile = user.configuration.url.appendingPathComponent("session.json").path
-        let savedAfterLogin = FileManager.default.fileExists(atPath: sessionFile)
+        let text = try await user.run("whoami")
+        let userFile = user.configuration.url.appendingPathComponent(
+            "firebase-auth/__FIRAPP_DEFAULT/demo-project/user.json")
+        let savedAfterSignup = FileManager.default.fileExists(atPath: userFile.path)
         let review = try await user.run("review", id, "--rating", "5", "--text", "Loved it")
         let shown = try await user.run("show", id)
         let reviewUnknown = try await user.run("review", UUID().uuidString, "--rating", "5")
         let logout = try await user.run("logout")
         let afterLogout = try await user.run("whoami")
+        let reviewAfterLogout = try await user.run("review", id, "--rating", "1")
 
         // then
         let signedIn = try #require(try json(whoami)["user"] as? [String: Any])
         #expect(signedIn["uid"] as? String == uid)
-        #expect(savedAfterLogin, "login saves session.json in MOVIES_CONFIG_DIR")
-        #expect(!FileManager.default.fileExists(atPath: sessionFile), "logout removes it")
+        #expect(signedIn["email"] as? String == email)
+        #expect(signedIn["displayName"] as? String == username)
+        #expect(signedIn["emailVerified"] as? Bool == false)
+        #expect(signedIn["signInProvider"] as? String == "password")
+        #expect((signedIn["claims"] as? [String: Any])?.isEmpty == true)
+        #expect(text.standardOutput.hasPrefix("Signed in as \(username) (uid \(uid), \(email))\n"))
+        #expect(text.standardOutput.contains("  provider:        password\n"))
+        #expect(savedAfterSignup, "Firebase Auth keeps the user under MOVIES_CONFIG_DIR")
         #expect(review.exitStatus == 0, "\(review.standardError)")
         #expect(review.standardOutput == "Reviewed \(title): 5/5\n")
-        #expect(shown.standardOutput.contains("5/5  critic-\(uid.suffix(6)): Loved it"))
+        #expect(shown.standardOutput.contains("5/5  \(username): Loved it"))
         expectFailure(reviewUnknown, status: 1, message: "no movie with id")
         #expect(logout.standardOutput == "Signed out.\n")
+        #expect(!FileManager.default.fileExists(atPath: userFile.path), "logout removes the kept user")
         expectFailure(afterLogout, status: 4, message: "not signed in")
+        expectFailure(reviewAfterLogout, status: 4, message: "not signed in")
         _ = try await user.run("delete", id)
+    }
+
+    @Test func loginInAnotherConfigurationWithThePasswordFromStandardInput() async throws {
+        // given: an account made by one user's configuration
+        let (uid, email, username) = try await signUp("reader")
+        let elsewhere = try MoviesUser()
+
+        // when: another configuration (another machine) signs in, the password piped in
+        let before = try await elsewhere.run("whoami")
+        let login = try await elsewhere.run(["login", "--email", email, "--password-stdin"], input: "secret-1\n")
+        let favorites = try await elsewhere.run("favorites")
+
+        // then
+        expectFailure(before, status: 4, message: "not signed in")
+        #expect(login.exitStatus == 0, "\(login.standardError)")
+        #expect(login.standardOutput == "Signed in as \(username) (uid \(uid), \(email))\n")
+        #expect(favorites.exitStatus == 0, "a USER-level query works: \(favorites.standardError)")
+        #expect(favorites.standardOutput.hasPrefix("No favorites yet"))
+    }
+
+    @Test func wrongPasswordUnknownEmailTakenEmailAndWeakPasswordAreOneLineErrors() async throws {
+        // given
+        let (_, email, _) = try await signUp("careful")
+        let other = try MoviesUser()
+
+        // when
+        let wrong = try await other.run("login", "--email", email, "--password", "not-the-one")
+        let unknown = try await other.run(
+            "login", "--email", "nobody-\(UUID().uuidString)@example.com", "--password", "x1234567")
+        let taken = try await other.run("signup", "--email", email, "--password", "secret-2")
+        let weak = try await other.run(
+            "signup", "--email", "weak-\(UUID().uuidString)@example.com", "--password", "123")
+        let emptyStdin = try await other.run(["login", "--email", email, "--password-stdin"], input: "")
+        let still = try await other.run("whoami")
+
+        // then
+        expectFailure(wrong, status: 4, message: "wrong password")
+        expectFailure(unknown, status: 4, message: "no account with this email")
+        expectFailure(taken, status: 1, message: "an account with this email exists already")
+        expectFailure(weak, status: 1, message: "password too weak")
+        expectFailure(emptyStdin, status: 2, message: "--password-stdin read no password")
+        expectFailure(still, status: 4, message: "not signed in")
+    }
+
+    @Test func aClaimSetByAnAdminAppearsInWhoamiAfterTheNextLogin() async throws {
+        // given
+        let (uid, email, _) = try await signUp("admin-made-critic")
+
+        // when: an admin sets a custom claim, and the user signs in again
+        try await user.setCustomClaims(#"{"critic":true}"#, uid: uid)
+        let login = try await user.run("login", "--email", email, "--password", "secret-1")
+        let whoami = try await user.run("whoami", "--json")
+        let text = try await user.run("whoami")
+
+        // then
+        #expect(login.exitStatus == 0, "\(login.standardError)")
+        let signedIn = try #require(try json(whoami)["user"] as? [String: Any])
+        #expect((signedIn["claims"] as? [String: Any])?["critic"] as? Bool == true)
+        #expect(text.standardOutput.contains("  claims:          critic=true\n"))
+    }
+
+    @Test func authCommandsReportAnUnreachableEmulator() async throws {
+        // when: nothing listens on port 1
+        let result = try await ChildProcess.movies(
+            ["login", "--email", "a@example.com", "--password", "secret-1", "--emulator", "127.0.0.1:1"],
+            environment: user.environment)
+
+        // then
+        expectFailure(result, status: 3, message: "emulator unreachable at 127.0.0.1:1")
     }
 
     @Test func favoritesAddListAndRemove() async throws {
         // given
-        _ = try await login("fan")
+        try await signUp("fan")
 
         // when
         let add = try await user.run("favorites", "add", starWars)

@@ -1,4 +1,6 @@
+import FirebaseAuth
 import FirebaseDataConnect
+import Foundation
 import MoviesCLICore
 import MoviesModels
 import Testing
@@ -49,5 +51,34 @@ import Testing
         #expect(FailureMapping.failure(for: invalid, address: address) == .operationFailed("bad variables"))
         #expect(FailureMapping.failure(for: operation, address: address) == .operationFailed("duplicate username"))
         #expect(FailureMapping.failure(for: MoviesFailure.notSignedIn, address: address) == .notSignedIn)
+    }
+
+    @Test func authErrorsBecomeOneLineAccountFailures() {
+        // given: Firebase Auth's errors, as NSErrors in FIRAuthErrorDomain
+        func auth(_ code: AuthErrorCode, _ userInfo: [String: Any] = [:]) -> NSError {
+            NSError(domain: AuthErrors.domain, code: code.rawValue, userInfo: userInfo)
+        }
+        let weak = auth(.weakPassword, [NSLocalizedFailureReasonErrorKey: "Password should be at least 6 characters"])
+
+        // when
+        let failures = [
+            auth(.wrongPassword), auth(.invalidCredential), auth(.userNotFound), auth(.emailAlreadyInUse), weak,
+            auth(.userDisabled), auth(.networkError),
+        ].map { FailureMapping.failure(for: $0, address: address) }
+
+        // then
+        #expect(
+            failures == [
+                .account(.wrongPassword), .account(.wrongPassword), .account(.userNotFound),
+                .account(.emailAlreadyInUse), .account(.weakPassword("Password should be at least 6 characters")),
+                .account(.userDisabled), .emulatorUnreachable(address),
+            ])
+        #expect(
+            failures.map(\.exitStatus) == [
+                .unauthorized, .unauthorized, .unauthorized, .failure, .failure,
+                .unauthorized, .unreachable,
+            ])
+        #expect(failures[0].line == "movies: error: wrong password")
+        #expect(failures[5].line == "movies: error: this account is disabled")
     }
 }

@@ -3,6 +3,10 @@ import Foundation
 import Testing
 import WorkspaceTestSupport
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The seeded movies emulator the end-to-end tests share, and a way to run `movies` against it.
 enum MoviesFixture {
     private static let started: Result<TestEmulator, any Error> = Result {
@@ -62,6 +66,33 @@ struct MoviesUser: Sendable {
     /// Runs `movies ARGUMENTS --emulator ADDRESS` with this user's configuration folder.
     func run(_ arguments: String...) async throws -> ProcessResult {
         try await ChildProcess.movies(arguments + ["--emulator", address], environment: environment)
+    }
+
+    /// Runs `movies ARGUMENTS --emulator ADDRESS` with `input` on its standard input.
+    func run(_ arguments: [String], input: String) async throws -> ProcessResult {
+        try await ChildProcess(
+            BuiltExecutable.require("movies"), arguments + ["--emulator", address],
+            environment: ChildProcess.environment(adding: environment), standardInput: Data(input.utf8)
+        ).waitForExit()
+    }
+
+    /// Sets a user's custom claims as an admin would: the Auth emulator's `accounts:update` with the
+    /// `Bearer owner` token firebase-tools accepts for the admin API.
+    ///
+    /// - Parameters:
+    ///   - claims: The claims, as the JSON text of an object.
+    ///   - uid: The user.
+    func setCustomClaims(_ claims: String, uid: String) async throws {
+        let url = URL(
+            string: "http://\(address)/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["localId": uid, "customAttributes": claims])
+        let (body, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode
+        #expect(status == 200, "accounts:update: \(String(decoding: body, as: UTF8.self))")
     }
 
     /// Starts `movies ARGUMENTS --emulator ADDRESS` in the background.

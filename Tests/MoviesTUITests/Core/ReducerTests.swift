@@ -237,9 +237,7 @@ import Testing
 }
 
 @Suite struct ReviewFormTests {
-    let signedIn = send(
-        Fixtures.state(), .key(.character("L")), .key(.character("u")), .key(.enter), .signedIn(uid: "u", favorites: [])
-    ).0
+    let signedIn = send(Fixtures.state(), .signedIn(Fixtures.bob, favorites: [])).0
 
     @Test func reviewingNeedsASignedInUser() {
         // when
@@ -360,53 +358,132 @@ import Testing
 }
 
 @Suite struct SignInTests {
-    @Test func lPromptsForAUidAndSignsIn() {
+    /// The sign-in screen with `email` and `password` typed.
+    private func filled(_ email: String, _ password: String) -> AppState {
+        type(press(type(press(Fixtures.state(), .character("L")).0, email), .tab).0, password)
+    }
+
+    @Test func lOpensTheSignInScreenAndEnterSignsIn() {
         // given
-        let prompt = press(Fixtures.state(), .character("L")).0
-        #expect(prompt.mode == .signingIn(""))
+        let opened = press(Fixtures.state(), .character("L")).0
+        #expect(opened.mode == .signingIn(SignInForm()))
 
         // when
-        let (pending, effects) = press(type(prompt, "uid-alice"), .enter)
-        let signedIn = send(pending, .signedIn(uid: "uid-alice", favorites: ["id-heat"])).0
+        let (pending, effects) = press(filled("ada@example.com", "secret-1"), .enter)
+        let signedIn = send(
+            pending, .signedIn(Account(uid: "uid-ada", email: "ada@example.com"), favorites: ["id-heat"])
+        ).0
 
         // then
-        #expect(effects == [.signIn(uid: "uid-alice")])
-        #expect(pending.pendingSignIn == "uid-alice")
-        #expect(signedIn.user == "uid-alice")
+        #expect(effects == [.signIn(email: "ada@example.com", password: "secret-1")])
+        #expect(
+            pending.mode
+                == .signingIn(
+                    SignInForm(email: "ada@example.com", password: "secret-1", focus: .password, isSubmitting: true)))
+        #expect(pending.pendingSignIn == "ada@example.com")
+        #expect(signedIn.mode == .browsing)
+        #expect(signedIn.user == Account(uid: "uid-ada", email: "ada@example.com"))
         #expect(signedIn.favorites == ["id-heat"])
         #expect(signedIn.pendingSignIn == nil)
+        #expect(signedIn.message == StatusMessage("Signed in as ada@example.com."))
     }
 
-    @Test func anEmptyOrSpacedUidIsRefused() {
-        // when
-        let (empty, emptyEffects) = press(Fixtures.state(), .character("L"), .enter)
-        let (spaced, spacedEffects) = press(type(press(Fixtures.state(), .character("L")).0, "a b"), .enter)
+    @Test func tabMovesThroughTheFieldsAndTheChoiceTogglesCreateAccount() {
+        // given
+        let form = filled("new@example.com", "secret-1")
+
+        // when: Tab to the choice, Right toggles, Enter submits
+        let choice = press(form, .tab).0
+        let toggled = press(choice, .right).0
+        let (_, effects) = press(toggled, .enter)
+        let back = press(toggled, .character(" "), .backTab, .backTab).0
 
         // then
-        #expect(emptyEffects.isEmpty && spacedEffects.isEmpty)
-        #expect(empty.mode == .signingIn(""))
-        #expect(spaced.message?.isError == true)
+        guard case .signingIn(let toggledForm) = toggled.mode, case .signingIn(let backForm) = back.mode else {
+            Issue.record("the sign-in screen stays open")
+            return
+        }
+        #expect(toggledForm.focus == .choice)
+        #expect(toggledForm.choice == .createAccount)
+        #expect(effects == [.createAccount(email: "new@example.com", password: "secret-1")])
+        #expect(backForm.choice == .signIn)
+        #expect(backForm.focus == .email)
     }
 
-    @Test func aFailedSignInLeavesTheUserSignedOut() {
+    @Test func typingGoesToTheFocusedFieldAndBackspaceErases() {
+        // when
+        let state = press(filled("ad", "pw"), .backspace, .up).0
+        let erased = press(type(state, "x"), .backspace, .backspace).0
+
+        // then
+        guard case .signingIn(let form) = erased.mode else {
+            Issue.record("the sign-in screen stays open")
+            return
+        }
+        #expect(form.email == "a")
+        #expect(form.password == "p")
+        #expect(form.focus == .email)
+    }
+
+    @Test func anIncompleteFormIsNotSubmitted() {
+        // when
+        let (noEmail, noEmailEffects) = press(Fixtures.state(), .character("L"), .enter)
+        let (noPassword, noPasswordEffects) = press(filled("ada@example.com", ""), .enter)
+        let (badEmail, badEmailEffects) = press(filled("ada", "secret-1"), .enter)
+
+        // then
+        #expect(noEmailEffects.isEmpty && noPasswordEffects.isEmpty && badEmailEffects.isEmpty)
+        #expect(noEmail.mode == .signingIn(SignInForm(error: "Type an email such as ada@example.com.")))
+        if case .signingIn(let form) = noPassword.mode { #expect(form.error == "Type the password.") }
+        if case .signingIn(let form) = badEmail.mode { #expect(form.error == "Type an email such as ada@example.com.") }
+        #expect(noEmail.pendingSignIn == nil)
+    }
+
+    @Test func aRefusalShowsInTheFormWhichStaysOpenForAnotherTry() {
         // given
-        let pending = press(type(press(Fixtures.state(), .character("L")).0, "bob"), .enter).0
+        let pending = press(filled("ada@example.com", "wrong"), .enter).0
 
         // when
-        let failed = send(pending, .signInFailed("emulator unreachable")).0
+        let failed = send(pending, .signInFailed("Wrong password.")).0
+        let ignoredWhileSubmitting = press(pending, .character("x")).0
 
         // then
         #expect(failed.user == nil)
         #expect(failed.pendingSignIn == nil)
-        #expect(failed.message == StatusMessage("Sign-in failed: emulator unreachable", isError: true))
+        #expect(
+            failed.mode
+                == .signingIn(
+                    SignInForm(email: "ada@example.com", password: "wrong", focus: .password, error: "Wrong password."))
+        )
+        #expect(failed.message == StatusMessage("Sign-in failed: Wrong password.", isError: true))
+        #expect(ignoredWhileSubmitting == pending)
+    }
+
+    @Test func escapeClosesTheScreen() {
+        // when
+        let (closed, effects) = press(filled("ada@example.com", "secret-1"), .escape)
+
+        // then
+        #expect(closed.mode == .browsing)
+        #expect(effects.isEmpty)
+    }
+
+    @Test func aKeptUserSignsInWithoutTheScreen() {
+        // given: the shell found a user Firebase Auth kept from an earlier run
+        var starting = Fixtures.state()
+        starting.pendingSignIn = "bob@example.com"
+
+        // when
+        let signedIn = send(starting, .signedIn(Fixtures.bob, favorites: [])).0
+
+        // then
+        #expect(signedIn.user == Fixtures.bob)
+        #expect(signedIn.mode == .browsing)
     }
 
     @Test func oSignsOutAndForgetsFavorites() {
         // given
-        let signedIn = send(
-            press(type(press(Fixtures.state(), .character("L")).0, "bob"), .enter).0,
-            .signedIn(uid: "bob", favorites: ["id-alien"])
-        ).0
+        let signedIn = send(Fixtures.state(), .signedIn(Fixtures.bob, favorites: ["id-alien"])).0
 
         // when
         let (signedOut, effects) = press(signedIn, .character("O"))
@@ -415,14 +492,12 @@ import Testing
         #expect(effects == [.signOut])
         #expect(signedOut.user == nil)
         #expect(signedOut.favorites.isEmpty)
+        #expect(signedOut.message == StatusMessage("Signed out bob@example.com."))
     }
 
     @Test func starTogglesTheSelectedFavorite() {
         // given
-        let signedIn = send(
-            press(type(press(Fixtures.state(), .character("L")).0, "bob"), .enter).0,
-            .signedIn(uid: "bob", favorites: ["id-alien"])
-        ).0
+        let signedIn = send(Fixtures.state(), .signedIn(Fixtures.bob, favorites: ["id-alien"])).0
 
         // when
         let (_, removeEffects) = press(signedIn, .character("*"))

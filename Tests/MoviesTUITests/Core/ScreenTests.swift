@@ -48,10 +48,7 @@ import Testing
 
     @Test func theListShowsTitleYearGenreAndRatingWithAFavoriteMarker() {
         // given
-        let state = send(
-            press(type(press(Fixtures.state(), .character("L")).0, "bob"), .enter).0,
-            .signedIn(uid: "bob", favorites: ["id-amelie"])
-        ).0
+        let state = send(Fixtures.state(), .signedIn(Fixtures.bob, favorites: ["id-amelie"])).0
 
         // when
         let lines = Screen.render(state).lines.map(\.text)
@@ -64,7 +61,7 @@ import Testing
         #expect(lines[3].contains("2001 Comedy"))
         #expect(lines[3].hasSuffix("4/5"))
         #expect(Screen.render(state).lines[2].spans.first?.style == .selected)
-        #expect(lines[23].contains("127.0.0.1:9399 | signed in as bob | 5 movies"))
+        #expect(lines[23].contains("127.0.0.1:9399 | signed in as bob@example.com | 5 movies"))
     }
 
     @Test func theDetailPaneSitsBesideTheListOnWideScreensAndReplacesItOnNarrowOnes() {
@@ -113,20 +110,42 @@ import Testing
     @Test func promptsShowOnTheLineAboveTheStatusBar() {
         // given
         let searching = type(press(Fixtures.state(), .character("/")).0, "am")
-        let signingIn = type(press(Fixtures.state(), .character("L")).0, "uid-")
+        let signingIn = type(press(Fixtures.state(), .character("L")).0, "ada@")
 
         // then
         #expect(Screen.render(searching).lines[22].text.hasPrefix("/am_"))
-        #expect(Screen.render(signingIn).lines[22].text.hasPrefix("Sign in as uid: uid-_"))
+        #expect(Screen.render(signingIn).lines[22].text.hasPrefix("Sign in: Tab next field, Enter submits"))
+    }
+
+    @Test func theHelpLineOffersSignInOrSignOutAndTheSignInScreenMasksThePassword() throws {
+        // given
+        let signedOut = Fixtures.state(columns: 100)
+        let signedIn = send(signedOut, .signedIn(Fixtures.bob, favorites: [])).0
+        let form = press(type(press(type(press(signedOut, .character("L")).0, "ada@example.com"), .tab).0, "pw"), .tab)
+            .0
+        let creating = press(form, .right).0
+
+        // when
+        let overlay = try #require(Screen.render(form).overlay).lines.map(\.text)
+        let creatingOverlay = try #require(Screen.render(creating).overlay).lines.map(\.text)
+
+        // then
+        #expect(Screen.render(signedOut).lines[22].text.contains("L sign in"))
+        #expect(Screen.render(signedIn).lines[22].text.contains("O sign out"))
+        #expect(overlay[0].hasPrefix(" Sign in "))
+        #expect(overlay[1].hasPrefix(" Email:     ada@example.com "))
+        #expect(overlay[2].hasPrefix(" Password:  ** "))
+        #expect(overlay[3].hasPrefix(" Action:    [Sign in]  Create account  <"))
+        #expect(creatingOverlay[0].hasPrefix(" Create an account"))
+        #expect(creatingOverlay[3].hasPrefix(" Action:     Sign in  [Create account]  <"))
+        #expect(!overlay.joined().contains("pw"))
     }
 
     @Test func overlaysFitTheScreen() {
         // given
-        let signedIn = send(
-            press(type(press(Fixtures.state(rows: 10, columns: 40), .character("L")).0, "bob"), .enter).0,
-            .signedIn(uid: "bob", favorites: [])
-        ).0
+        let signedIn = send(Fixtures.state(rows: 10, columns: 40), .signedIn(Fixtures.bob, favorites: [])).0
         let states = [
+            type(press(Fixtures.state(rows: 10, columns: 40), .character("L")).0, String(repeating: "千", count: 60)),
             press(signedIn, .character("?")).0,
             press(signedIn, .character("F")).0,
             type(press(signedIn, .character("r"), .character("4"), .tab).0, String(repeating: "千", count: 40)),
@@ -175,8 +194,14 @@ import Testing
             try LaunchCommand.parse([], environment: ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": "localhost:9000"])
                 == .run(LaunchOptions(emulator: EmulatorAddress(host: "localhost", port: 9000))))
         #expect(
-            try LaunchCommand.parse(["--emulator", "127.0.0.1:1234", "--uid", "alice"], environment: [:])
-                == .run(LaunchOptions(emulator: EmulatorAddress(host: "127.0.0.1", port: 1234), uid: "alice")))
+            try LaunchCommand.parse(["--emulator", "127.0.0.1:1234"], environment: ["MOVIES_CONFIG_DIR": "/tmp/a"])
+                == .run(
+                    LaunchOptions(
+                        emulator: EmulatorAddress(host: "127.0.0.1", port: 1234),
+                        signInDirectory: "/tmp/a/firebase-auth")))
+        #expect(throws: LaunchError("unknown argument \"--uid\"")) {
+            try LaunchCommand.parse(["--uid", "alice"], environment: [:])
+        }
         #expect(try LaunchCommand.parse(["--help"], environment: [:]) == .help)
     }
 

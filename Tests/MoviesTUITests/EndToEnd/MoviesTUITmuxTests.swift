@@ -21,8 +21,21 @@ import WorkspaceTestSupport
     }
 
     /// `sh -c` text running movies-tui, then printing its exit status and idling, so the pane survives it.
-    private func command(_ executable: URL, emulator: TestEmulator) -> String {
-        "'\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"movies-tui exited $?\"; sleep 600"
+    ///
+    /// `MOVIES_CONFIG_DIR` gives the run a private place for the user Firebase Auth keeps.
+    private func command(_ executable: URL, emulator: TestEmulator, configuration: TemporaryDirectory) -> String {
+        "MOVIES_CONFIG_DIR='\(configuration.path)' '\(executable.path)' --emulator \(emulator.host):\(emulator.port); "
+            + "echo \"movies-tui exited $?\"; sleep 600"
+    }
+
+    /// Fills the sign-in screen (opened with L) and submits it; `create` switches the action to Create account.
+    private func signIn(_ tmux: Tmux, email: String, password: String, create: Bool) throws {
+        try tmux.keys("L")
+        try tmux.type(email)
+        try tmux.keys("Tab")
+        try tmux.type(password)
+        if create { try tmux.keys("Tab", "Right") }
+        try tmux.keys("Enter")
     }
 
     private func expectScreen(
@@ -39,7 +52,9 @@ import WorkspaceTestSupport
         defer { tmux.kill() }
         let executable = try BuiltExecutable.require("movies-tui")
         let emulator = try startEmulator()
-        try tmux.start(command(executable, emulator: emulator))
+        let configuration = try TemporaryDirectory(prefix: "movies-tui-config")
+        defer { configuration.remove() }
+        try tmux.start(command(executable, emulator: emulator, configuration: configuration))
         expectScreen(try await tmux.waitFor("79 movies"), "the seeded list loads")
         let first = try tmux.screen()
         #expect(first.contains(" movies-tui   Genre: All   Sort: title asc"))
@@ -68,24 +83,40 @@ import WorkspaceTestSupport
         expectScreen(try await tmux.waitFor("Director: George Lucas"), "the detail pane shows Star Wars")
         #expect(try tmux.screen().contains("| Star Wars (1977)"))
 
-        // when: signing in and reviewing
-        try tmux.keys("L")
-        try tmux.type("uid-tmux")
+        // when: creating an account on the sign-in screen (L), signing out, failing and signing in again
+        let email = "tmux-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+        let username = String(email.prefix(11))
+        try signIn(tmux, email: email, password: "secret-1", create: true)
+        expectScreen(try await tmux.waitFor("signed in as \(email)"), "the new account shows in the status bar")
+        try tmux.keys("O")
+        expectScreen(try await tmux.waitFor("Signed out \(email)."), "O signs out")
+        try signIn(tmux, email: email, password: "not-the-one", create: false)
+        expectScreen(try await tmux.waitFor("Wrong password."), "a wrong password shows in the sign-in screen")
+        try tmux.keys(
+            "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace"
+        )
+        try tmux.type("secret-1")
         try tmux.keys("Enter")
-        expectScreen(try await tmux.waitFor("signed in as uid-tmux"), "sign-in shows in the status bar")
+        expectScreen(try await tmux.waitFor("signed in as \(email)"), "signing in again shows in the status bar")
         try tmux.keys("r", "5", "Tab")
         try tmux.type("Still great, 素晴らしい")
         try tmux.keys("Enter")
         // then
         expectScreen(try await tmux.waitFor("Review saved."), "the review is saved")
-        expectScreen(try await tmux.waitFor("5/5  uid-tmux: Still great, 素晴らしい"), "the review shows in the detail pane")
+        expectScreen(
+            try await tmux.waitForScreen { $0.contains("5/5  \(username)-") && $0.contains(": Still great, 素晴") },
+            "the review shows in the detail pane under the new account's username")
 
         // when: another user reviews the same movie from another process, while its detail pane is open
         let other = try TemporaryDirectory(prefix: "movies-cli-tui")
         defer { other.remove() }
         let address = "\(emulator.host):\(emulator.port)"
-        let login = try await Self.runCLI(["login", "--uid", "uid-other", "--emulator", address], configuration: other)
-        #expect(login.status == 0, "movies login: \(login.output)")
+        let signup = try await Self.runCLI(
+            [
+                "signup", "--email", "other@example.com", "--password", "secret-1", "--name", "uid-other",
+                "--emulator", address,
+            ], configuration: other)
+        #expect(signup.status == 0, "movies signup: \(signup.output)")
         let review = try await Self.runCLI(
             [
                 "review", "252ff53a-a807-5c12-840b-96bff4798d7b", "--rating", "4", "--text", "From another terminal",
@@ -136,11 +167,21 @@ import WorkspaceTestSupport
         defer { tmux.kill() }
         let executable = try BuiltExecutable.require("movies-tui")
         let emulator = try startEmulator()
+        // The second run starts signed in: `movies signup` left the user in the configuration folder both share.
+        let configuration = try TemporaryDirectory(prefix: "movies-tui-config")
+        defer { configuration.remove() }
+        let signup = try await Self.runCLI(
+            [
+                "signup", "--email", "term@example.com", "--password", "secret-1", "--name", "uid-term",
+                "--emulator", "\(emulator.host):\(emulator.port)",
+            ], configuration: configuration)
+        #expect(signup.status == 0, "movies signup: \(signup.output)")
         // `trap : INT` keeps the shell alive when Ctrl-C reaches the whole foreground process group; a trap
         // with a command (unlike an ignored signal) is reset to the default in the children.
         let twice =
-            "trap : INT; '\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"first exited $?\"; "
-            + "'\(executable.path)' --emulator \(emulator.host):\(emulator.port) --uid uid-term; echo \"second exited $?\"; sleep 600"
+            "trap : INT; MOVIES_CONFIG_DIR='\(configuration.path)/first' '\(executable.path)' --emulator \(emulator.host):\(emulator.port); echo \"first exited $?\"; "
+            + "MOVIES_CONFIG_DIR='\(configuration.path)' '\(executable.path)' --emulator \(emulator.host):\(emulator.port); "
+            + "echo \"second exited $?\"; sleep 600"
         try tmux.start(twice)
         expectScreen(try await tmux.waitFor("79 movies"), "the list loads")
 

@@ -24,6 +24,9 @@ enum Fixtures {
         }
     }
 
+    /// Bob, signed in with an email and password.
+    static let bob = Account(uid: "uid-bob", email: "bob@example.com")
+
     /// A state of the given size with `movies` loaded.
     static func state(_ movies: [MovieRow] = movies, rows: Int = 24, columns: Int = 80) -> AppState {
         let state = AppState(emulator: "127.0.0.1:9399", size: ScreenSize(rows: rows, columns: columns))

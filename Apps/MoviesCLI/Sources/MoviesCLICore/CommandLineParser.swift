@@ -146,7 +146,8 @@ private struct SubcommandParser {
                 .value("--tags"),
             ]
         case .review: [.value("--rating"), .value("--text")]
-        case .login: [.value("--uid"), .value("--email"), .value("--name")]
+        case .signup: [.value("--email"), .value("--password"), .flag("--password-stdin"), .value("--name")]
+        case .login: [.value("--email"), .value("--password"), .flag("--password-stdin")]
         case .watch: [.value("--genre"), .flag("--poll")]
         case .show, .delete, .favorites, .logout, .whoami: []
         }
@@ -201,16 +202,16 @@ private struct SubcommandParser {
             case let other?:
                 throw UsageError("unknown favorites action \"\(other)\"; use add ID or remove ID", topic: topic)
             }
-        case .login:
+        case .signup:
             try expectPositionals(0)
-            let uid = try required("--uid")
-            guard !uid.isEmpty, uid.count <= 128, !uid.contains(where: \.isWhitespace) else {
-                throw UsageError("--uid needs 1 to 128 characters without spaces, got \"\(uid)\"", topic: topic)
-            }
+            let credentials = try credentials()
             if let name = parsed.value("--name"), name.isEmpty || name.count > 50 {
                 throw UsageError("--name needs 1 to 50 characters", topic: topic)
             }
-            return .login(LoginOptions(uid: uid, email: parsed.value("--email"), name: parsed.value("--name")))
+            return .signup(SignUpOptions(credentials: credentials, name: parsed.value("--name")))
+        case .login:
+            try expectPositionals(0)
+            return .login(try credentials())
         case .logout:
             try expectPositionals(0)
             return .logout
@@ -224,6 +225,25 @@ private struct SubcommandParser {
     }
 
     // MARK: Values
+
+    /// `--email E` with exactly one of `--password P` and `--password-stdin`.
+    private func credentials() throws(UsageError) -> Credentials {
+        let email = try required("--email")
+        guard email.contains("@"), !email.contains(where: \.isWhitespace) else {
+            throw UsageError("--email needs an address such as ada@example.com, got \"\(email)\"", topic: topic)
+        }
+        switch (parsed.value("--password"), parsed.contains("--password-stdin")) {
+        case (let password?, false):
+            guard !password.isEmpty else { throw UsageError("--password must not be empty", topic: topic) }
+            return Credentials(email: email, password: .argument(password))
+        case (nil, true):
+            return Credentials(email: email, password: .standardInput)
+        case (_?, true):
+            throw UsageError("give --password or --password-stdin, not both", topic: topic)
+        case (nil, false):
+            throw UsageError("\(topic.rawValue) needs --password or --password-stdin", topic: topic)
+        }
+    }
 
     private func expectPositionals(_ count: Int) throws(UsageError) {
         guard positionals.count > count else { return }

@@ -24,7 +24,8 @@ public enum HelpText {
         case .review: "usage: movies review ID --rating N [--text T]"
         case .delete: "usage: movies delete ID"
         case .favorites: "usage: movies favorites [add ID | remove ID] [--json]"
-        case .login: "usage: movies login --uid UID [--email E] [--name N]"
+        case .signup: "usage: movies signup --email E (--password P | --password-stdin) [--name N]"
+        case .login: "usage: movies login --email E (--password P | --password-stdin)"
         case .logout: "usage: movies logout"
         case .whoami: "usage: movies whoami [--json]"
         case .watch: "usage: movies watch [--genre G] [--poll] [--json]"
@@ -75,18 +76,33 @@ public enum HelpText {
             Lists your favorite movies, newest first; `add ID` marks one, `remove ID` unmarks it.
             Requires `movies login`.
             """
+        case .signup:
+            """
+            Creates an account on the emulator's Firebase Auth, signs in with it, sets its display name and
+            creates your profile (upsertUser) with that name as your public username.
+              --email E            the account's email
+              --password P         its password (at least 6 characters); visible to `ps` and shell history
+              --password-stdin     read the password from the first line of standard input instead, e.g.
+                                   printf '%s\\n' "$PASSWORD" | movies signup --email E --password-stdin
+              --name N             your display name and username (the uid by default)
+            \(signInStorage)
+            """
         case .login:
             """
-            Signs in to the emulator as UID (emulator auth, no password) and creates or renames your profile.
-            The session is kept in $MOVIES_CONFIG_DIR, else ${XDG_CONFIG_HOME:-~/.config}/movies, as session.json.
-              --uid UID      the Firebase Auth uid
-              --email E      the email claim
-              --name N       your public username (the uid by default)
+            Signs in to the emulator's Firebase Auth with an account made by `movies signup` (or any app).
+              --email E            the account's email
+              --password P         its password; visible to `ps` and shell history
+              --password-stdin     read the password from the first line of standard input instead
+            \(signInStorage)
             """
         case .logout:
-            "Forgets the saved session."
+            "Signs out (Firebase Auth's signOut) and forgets the saved user."
         case .whoami:
-            "Prints who is signed in; exits 4 when nobody is."
+            """
+            Prints who is signed in: uid, email, display name, whether the email is verified, the sign-in
+            provider and the custom claims of a fresh ID token (set by an admin; seen after the next refresh
+            or login). Exits 4 when nobody is signed in.
+            """
         case .watch:
             """
             Prints the catalogue, then each change as it happens (+ added, - removed, ~ changed), until
@@ -97,9 +113,15 @@ public enum HelpText {
         }
     }
 
+    private static let signInStorage = """
+        The user stays signed in across runs, kept by Firebase Auth in $MOVIES_CONFIG_DIR/firebase-auth
+        when set, else ${XDG_CONFIG_HOME:-~/.config}/firebase-auth (mode 0600), until `movies logout`.
+        """
+
     private static let globalOptions = """
         Options for every command:
-          --emulator HOST:PORT  the emulator (default: $FIREBASE_DATA_CONNECT_EMULATOR_HOST, else 127.0.0.1:9399)
+          --emulator HOST:PORT  the emulator, for Data Connect and Auth (default:
+                                $FIREBASE_DATA_CONNECT_EMULATOR_HOST, else 127.0.0.1:9399)
           --json                print the data as JSON (read commands)
           -h, --help            show help
         """
@@ -127,8 +149,9 @@ public enum HelpText {
           review      review a movie (requires login)
           delete      delete a movie
           favorites   list, add or remove your favorite movies (requires login)
-          login       sign in to the emulator as a uid
-          logout      forget the saved session
+          signup      create an account (email and password) and sign in
+          login       sign in with email and password
+          logout      sign out
           whoami      print who is signed in
           watch       print the list, then changes as they happen
 

@@ -104,14 +104,44 @@ public enum MovieFormatter {
         return output
     }
 
-    /// Who is signed in, e.g. `Signed in as alice (uid uid-alice, alice@example.com)`.
+    /// Who is signed in, e.g. `Signed in as ada (uid Zq3…, ada@example.com)`, then the account's details.
     ///
-    /// - Parameter session: The saved session.
+    /// ```text
+    /// Signed in as ada (uid Zq3…, ada@example.com)
+    ///   email verified:  no
+    ///   provider:        password
+    ///   claims:          critic=true
+    /// ```
+    ///
+    /// - Parameter user: The signed-in user.
+    /// - Returns: The lines, each with a newline.
+    public static func whoami(_ user: SignedInUser) -> String {
+        signedIn(user)
+            + "  email verified:  \(user.isEmailVerified ? "yes" : "no")\n"
+            + "  provider:        \(DisplayWidth.sanitized(user.signInProvider))\n"
+            + "  claims:          \(claims(user.claims))\n"
+    }
+
+    /// The first line of ``whoami(_:)``: `Signed in as <name> (uid <uid>, <email>)`; the name is the display name,
+    /// else the email, else the uid.
+    ///
+    /// - Parameter user: The signed-in user.
     /// - Returns: One line with a newline.
-    public static func whoami(_ session: Session) -> String {
-        var details = ["uid \(session.uid)"]
-        if let email = session.email { details.append(email) }
-        return "Signed in as \(DisplayWidth.sanitized(session.username)) (\(details.joined(separator: ", ")))\n"
+    public static func signedIn(_ user: SignedInUser) -> String {
+        var details = ["uid \(user.uid)"]
+        if let email = user.email { details.append(email) }
+        let name = user.displayName ?? user.email ?? user.uid
+        return
+            "Signed in as \(DisplayWidth.sanitized(name)) (\(DisplayWidth.sanitized(details.joined(separator: ", "))))\n"
+    }
+
+    /// Custom claims as `name=value` pairs sorted by name, values in JSON; `none` when there are none.
+    static func claims(_ claims: [String: ClaimValue]) -> String {
+        guard !claims.isEmpty else { return "none" }
+        return claims.keys.sorted().map { name in
+            let value = claims[name].map { JSONOutput.line($0).trimmingCharacters(in: .newlines) } ?? "null"
+            return DisplayWidth.sanitized("\(name)=\(value)")
+        }.joined(separator: " ")
     }
 
     /// One line per change, e.g. `+ <id>  Alien (1979, Sci-Fi, rating 5)` or

@@ -48,8 +48,10 @@ public struct MoviesCommand: Equatable, Sendable {
         case delete(id: UUID)
         /// `movies favorites [add ID | remove ID]`.
         case favorites(FavoritesAction)
-        /// `movies login --uid UID [--email E] [--name N]`.
-        case login(LoginOptions)
+        /// `movies signup --email E (--password P | --password-stdin) [--name N]`.
+        case signup(SignUpOptions)
+        /// `movies login --email E (--password P | --password-stdin)`.
+        case login(Credentials)
         /// `movies logout`.
         case logout
         /// `movies whoami`.
@@ -61,7 +63,7 @@ public struct MoviesCommand: Equatable, Sendable {
         public var isRead: Bool {
             switch self {
             case .list, .search, .show, .favorites(.list), .whoami, .watch: true
-            case .help, .add, .review, .delete, .favorites, .login, .logout: false
+            case .help, .add, .review, .delete, .favorites, .signup, .login, .logout: false
             }
         }
     }
@@ -83,6 +85,8 @@ public enum HelpTopic: String, CaseIterable, Equatable, Sendable {
     case delete
     /// `movies favorites`.
     case favorites
+    /// `movies signup`.
+    case signup
     /// `movies login`.
     case login
     /// `movies logout`.
@@ -220,22 +224,59 @@ public enum FavoritesAction: Equatable, Sendable {
     case remove(UUID)
 }
 
-/// Options of `movies login`.
-public struct LoginOptions: Equatable, Sendable {
-    /// The Firebase Auth uid to sign in as.
-    public var uid: String
-    /// The email claim, if any.
-    public var email: String?
-    /// The public username; the uid when not given.
+/// Where `movies signup` and `movies login` read the password from.
+public enum PasswordSource: Equatable, Sendable {
+    /// `--password P`: on the command line (visible in `ps` and the shell's history).
+    case argument(String)
+    /// `--password-stdin`: the first line of standard input, so scripts keep it off the command line.
+    case standardInput
+
+    /// The password: the argument, or the first line `readLine` returns, without its line ending.
+    ///
+    /// ```swift
+    /// try PasswordSource.standardInput.resolve { "secret-1\r" }  // "secret-1"
+    /// ```
+    ///
+    /// - Parameter readLine: Reads one line of standard input without its `\n`, or `nil` at its end.
+    /// - Returns: The password.
+    /// - Throws: ``UsageError`` when standard input ends before a non-empty line.
+    public func resolve(readLine: () -> String?) throws(UsageError) -> String {
+        switch self {
+        case .argument(let password):
+            return password
+        case .standardInput:
+            var line = readLine() ?? ""
+            if line.hasSuffix("\r") { line.removeLast() }
+            guard !line.isEmpty else { throw UsageError("--password-stdin read no password from standard input") }
+            return line
+        }
+    }
+}
+
+/// An email and where its password comes from, as `movies login` and `movies signup` take them.
+public struct Credentials: Equatable, Sendable {
+    /// The account's email.
+    public var email: String
+    /// Where the password comes from.
+    public var password: PasswordSource
+
+    /// Creates credentials.
+    public init(email: String, password: PasswordSource) {
+        self.email = email
+        self.password = password
+    }
+}
+
+/// Options of `movies signup`.
+public struct SignUpOptions: Equatable, Sendable {
+    /// The new account's email and password.
+    public var credentials: Credentials
+    /// The display name and public username; the uid when not given.
     public var name: String?
 
-    /// Creates login options.
-    public init(uid: String, email: String? = nil, name: String? = nil) {
-        self.uid = uid
-        self.email = email
+    /// Creates sign-up options.
+    public init(credentials: Credentials, name: String? = nil) {
+        self.credentials = credentials
         self.name = name
     }
-
-    /// The username stored in the user's profile: ``name``, else ``uid``.
-    public var username: String { name ?? uid }
 }

@@ -36,6 +36,8 @@ public enum MoviesFailure: Error, Equatable, Sendable {
     case notSignedIn
     /// The service refused the signed-in (or anonymous) user; the text is the server's reason.
     case permissionDenied(String)
+    /// Firebase Auth refused to sign up or sign in.
+    case account(AccountFailure)
 
     /// The process exit status for this failure.
     public var exitStatus: ExitStatus {
@@ -44,6 +46,7 @@ public enum MoviesFailure: Error, Equatable, Sendable {
         case .notFound, .operationFailed: .failure
         case .emulatorUnreachable: .unreachable
         case .notSignedIn, .permissionDenied: .unauthorized
+        case .account(let failure): failure.exitStatus
         }
     }
 
@@ -55,13 +58,56 @@ public enum MoviesFailure: Error, Equatable, Sendable {
         case .emulatorUnreachable(let address):
             "emulator unreachable at \(address); start it with `dataconnect emulator --backend Backend/movies` "
                 + "or pass --emulator HOST:PORT"
-        case .notSignedIn: "not signed in; run `movies login --uid UID` first"
+        case .notSignedIn: "not signed in; run `movies login --email E --password-stdin` (or `movies signup`) first"
         case .permissionDenied(let text): "permission denied: \(text)"
+        case .account(let failure): failure.message
         }
     }
 
     /// The single line printed on standard error: `movies: error: <message>`, with line breaks flattened.
     public var line: String {
         "movies: error: " + message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// Why Firebase Auth refused `movies signup` or `movies login` (the shell maps `AuthErrorCode`s to these).
+public enum AccountFailure: Equatable, Sendable {
+    /// The password does not match the account (`wrongPassword`, `invalidCredential`).
+    case wrongPassword
+    /// No account has this email (`userNotFound`).
+    case userNotFound
+    /// `signup` with an email an account has already (`emailAlreadyInUse`).
+    case emailAlreadyInUse
+    /// The server refused the new password, with its reason (`weakPassword`).
+    case weakPassword(String)
+    /// The email is not an address the server accepts (`invalidEmail`).
+    case invalidEmail
+    /// An admin disabled the account (`userDisabled`).
+    case userDisabled
+    /// Too many attempts (`tooManyRequests`).
+    case tooManyRequests
+    /// The sign-in ended for another reason; the text is Auth's.
+    case other(String)
+
+    /// Refusals of the credentials exit 4, like a missing sign-in; a taken email or a bad password exit 1.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .wrongPassword, .userNotFound, .userDisabled: .unauthorized
+        case .emailAlreadyInUse, .weakPassword, .invalidEmail, .tooManyRequests, .other: .failure
+        }
+    }
+
+    /// The message, without the `movies: error:` prefix.
+    public var message: String {
+        switch self {
+        case .wrongPassword: "wrong password"
+        case .userNotFound: "no account with this email; create one with `movies signup`"
+        case .emailAlreadyInUse: "an account with this email exists already; sign in with `movies login`"
+        case .weakPassword(let reason): "password too weak: \(reason)"
+        case .invalidEmail: "the email address is not valid"
+        case .userDisabled: "this account is disabled"
+        case .tooManyRequests: "too many attempts; try again later"
+        case .other(let text): text
+        }
     }
 }

@@ -1,4 +1,6 @@
+import FirebaseAuth
 import FirebaseDataConnect
+import Foundation
 import MoviesCLICore
 import MoviesModels
 
@@ -26,8 +28,28 @@ enum FailureMapping {
             return .operationFailed(text)
         case let dataConnect as any DataConnectError:
             return .operationFailed(dataConnect.message ?? dataConnect.description)
+        case let auth as NSError where auth.domain == AuthErrors.domain:
+            return failure(forAuth: auth, address: address)
         default:
             return .operationFailed(String(describing: error))
+        }
+    }
+
+    /// Firebase Auth's errors (`FIRAuthErrorDomain`, ``AuthErrorCode`` values) as the CLI reports them.
+    private static func failure(forAuth error: NSError, address: EmulatorAddress) -> MoviesFailure {
+        switch AuthErrorCode(rawValue: error.code) {
+        case .networkError?: return .emulatorUnreachable(address)
+        case .wrongPassword?, .invalidCredential?: return .account(.wrongPassword)
+        case .userNotFound?: return .account(.userNotFound)
+        case .emailAlreadyInUse?: return .account(.emailAlreadyInUse)
+        case .weakPassword?:
+            let reason = error.userInfo[NSLocalizedFailureReasonErrorKey] as? String
+            return .account(.weakPassword(reason ?? "use at least 6 characters"))
+        case .invalidEmail?: return .account(.invalidEmail)
+        case .userDisabled?: return .account(.userDisabled)
+        case .tooManyRequests?: return .account(.tooManyRequests)
+        case .userTokenExpired?, .invalidUserToken?, .nullUser?: return .notSignedIn
+        default: return .account(.other(error.localizedDescription))
         }
     }
 

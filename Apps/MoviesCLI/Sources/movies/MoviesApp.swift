@@ -1,4 +1,3 @@
-import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
 import MoviesCLICore
@@ -9,8 +8,10 @@ struct MoviesApp {
     let command: MoviesCommand
     let address: EmulatorAddress
     let style: TerminalStyle
-    let store: SessionStore
+    let accounts: Accounts
     let movies: MoviesClient
+    /// Reads one line of standard input, for `--password-stdin`.
+    var readLine: () -> String? = { Swift.readLine(strippingNewline: true) }
 
     /// Parses, runs and reports a command line; never throws.
     ///
@@ -27,7 +28,7 @@ struct MoviesApp {
             let app = MoviesApp(
                 command: command, address: address,
                 style: TerminalStyle.detect(isTerminal: Console.isTerminal, environment: environment),
-                store: SessionStore(environment: environment), movies: MoviesClient(address: address))
+                accounts: Accounts(address: address, environment: environment), movies: MoviesClient(address: address))
             try await app.run()
             return .success
         } catch {
@@ -54,7 +55,7 @@ struct MoviesApp {
             let id = try await movies.add(movie)
             Console.out(MovieID.format(id) + "\n")
         case .review(let options):
-            try await signIn()
+            try requireSignIn()
             let movie = try await movies.movie(id: options.movieID)
             try await movies.review(options)
             Console.out("Reviewed \(DisplayWidth.sanitized(movie.title)): \(options.rating)/5\n")
@@ -62,16 +63,19 @@ struct MoviesApp {
             try await movies.delete(id: id)
             Console.out("Deleted \(MovieID.format(id))\n")
         case .favorites(let action):
-            try await signIn()
+            try requireSignIn()
             try await favorites(action)
-        case .login(let options):
-            try await login(options)
+        case .signup(let options):
+            try await signUp(options)
+        case .login(let credentials):
+            let password = try credentials.password.resolve(readLine: readLine)
+            try await accounts.signIn(email: credentials.email, password: password)
+            Console.out(MovieFormatter.signedIn(try await accounts.whoami()))
         case .logout:
-            let hadSession = try store.clear()
-            Console.out(hadSession ? "Signed out.\n" : "Not signed in.\n")
+            Console.out(try accounts.signOut() ? "Signed out.\n" : "Not signed in.\n")
         case .whoami:
-            guard let session = try store.load() else { throw MoviesFailure.notSignedIn }
-            print(session, key: "user") { MovieFormatter.whoami($0) }
+            let user = try await accounts.whoami()
+            print(user, key: "user") { MovieFormatter.whoami($0) }
         case .watch(let genre, let poll):
             try await watch(genre: genre, poll: poll)
         }
@@ -94,12 +98,13 @@ struct MoviesApp {
         }
     }
 
-    private func login(_ options: LoginOptions) async throws {
-        let session = Session(uid: options.uid, email: options.email, username: options.username)
-        movies.signIn(session)
-        try await movies.upsertProfile(username: session.username)
-        try store.save(session)
-        Console.out(MovieFormatter.whoami(session))
+    /// Creates the account, then the profile the connector's `@auth(level: USER)` operations write under.
+    private func signUp(_ options: SignUpOptions) async throws {
+        let password = try options.credentials.password.resolve(readLine: readLine)
+        let uid = try await accounts.signUp(
+            email: options.credentials.email, password: password, name: options.name)
+        try await movies.upsertProfile(username: options.name ?? uid)
+        Console.out(MovieFormatter.signedIn(try await accounts.whoami()))
     }
 
     private func watch(genre: String?, poll: Bool) async throws {
@@ -138,10 +143,9 @@ struct MoviesApp {
 
     // MARK: Helpers
 
-    /// Signs the connector in as the saved session's user; fails when nobody is signed in.
-    private func signIn() async throws {
-        guard let session = try store.load() else { throw MoviesFailure.notSignedIn }
-        movies.signIn(session)
+    /// Fails unless someone is signed in; the connector sends their token by itself.
+    private func requireSignIn() throws {
+        guard accounts.isSignedIn else { throw MoviesFailure.notSignedIn }
     }
 
     /// Prints `value` as `{"<key>": value}` JSON with `--json`, else as `text(value)`.

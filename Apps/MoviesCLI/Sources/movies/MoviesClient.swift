@@ -8,19 +8,12 @@ import MoviesModels
 /// The movies connector as the commands use it: typed SDK calls in, MoviesCLICore models out.
 struct MoviesClient: Sendable {
     private let connector: MoviesConnector
-    private let auth: EmulatorAuth
 
-    /// Points the shared connector at the emulator, signed out.
+    /// Points the shared connector at the emulator. Its token comes from Firebase Auth's signed-in user (the
+    /// default provider), see ``Accounts``.
     init(address: EmulatorAddress) {
         connector = DataConnect.moviesConnector
-        auth = EmulatorAuth()
         connector.useEmulator(host: address.host, port: address.port)
-        connector.setAuthTokenProvider(auth)
-    }
-
-    /// Sends the session's user's emulator token with every later request.
-    func signIn(_ session: Session) {
-        auth.signIn(uid: session.uid, email: session.email, emailVerified: session.email != nil)
     }
 
     // MARK: Queries

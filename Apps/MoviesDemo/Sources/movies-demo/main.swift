@@ -4,6 +4,8 @@
 //
 // Each step prints what it shows and what happened; any failure prints the error and exits 1.
 
+import FirebaseAuth
+import FirebaseCore
 import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
@@ -63,10 +65,45 @@ guard let endpoint = EmulatorConfiguration(hostAndPort: address) else {
     exit(2)
 }
 
+// Firebase Auth on the emulator's Auth API (the same port), keeping nothing on disk: each run is a new user.
+// The connector takes its token from this Auth instance by itself (its default token provider).
+FirebaseApp.configure()
+let auth = Auth.auth(app: FirebaseApp.app()!, persistence: .inMemory)
+auth.useEmulator(withHost: endpoint.host, port: endpoint.port)
 let connector = DataConnect.moviesConnector
 connector.useEmulator(host: endpoint.host, port: endpoint.port)
-let auth = EmulatorAuth()
-connector.setAuthTokenProvider(auth)
+
+/// Sets custom claims on a user as an admin does: the Auth emulator's `accounts:update`, authorized with the
+/// `Bearer owner` token firebase-tools' emulator accepts for the admin API.
+func setCustomClaims(_ claims: String, uid: String, host: String, port: Int) async throws {
+    let project = FirebaseApp.app()?.options.projectID ?? "demo-project"
+    let url = URL(
+        string: "http://\(host):\(port)/identitytoolkit.googleapis.com/v1/projects/\(project)/accounts:update")!
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: ["localId": uid, "customAttributes": claims])
+    let (body, response) = try await URLSession.shared.data(for: request)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+        throw DemoFailure(description: "accounts:update failed: \(String(decoding: body, as: UTF8.self))")
+    }
+}
+
+/// A token's claims as one line of JSON with sorted keys, leaving out the issuer, audience and times.
+func describeClaims(_ claims: [String: Any]) -> String {
+    let shown = claims.filter { !["iss", "aud", "iat", "exp", "auth_time"].contains($0.key) }
+    guard
+        let data = try? JSONSerialization.data(withJSONObject: shown, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return "\(shown)" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A claim's value as JSON text, or `absent`.
+func describeClaim(_ value: Any?) -> String {
+    guard let value else { return "absent" }
+    return describeClaims(["value": value]).dropFirst(9).dropLast().description
+}
 
 do {
     var newMovieID = UUID()
@@ -134,7 +171,7 @@ do {
         say("ref.data now shows \(ref.data?.movies.count ?? 0) movie(s); the cache has it too")
     }
 
-    try await step(5, "An auth-protected operation: addReview is @auth(level: USER)") {
+    try await step(5, "Sign in with Firebase Auth; addReview is @auth(level: USER)") {
         do {
             _ = try await connector.addReviewMutation.execute(movieId: newMovieID, rating: 5, text: "A classic.")
             throw DemoFailure(description: "addReview succeeded while signed out")
@@ -142,12 +179,31 @@ do {
             // Only the refusal the step shows; a connection failure or any other error fails the demo.
             say("signed out: refused, \(error.code) (HTTP \(error.httpStatus ?? 0)): \(error.message ?? "")")
         }
-        auth.signIn(uid: "demo-user", email: "demo@example.com", emailVerified: true)
-        _ = try await connector.upsertUserMutation.execute(username: "demo")
+        let email = "demo-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let created = try await auth.createUser(withEmail: email, password: "demo-password")
+        say("Auth.auth().createUser(withEmail: \"\(email)\", password: …): uid \(created.user.uid)")
+        try auth.signOut()
+        let user = try await auth.signIn(withEmail: email, password: "demo-password").user
+        say("signOut(), then signIn(withEmail:password:): currentUser.uid \(user.uid)")
+        let token = try await user.getIDTokenResult()
+        say("getIDTokenResult(): signInProvider \(token.signInProvider); claims \(describeClaims(token.claims))")
+        _ = try await connector.upsertUserMutation.execute(username: "demo-\(user.uid.prefix(6))")
         let review = try await connector.addReviewMutation.execute(movieId: newMovieID, rating: 5, text: "A classic.")
-        say("signed in as demo-user (an emulator token): review saved for movie \(review.data.review_upsert.movieId)")
+        say(
+            "no token code: the connector sent the user's ID token; review saved for movie \(review.data.review_upsert.movieId)"
+        )
         let mine = try await connector.listMyReviewsQuery.execute(fetchPolicy: .serverOnly)
-        say("listMyReviews: \(mine.data.reviews.count) review(s) by demo-user")
+        say("listMyReviews: \(mine.data.reviews.count) review(s) by \(email)")
+
+        try await setCustomClaims(#"{"critic":true}"#, uid: user.uid, host: endpoint.host, port: endpoint.port)
+        say("an admin sets {\"critic\":true} (POST …/projects/demo-project/accounts:update, Bearer owner)")
+        let before = try await user.getIDTokenResult()
+        let after = try await user.getIDTokenResult(forcingRefresh: true)
+        say("getIDTokenResult(): critic = \(describeClaim(before.claims["critic"])) (the token held)")
+        say("getIDTokenResult(forcingRefresh: true): critic = \(describeClaim(after.claims["critic"]))")
+        guard after.claims["critic"] as? Bool == true else {
+            throw DemoFailure(description: "the refreshed token has no critic claim")
+        }
     }
 
     print("\nAll steps passed.")

@@ -24,9 +24,10 @@ public enum Action: Equatable, Sendable {
     case favoriteChanged(movieID: String, isFavorite: Bool)
     /// Changing a favorite failed.
     case favoriteFailed(String)
-    /// Signing in succeeded; with the user's favorite movie ids.
-    case signedIn(uid: String, favorites: Set<String>)
-    /// Signing in failed.
+    /// Signing in (or creating the account, or finding the user Firebase Auth kept) succeeded; with the user's
+    /// favorite movie ids.
+    case signedIn(Account, favorites: Set<String>)
+    /// Signing in or creating the account failed; the text says why.
     case signInFailed(String)
 }
 
@@ -38,9 +39,13 @@ public enum Effect: Equatable, Sendable {
     case submitReview(movieID: String, rating: Int, text: String)
     /// Add or remove a favorite; answers ``Action/favoriteChanged(movieID:isFavorite:)`` or ``Action/favoriteFailed(_:)``.
     case setFavorite(movieID: String, isFavorite: Bool)
-    /// Sign in as `uid` (emulator auth, then `upsertUser`); answers ``Action/signedIn(uid:favorites:)`` or ``Action/signInFailed(_:)``.
-    case signIn(uid: String)
-    /// Sign out; answers nothing.
+    /// Sign in to Firebase Auth with an email and password; answers ``Action/signedIn(_:favorites:)`` or
+    /// ``Action/signInFailed(_:)``.
+    case signIn(email: String, password: String)
+    /// Create the Firebase Auth account, sign in and create the profile (`upsertUser`); answers
+    /// ``Action/signedIn(_:favorites:)`` or ``Action/signInFailed(_:)``.
+    case createAccount(email: String, password: String)
+    /// Sign out of Firebase Auth; answers nothing.
     case signOut
     /// Re-fetch the list from the server now.
     case refresh

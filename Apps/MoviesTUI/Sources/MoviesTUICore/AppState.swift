@@ -23,8 +23,8 @@ public enum Mode: Equatable, Sendable {
     case searching
     /// The genre picker (`F`); the index is into ``AppState/genreChoices``.
     case pickingGenre(Int)
-    /// The sign-in prompt (`L`), with the uid typed so far.
-    case signingIn(String)
+    /// The sign-in screen (`L`).
+    case signingIn(SignInForm)
     /// The review form (`r`).
     case reviewing(ReviewForm)
     /// The help overlay (`?`); any key closes it.
@@ -153,9 +153,9 @@ public struct AppState: Equatable, Sendable {
     public var detail: DetailPane?
     /// What keys drive.
     public var mode: Mode
-    /// The signed-in uid.
-    public var user: String?
-    /// The uid being signed in.
+    /// The signed-in Firebase Auth user.
+    public var user: Account?
+    /// The email being signed in, or the kept user being restored at start.
     public var pendingSignIn: String?
     /// Ids of the signed-in user's favorite movies.
     public var favorites: Set<String>

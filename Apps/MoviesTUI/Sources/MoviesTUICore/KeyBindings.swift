@@ -14,7 +14,7 @@ public enum KeyBindings {
         ("S", "toggle ascending / descending"),
         ("r", "review the selected movie (rating 1-5, text)"),
         ("*", "add / remove the selected movie as a favorite"),
-        ("L", "sign in as a uid"),
+        ("L", "sign in or create an account (email, password)"),
         ("O", "sign out"),
         ("R", "refresh the list from the server"),
         ("?", "this help"),

@@ -11,13 +11,14 @@ public enum LaunchCommand: Equatable, Sendable {
     /// Parses the arguments after the program name.
     ///
     /// ```swift
-    /// try LaunchCommand.parse(["--emulator", "127.0.0.1:9000", "--uid", "alice"], environment: [:])
-    /// // .run(LaunchOptions(emulator: 127.0.0.1:9000, uid: "alice"))
+    /// try LaunchCommand.parse(["--emulator", "127.0.0.1:9000"], environment: ["MOVIES_CONFIG_DIR": "/tmp/a"])
+    /// // .run(LaunchOptions(emulator: 127.0.0.1:9000, signInDirectory: "/tmp/a/firebase-auth"))
     /// ```
     ///
     /// - Parameters:
     ///   - arguments: The arguments.
-    ///   - environment: The process environment, for `FIREBASE_DATA_CONNECT_EMULATOR_HOST`.
+    ///   - environment: The process environment, for `FIREBASE_DATA_CONNECT_EMULATOR_HOST` and
+    ///     `MOVIES_CONFIG_DIR`.
     /// - Returns: The command.
     /// - Throws: ``LaunchError`` for an unknown option, a missing value or a bad address.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(LaunchError) -> LaunchCommand
@@ -25,9 +26,7 @@ public enum LaunchCommand: Equatable, Sendable {
         var reader = ArgumentReader(arguments)
         let parsed: ParsedArguments
         do {
-            parsed = try reader.parse([
-                .value("--emulator", expecting: "HOST:PORT"), .value("--uid", expecting: "a uid (one word)"),
-            ])
+            parsed = try reader.parse([.value("--emulator", expecting: "HOST:PORT")])
         } catch {
             if case .unknownOption(let name) = error.reason { throw LaunchError("unknown argument \"\(name)\"") }
             throw LaunchError(error.message)
@@ -41,13 +40,13 @@ public enum LaunchCommand: Equatable, Sendable {
             }
             emulator = address
         }
-        let uid = parsed.value("--uid")
-        if let uid, uid.isEmpty || uid.contains(where: \.isWhitespace) {
-            throw LaunchError("--uid needs a uid (one word)")
-        }
+        // The `movies` CLI keeps its signed-in user in the same place, so both apps share a sign-in.
+        let signInDirectory = environment["MOVIES_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 + "/firebase-auth" }
         do {
             return .run(
-                LaunchOptions(emulator: try EmulatorAddress.resolve(emulator, environment: environment), uid: uid))
+                LaunchOptions(
+                    emulator: try EmulatorAddress.resolve(emulator, environment: environment),
+                    signInDirectory: signInDirectory))
         } catch {
             throw LaunchError(error.description)
         }
@@ -74,26 +73,31 @@ public struct LaunchError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct LaunchOptions: Equatable, Sendable {
     /// The emulator to talk to.
     public var emulator: EmulatorAddress
-    /// The uid to sign in as at start, if any.
-    public var uid: String?
+    /// Where Firebase Auth keeps the signed-in user: `$MOVIES_CONFIG_DIR/firebase-auth`, as the `movies` CLI
+    /// does; `nil` for Firebase Auth's automatic place (`${XDG_CONFIG_HOME:-~/.config}/firebase-auth`).
+    public var signInDirectory: String?
 
     /// Creates options.
-    public init(emulator: EmulatorAddress, uid: String? = nil) {
+    public init(emulator: EmulatorAddress, signInDirectory: String? = nil) {
         self.emulator = emulator
-        self.uid = uid
+        self.signInDirectory = signInDirectory
     }
 
     /// The `--help` text.
     public static var helpText: String {
         var text = """
-            usage: movies-tui [--emulator HOST:PORT] [--uid UID]
+            usage: movies-tui [--emulator HOST:PORT]
 
             A terminal browser for the movies catalogue of a Data Connect emulator.
 
             Options:
-              --emulator HOST:PORT  the emulator (default: $FIREBASE_DATA_CONNECT_EMULATOR_HOST, else 127.0.0.1:9399)
-              --uid UID             start signed in as UID (emulator auth)
+              --emulator HOST:PORT  the emulator, for Data Connect and Firebase Auth (default:
+                                    $FIREBASE_DATA_CONNECT_EMULATOR_HOST, else 127.0.0.1:9399)
               --help                print this help
+
+            Sign in with L (email and password, or create an account). The user stays signed in across runs,
+            kept by Firebase Auth in $MOVIES_CONFIG_DIR/firebase-auth when set, else
+            ${XDG_CONFIG_HOME:-~/.config}/firebase-auth: the same place as `movies login`.
 
             Keys:
 

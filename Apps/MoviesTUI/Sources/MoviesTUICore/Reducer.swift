@@ -68,14 +68,20 @@ private struct Reduction {
             if state.detail?.movieID == movieID { effects.append(.loadDetail(movieID: movieID)) }
         case .favoriteFailed(let message):
             state.message = StatusMessage("Favorite not changed: \(message)", isError: true)
-        case .signedIn(let uid, let favorites):
-            guard state.pendingSignIn == uid else { return }
+        case .signedIn(let account, let favorites):
+            // Applied whatever the screen shows: Firebase Auth has signed the user in.
+            if case .signingIn = state.mode { state.mode = .browsing }
             state.pendingSignIn = nil
-            state.user = uid
+            state.user = account
             state.favorites = favorites
-            state.message = StatusMessage("Signed in as \(uid).")
+            state.message = StatusMessage("Signed in as \(account.label).")
         case .signInFailed(let message):
             state.pendingSignIn = nil
+            if case .signingIn(var form) = state.mode {
+                form.isSubmitting = false
+                form.error = message
+                state.mode = .signingIn(form)
+            }
             state.message = StatusMessage("Sign-in failed: \(message)", isError: true)
         }
     }
@@ -87,7 +93,7 @@ private struct Reduction {
         case .browsing: browse(key)
         case .searching: editSearch(key)
         case .pickingGenre(let index): pickGenre(key, index: index)
-        case .signingIn(let text): editSignIn(key, text: text)
+        case .signingIn(let form): editSignIn(key, form: form)
         case .reviewing(let form): editReview(key, form: form)
         case .help: state.mode = .browsing
         }
@@ -116,7 +122,7 @@ private struct Reduction {
         case .character("S"): state.sort.descending.toggle()
         case .character("r"): openReviewForm()
         case .character("*"): toggleFavorite()
-        case .character("L"): state.mode = .signingIn("")
+        case .character("L"): state.mode = .signingIn(SignInForm())
         case .character("O"): signOut()
         case .character("R"):
             effects.append(.refresh)
@@ -154,23 +160,44 @@ private struct Reduction {
         }
     }
 
-    mutating func editSignIn(_ key: Key, text: String) {
-        switch key {
-        case .character(let character): state.mode = .signingIn(text + String(character))
-        case .backspace: state.mode = .signingIn(String(text.dropLast()))
-        case .escape: state.mode = .browsing
-        case .enter:
-            let uid = text.trimmingCharacters(in: .whitespaces)
-            guard !uid.isEmpty, !uid.contains(where: \.isWhitespace) else {
-                state.message = StatusMessage("A uid is one word, e.g. uid-alice.", isError: true)
-                return
-            }
+    mutating func editSignIn(_ key: Key, form: SignInForm) {
+        var form = form
+        if key == .escape {
             state.mode = .browsing
-            state.pendingSignIn = uid
-            state.message = StatusMessage("Signing in as \(uid)...")
-            effects.append(.signIn(uid: uid))
+            return
+        }
+        guard !form.isSubmitting else { return }
+        let fields = SignInForm.Field.allCases
+        let index = fields.firstIndex(of: form.focus) ?? 0
+        switch (key, form.focus) {
+        case (.tab, _), (.down, _):
+            form.focus = fields[(index + 1) % fields.count]
+        case (.backTab, _), (.up, _):
+            form.focus = fields[(index + fields.count - 1) % fields.count]
+        case (.left, .choice), (.right, .choice), (.character(" "), .choice):
+            form.choice = form.choice.toggled
+            form.error = nil
+        case (.character(let character), .email):
+            if form.email.count < SignInForm.maximumLength { form.email.append(character) }
+        case (.character(let character), .password):
+            if form.password.count < SignInForm.maximumLength { form.password.append(character) }
+        case (.backspace, .email): if !form.email.isEmpty { form.email.removeLast() }
+        case (.backspace, .password): if !form.password.isEmpty { form.password.removeLast() }
+        case (.enter, _):
+            if let problem = form.validationError {
+                form.error = problem
+            } else {
+                form.error = nil
+                form.isSubmitting = true
+                let email = form.email.trimmingCharacters(in: .whitespaces)
+                state.pendingSignIn = email
+                state.message = StatusMessage(
+                    form.choice == .signIn ? "Signing in as \(email)..." : "Creating the account \(email)...")
+                effects.append(form.effect)
+            }
         default: break
         }
+        state.mode = .signingIn(form)
     }
 
     mutating func editReview(_ key: Key, form: ReviewForm) {
@@ -259,7 +286,7 @@ private struct Reduction {
         }
         state.user = nil
         state.favorites = []
-        state.message = StatusMessage("Signed out \(user).")
+        state.message = StatusMessage("Signed out \(user.label).")
         effects.append(.signOut)
     }
 

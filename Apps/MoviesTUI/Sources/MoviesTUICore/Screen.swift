@@ -86,12 +86,13 @@ public enum Screen {
         switch state.mode {
         case .searching:
             return Line(TextCells.fit("/" + state.search + "_", to: width))
-        case .signingIn(let text):
-            return Line(TextCells.fit("Sign in as uid: " + text + "_   (Enter signs in, Esc cancels)", to: width))
+        case .signingIn:
+            return Line(TextCells.fit("Sign in: Tab next field, Enter submits, Esc cancels", to: width))
         default:
+            let account = state.user == nil ? "L sign in" : "O sign out"
             let hint =
                 state.search.isEmpty
-                ? "? help  / search  f F genre  s S sort  Enter details  r review  * favorite  L sign in  q quit"
+                ? "? help  / search  f F genre  s S sort  Enter details  r review  * favorite  \(account)  q quit"
                 : "Search \"\(state.search)\": Esc clears   ? help"
             return Line(TextCells.fit(hint, to: width), .dim)
         }
@@ -99,7 +100,7 @@ public enum Screen {
 
     static func statusLine(_ state: AppState, width: Int) -> Line {
         let user =
-            state.user.map { "signed in as \($0)" }
+            state.user.map { "signed in as \($0.label)" }
             ?? (state.pendingSignIn.map { "signing in as \($0)" } ?? "signed out")
         let visible = state.visibleMovies.count
         let counts =
@@ -240,6 +241,8 @@ public enum Screen {
             return box(lines, width: 36, in: state.size)
         case .reviewing(let form):
             return box(reviewLines(form, width: min(60, state.size.columns)), width: 60, in: state.size)
+        case .signingIn(let form):
+            return box(signInLines(form, width: min(60, state.size.columns)), width: 60, in: state.size)
         default:
             return nil
         }
@@ -268,6 +271,37 @@ public enum Screen {
             lines.append(Line("", .overlay))
         }
         lines.append(Line(" Enter saves  Tab switches field  Esc cancels", .overlay))
+        return lines
+    }
+
+    static func signInLines(_ form: SignInForm, width: Int) -> [Line] {
+        func field(_ label: String, _ value: String, _ field: SignInForm.Field) -> Line {
+            let prefix = " \(label)"
+            // Show the end of a long value, so what is typed stays visible.
+            var shown = DisplayWidth.sanitized(value)
+            let room = max(1, width - DisplayWidth.of(prefix) - 1)
+            while DisplayWidth.of(shown) > room - 1, !shown.isEmpty { shown.removeFirst() }
+            let focused = form.focus == field
+            return Line(prefix + shown + (focused ? "_" : ""), focused ? .overlaySelected : .overlay)
+        }
+        let choices =
+            form.choice == .signIn ? "[Sign in]  Create account" : " Sign in  [Create account]"
+        var lines = [
+            Line(form.choice == .signIn ? " Sign in" : " Create an account", .heading),
+            field("Email:     ", form.email, .email),
+            field("Password:  ", String(repeating: "*", count: form.password.count), .password),
+            Line(
+                " Action:    " + choices + (form.focus == .choice ? "  <" : ""),
+                form.focus == .choice ? .overlaySelected : .overlay),
+        ]
+        if form.isSubmitting {
+            lines.append(Line(form.choice == .signIn ? " Signing in..." : " Creating the account...", .overlay))
+        } else if let error = form.error {
+            lines.append(Line(" " + error, .error))
+        } else {
+            lines.append(Line("", .overlay))
+        }
+        lines.append(Line(" Enter submits  Tab next field  Left/Right switch action  Esc", .overlay))
         return lines
     }
 

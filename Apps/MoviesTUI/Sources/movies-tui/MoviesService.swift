@@ -1,3 +1,5 @@
+import FirebaseAuth
+import FirebaseCore
 import FirebaseDataConnect
 import FirebaseDataConnectGenerated
 import Foundation
@@ -22,19 +24,28 @@ final class DetailWatch: Sendable {
 /// Runs ``Effect``s against the generated movies SDK and posts their results to the ``Inbox``.
 struct MoviesService: Sendable {
     let connector: MoviesConnector
-    let auth: EmulatorAuth
+    /// The default app's Firebase Auth; the connector sends its signed-in user's token by itself.
+    let auth: Auth
     let inbox: Inbox
     /// The observed `listMovies` ref the feed shares, re-executed for ``Effect/refresh``.
     let listRef: QueryRefObservation<ListMoviesQuery.Data, ListMoviesQuery.Variables>
     /// Keeps the shown movie's details live.
     let detailWatch = DetailWatch()
 
-    /// Points the shared connector at the emulator, signed out.
-    init(address: EmulatorAddress, inbox: Inbox) {
+    /// Points Firebase Auth (kept in `signInDirectory`, else its automatic place) and the shared connector at the
+    /// emulator.
+    ///
+    /// Auth is created first: the connector asks for the app's `Auth` at its first request, and the persistence
+    /// is only taken by the call that creates the instance.
+    init(address: EmulatorAddress, signInDirectory: String?, inbox: Inbox) {
+        FirebaseApp.configure()
+        guard let app = FirebaseApp.app() else { preconditionFailure("FirebaseApp.configure() registers the app") }
+        let persistence: AuthPersistence =
+            signInDirectory.map { .directory(URL(fileURLWithPath: $0, isDirectory: true)) } ?? .automatic()
+        auth = Auth.auth(app: app, persistence: persistence)
+        auth.useEmulator(withHost: address.host, port: address.port)
         connector = DataConnect.moviesConnector
-        auth = EmulatorAuth()
         connector.useEmulator(host: address.host, port: address.port)
-        connector.setAuthTokenProvider(auth)
         listRef = connector.listMoviesQuery.ref()
         self.inbox = inbox
     }
@@ -77,19 +88,23 @@ struct MoviesService: Sendable {
             } catch {
                 return .favoriteFailed(Self.describe(error))
             }
-        case .signIn(let uid):
+        case .signIn(let email, let password):
             do {
-                auth.signIn(uid: uid)
-                _ = try await connector.upsertUserMutation.execute(username: uid)
-                let user = try await connector.getCurrentUserQuery.execute(fetchPolicy: .serverOnly).data?.user
-                let favorites = Set((user?.favorites ?? []).map { MovieID.format($0.movie.id) })
-                return .signedIn(uid: uid, favorites: favorites)
+                let user = try await auth.signIn(withEmail: email, password: password).user
+                return .signedIn(Self.account(user), favorites: try await favorites())
             } catch {
-                auth.signOut()
+                return .signInFailed(Self.describe(error))
+            }
+        case .createAccount(let email, let password):
+            do {
+                let user = try await auth.createUser(withEmail: email, password: password).user
+                _ = try await connector.upsertUserMutation.execute(username: Self.username(email: email, uid: user.uid))
+                return .signedIn(Self.account(user), favorites: [])
+            } catch {
                 return .signInFailed(Self.describe(error))
             }
         case .signOut:
-            auth.signOut()
+            try? auth.signOut()
             return nil
         case .refresh:
             do {
@@ -99,6 +114,34 @@ struct MoviesService: Sendable {
                 return .feedFailed(Self.describe(error))
             }
         }
+    }
+
+    /// The user Firebase Auth kept from an earlier run (of this app or `movies login`), with their favorites;
+    /// `nil` when nobody is signed in.
+    func restoreSignIn() async -> Action? {
+        guard let user = auth.currentUser else { return nil }
+        do {
+            return .signedIn(Self.account(user), favorites: try await favorites())
+        } catch {
+            return .signInFailed(Self.describe(error))
+        }
+    }
+
+    /// The signed-in user's favorite movie ids (`getCurrentUser`).
+    private func favorites() async throws -> Set<String> {
+        let user = try await connector.getCurrentUserQuery.execute(fetchPolicy: .serverOnly).data?.user
+        return Set((user?.favorites ?? []).map { MovieID.format($0.movie.id) })
+    }
+
+    private static func account(_ user: User) -> Account {
+        Account(uid: user.uid, email: user.email, displayName: user.displayName)
+    }
+
+    /// A new account's public username: the email's local part and the uid's first characters, e.g. `ada-vOVM`,
+    /// unique enough for the `username` column's `@unique`.
+    static func username(email: String, uid: String) -> String {
+        let local = email.split(separator: "@").first.map(String.init) ?? "user"
+        return String(local.prefix(40)) + "-" + String(uid.prefix(4))
     }
 
     /// Subscribes to the shown movie's details, so reviews or edits made by other processes appear in the pane;
@@ -137,6 +180,8 @@ struct MoviesService: Sendable {
                 ? (operation.message ?? "operation failed") : errors.map(\.message).joined(separator: "; ")
         case is DataConnectConnectionError:
             return "emulator unreachable"
+        case let auth as NSError where auth.domain == AuthErrors.domain:
+            return describe(authError: auth)
         case let server as DataConnectServerError:
             return server.details.isEmpty
                 ? (server.message ?? "\(server.code)") : server.details.map(\.message).joined(separator: "; ")
@@ -144,6 +189,24 @@ struct MoviesService: Sendable {
             return dataConnect.message ?? dataConnect.description
         default:
             return String(describing: error)
+        }
+    }
+}
+
+extension MoviesService {
+    /// Firebase Auth's refusals, in the sign-in screen's words.
+    static func describe(authError error: NSError) -> String {
+        switch AuthErrorCode(rawValue: error.code) {
+        case .wrongPassword?, .invalidCredential?: return "Wrong password."
+        case .userNotFound?: return "No account with this email; choose Create account."
+        case .emailAlreadyInUse?: return "An account with this email exists; choose Sign in."
+        case .weakPassword?:
+            return "Password too weak: \(error.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? "too short")."
+        case .invalidEmail?: return "The email address is not valid."
+        case .userDisabled?: return "This account is disabled."
+        case .networkError?: return "emulator unreachable"
+        case .tooManyRequests?: return "Too many attempts; try again later."
+        default: return error.localizedDescription
         }
     }
 }

@@ -57,7 +57,8 @@ enum TUIApp {
 
     static func run(_ options: LaunchOptions, size: ScreenSize, thread: TerminalThread) async throws {
         let inbox = Inbox()
-        let service = MoviesService(address: options.emulator, inbox: inbox)
+        let service = MoviesService(
+            address: options.emulator, signInDirectory: options.signInDirectory, inbox: inbox)
         let feed: any MovieFeed = SubscribedMovieFeed(ref: service.listRef, retryDelay: resubscribeDelay)
         let feedTask = Task.detached {
             for await event in feed.events() {
@@ -70,9 +71,12 @@ enum TUIApp {
         defer { feedTask.cancel() }
 
         var state = AppState(emulator: options.emulator.description, size: size)
-        if let uid = options.uid {
-            state.pendingSignIn = uid
-            service.run(.signIn(uid: uid))
+        if let kept = service.auth.currentUser {
+            // Signed in by an earlier run (or by `movies login`): show it, then load the user's favorites.
+            state.pendingSignIn = kept.email ?? kept.uid
+            Task.detached {
+                if let action = await service.restoreSignIn() { inbox.post(action) }
+            }
         }
         let started = ContinuousClock.now
         thread.show(Screen.render(state))
