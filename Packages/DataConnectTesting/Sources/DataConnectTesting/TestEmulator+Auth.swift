@@ -1,3 +1,4 @@
+import DataConnectWire
 import EmulatorHTTP
 import FirebaseAuth
 import FirebaseCore
@@ -84,5 +85,52 @@ public struct InProcessAuthTransport: AuthTransport {
             throw InProcessTransport.StreamedReply(path: request.url.path)
         }
         return AuthHTTPResponse(statusCode: response.status.code, body: Data(body))
+    }
+}
+
+extension TestEmulator {
+    /// Why an admin Auth call was refused.
+    public struct AuthAdminError: Error, CustomStringConvertible {
+        /// The HTTP status and the Auth API's message.
+        public var description: String
+    }
+
+    /// Changes an Auth user as an Admin SDK does: `accounts:update` on the admin path with `Authorization: Bearer
+    /// owner`, handed to the responder in this process whatever the mode.
+    ///
+    /// ```swift
+    /// try emulator.updateAuthUser(uid: user.uid, ["customAttributes": #"{"librarian":true}"#])
+    /// try emulator.updateAuthUser(uid: user.uid, ["disableUser": true])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - uid: The user's `localId`.
+    ///   - fields: The fields of the Identity Toolkit's `accounts:update` (`customAttributes` as JSON text,
+    ///     `disableUser`, `displayName`, `emailVerified`, `validSince`, ...).
+    /// - Throws: ``AuthAdminError`` when the Auth API refuses (no such user, reserved claim names, Auth off).
+    public func updateAuthUser(uid: String, _ fields: JSONObject) throws {
+        var body = fields
+        body["localId"] = .string(uid)
+        let project = emulator.auth?.defaultProjectID ?? FirebaseOptions.demoProjectID
+        let response = responder.respond(
+            to: HTTPRequest(
+                method: .post, path: "/identitytoolkit.googleapis.com/v1/projects/\(project)/accounts:update",
+                headers: ["Host": "127.0.0.1", "Authorization": "Bearer owner", "Content-Type": "application/json"],
+                body: JSONValue.object(body).serialized()))
+        guard response.status.code == 200 else {
+            let text = response.bodyBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            throw AuthAdminError(description: "accounts:update answered \(response.status.code): \(text)")
+        }
+    }
+
+    /// Sets a user's custom claims as `setCustomUserClaims` of an Admin SDK does; the user's tokens carry them from
+    /// the next refresh on.
+    ///
+    /// - Parameters:
+    ///   - claims: The claims; empty to remove them all.
+    ///   - uid: The user.
+    /// - Throws: ``AuthAdminError`` when the Auth API refuses.
+    public func setCustomClaims(_ claims: JSONObject, uid: String) throws {
+        try updateAuthUser(uid: uid, ["customAttributes": .string(JSONValue.object(claims).jsonString())])
     }
 }

@@ -7,10 +7,6 @@ import LibraryLending
 import Synchronization
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The whole loop of a real project's auth, offline: a user signs up with Firebase Auth, an admin grants a claim
 /// through the Admin API, the generated SDK's claim-gated query (`librarianLoans`, `@auth(expr:
 /// "auth.token.librarian == true")`) and its realtime subscription follow the user's ID token, and taking the
@@ -23,7 +19,6 @@ import FoundationNetworking
         if FirebaseApp.app() == nil { FirebaseApp.configure() }
         let auth = Auth.auth()
         emulator.connect(auth)
-        let admin = AuthAdminAPI(emulator: emulator)
         let email = "lee-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let user = try await auth.createUser(withEmail: email, password: "secret-1").user
         defer { try? auth.signOut() }
@@ -35,7 +30,7 @@ import FoundationNetworking
             let before = await #expect(throws: DataConnectServerError.self) {
                 try await lending.librarianLoansQuery.execute(fetchPolicy: .serverOnly)
             }
-            try await admin.update(uid: user.uid, ["customAttributes": #"{"librarian":true}"#])
+            try emulator.setCustomClaims(["librarian": true], uid: user.uid)
             let stale = await #expect(throws: DataConnectServerError.self) {
                 try await lending.librarianLoansQuery.execute(fetchPolicy: .serverOnly)
             }
@@ -63,7 +58,7 @@ import FoundationNetworking
             #expect(pushed.last.flatMap(loanCount) == 4)
 
             // when: the admin takes the claim away and the client's token is refreshed
-            try await admin.update(uid: user.uid, ["customAttributes": "{}"])
+            try emulator.setCustomClaims([:], uid: user.uid)
             _ = try await user.getIDToken(forcingRefresh: true)
             let ended = await updates.wait { $0.last.map { (try? $0.get()) == nil } ?? false }
 
@@ -76,42 +71,12 @@ import FoundationNetworking
         }
 
         // when: the admin disables the user
-        try await admin.update(uid: user.uid, ["disableUser": true])
+        try emulator.updateAuthUser(uid: user.uid, ["disableUser": true])
         let refresh = await #expect(throws: (any Error).self) { try await user.getIDToken(forcingRefresh: true) }
 
         // then: the next refresh fails and signs the user out
         #expect(AuthErrorCode(rawValue: ((refresh as NSError?)?.code) ?? 0) == .userDisabled)
         #expect(auth.currentUser == nil)
-    }
-}
-
-/// The emulator's admin Auth API, as the Admin SDK calls it (`Authorization: Bearer owner`), over its port.
-struct AuthAdminAPI {
-    let emulator: TestEmulator
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// `POST /identitytoolkit.googleapis.com/v1/projects/{p}/accounts:update` with `fields` and `localId`.
-    func update(uid: String, _ fields: [String: any Sendable]) async throws {
-        var body = fields
-        body["localId"] = uid
-        let project = emulator.emulator.auth?.defaultProjectID ?? "demo-project"
-        guard
-            let url = URL(
-                string: "\(emulator.url)/identitytoolkit.googleapis.com/v1/projects/\(project)/accounts:update")
-        else { throw Failure(description: "no URL for project \(project)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        let (answer, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
-            throw Failure(description: "accounts:update answered \(status): \(String(decoding: answer, as: UTF8.self))")
-        }
     }
 }
 

@@ -196,7 +196,7 @@ import Testing
         defer { auth.removeIDTokenDidChangeListener(handle) }
 
         // when
-        try AuthAdmin(emulator).update(uid: user.uid, ["customAttributes": #"{"librarian":true}"#])
+        try emulator.setCustomClaims(["librarian": true], uid: user.uid)
         let before = try await user.getIDTokenResult()
         let after = try await user.getIDTokenResult(forcingRefresh: true)
 
@@ -217,7 +217,7 @@ import Testing
         _ = await states.wait(for: 1)
 
         // when
-        try AuthAdmin(emulator).update(uid: user.uid, ["disableUser": true])
+        try emulator.updateAuthUser(uid: user.uid, ["disableUser": true])
         let refresh = await #expect(throws: (any Error).self) { try await user.getIDToken(forcingRefresh: true) }
         let signIn = await #expect(throws: (any Error).self) {
             try await auth.signIn(withEmail: email, password: "secret-1")
@@ -251,33 +251,8 @@ import Testing
     }
 }
 
-/// The emulator's admin Auth API, called as an Admin SDK calls it (`Authorization: Bearer owner`), in process.
-struct AuthAdmin {
-    let emulator: TestEmulator
-
-    init(_ emulator: TestEmulator) {
-        self.emulator = emulator
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// `POST …/projects/{p}/accounts:update` with `fields` and the user's `localId`.
-    func update(uid: String, _ fields: JSONObject) throws {
-        var body = fields
-        body["localId"] = .string(uid)
-        let project = emulator.emulator.auth?.defaultProjectID ?? "demo-project"
-        let response = emulator.responder.respond(
-            to: HTTPRequest(
-                method: .post, path: "/identitytoolkit.googleapis.com/v1/projects/\(project)/accounts:update",
-                headers: ["Host": "127.0.0.1", "Authorization": "Bearer owner", "Content-Type": "application/json"],
-                body: JSONValue.object(body).serialized()))
-        guard response.status.code == 200 else {
-            throw Failure(description: "accounts:update answered \(response.status.code)")
-        }
-    }
-
+/// What an Admin SDK makes in emulator mode.
+enum AuthAdmin {
     /// A custom token as the Admin SDK makes it for the emulator: an unsigned JWT with `uid` and `claims`.
     static func unsignedCustomToken(uid: String, claims: JSONObject) -> String {
         func encode(_ value: JSONValue) -> String {
