@@ -115,7 +115,7 @@ public enum HelpText {
 
     private static let signInStorage = """
         The user stays signed in across runs, kept by Firebase Auth in $MOVIES_CONFIG_DIR/firebase-auth
-        when set, else ${XDG_CONFIG_HOME:-~/.config}/firebase-auth (mode 0600), until `movies logout`.
+        when set, else ${XDG_CONFIG_HOME:-~/.config}/firebase-auth/movies (mode 0600), until `movies logout`.
         """
 
     private static let globalOptions = """

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// With `$MOVIES_CONFIG_DIR` set (tests give each user a folder of its own), the file lives under
 /// `$MOVIES_CONFIG_DIR/firebase-auth/`; otherwise ``root(environment:)`` is `nil` and Firebase Auth picks its
-/// automatic place (`$FIREBASE_AUTH_PERSISTENCE_DIRECTORY`, else `${XDG_CONFIG_HOME:-~/.config}/firebase-auth/`).
+/// automatic place (`$FIREBASE_AUTH_PERSISTENCE_DIRECTORY`, else `${XDG_CONFIG_HOME:-~/.config}/firebase-auth/movies/`,
+/// shared with `movies-tui`).
 ///
 /// ```swift
 /// SignInLocation.root(environment: ["MOVIES_CONFIG_DIR": "/tmp/alice"])  // /tmp/alice/firebase-auth

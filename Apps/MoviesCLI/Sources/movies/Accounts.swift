@@ -24,7 +24,8 @@ struct Accounts: Sendable {
         FirebaseApp.configure()
         guard let app = FirebaseApp.app() else { preconditionFailure("FirebaseApp.configure() registers the app") }
         let persistence: AuthPersistence =
-            SignInLocation.root(environment: environment).map { .directory($0) } ?? .automatic(environment: environment)
+            SignInLocation.root(environment: environment).map { .directory($0) }
+            ?? .automatic(environment: environment, program: "movies")
         auth = Auth.auth(app: app, persistence: persistence)
         auth.useEmulator(withHost: address.host, port: address.port)
     }

@@ -41,7 +41,8 @@ struct MoviesService: Sendable {
         FirebaseApp.configure()
         guard let app = FirebaseApp.app() else { preconditionFailure("FirebaseApp.configure() registers the app") }
         let persistence: AuthPersistence =
-            signInDirectory.map { .directory(URL(fileURLWithPath: $0, isDirectory: true)) } ?? .automatic()
+            signInDirectory.map { .directory(URL(fileURLWithPath: $0, isDirectory: true)) }
+            ?? .automatic(program: "movies")
         auth = Auth.auth(app: app, persistence: persistence)
         auth.useEmulator(withHost: address.host, port: address.port)
         connector = DataConnect.moviesConnector

@@ -2,10 +2,12 @@ import Foundation
 
 /// Where the signed-in user is kept between launches.
 ///
-/// Upstream keeps the user in the keychain; on Linux it is a JSON file, `user.json`, created with mode `0600` in
-/// folders of mode `0700`:
+/// Upstream keeps the user in the app's keychain; on Linux it is a JSON file, `user.json`, created with mode `0600`
+/// in folders of mode `0700`:
 /// `<root>/<app name>/<project ID>/user.json`, where `<root>` is `$FIREBASE_AUTH_PERSISTENCE_DIRECTORY` when set,
-/// else `$XDG_CONFIG_HOME/firebase-auth`, else `~/.config/firebase-auth`.
+/// else `$XDG_CONFIG_HOME/firebase-auth/<program>`, else `~/.config/firebase-auth/<program>`. `<program>` is the
+/// executable's name unless the app names another, so two programs on one machine do not share a sign-in, as two
+/// apps on one phone do not.
 ///
 /// ```swift
 /// let auth = Auth.auth(app: app, persistence: .inMemory)        // nothing written
@@ -19,10 +21,14 @@ public enum AuthPersistence: Sendable, Equatable {
 
     /// The default: the root from the environment, as described above.
     ///
-    /// - Parameter environment: The process environment.
+    /// - Parameters:
+    ///   - environment: The process environment.
+    ///   - program: Whose sign-in it is: the executable's name by default; programs that share one sign-in (a
+    ///     command line and a terminal UI of one product) pass the same name.
     /// - Returns: ``directory(_:)`` with the root folder.
     public static func automatic(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        program: String = ProcessInfo.processInfo.processName
     ) -> AuthPersistence {
         if let root = environment["FIREBASE_AUTH_PERSISTENCE_DIRECTORY"], !root.isEmpty {
             return .directory(URL(fileURLWithPath: root, isDirectory: true))
@@ -34,7 +40,10 @@ public enum AuthPersistence: Sendable, Equatable {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             config = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config")
         }
-        return .directory(config.appendingPathComponent("firebase-auth", isDirectory: true))
+        let programFolder = UserStore.safeName(program.isEmpty ? "program" : program)
+        return .directory(
+            config.appendingPathComponent("firebase-auth", isDirectory: true)
+                .appendingPathComponent(programFolder, isDirectory: true))
     }
 }
 
@@ -85,7 +94,7 @@ struct UserStore: Sendable {
     }
 
     /// A path component without `/` or a leading dot.
-    private static func safeName(_ name: String) -> String {
+    static func safeName(_ name: String) -> String {
         let cleaned = name.replacingOccurrences(of: "/", with: "_")
         return cleaned.hasPrefix(".") ? "_" + cleaned.dropFirst() : cleaned
     }

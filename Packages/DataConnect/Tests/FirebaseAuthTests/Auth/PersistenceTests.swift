@@ -74,10 +74,17 @@ import Testing
             AuthPersistence.automatic(environment: ["FIREBASE_AUTH_PERSISTENCE_DIRECTORY": "/tmp/x"])
                 == .directory(URL(fileURLWithPath: "/tmp/x", isDirectory: true)))
         #expect(
-            AuthPersistence.automatic(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/a"])
-                == .directory(URL(fileURLWithPath: "/cfg/firebase-auth", isDirectory: true)))
+            AuthPersistence.automatic(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/a"], program: "movies")
+                == .directory(URL(fileURLWithPath: "/cfg/firebase-auth/movies", isDirectory: true)))
+        #expect(
+            AuthPersistence.automatic(environment: ["HOME": "/home/a"], program: "movies")
+                == .directory(URL(fileURLWithPath: "/home/a/.config/firebase-auth/movies", isDirectory: true)))
+        // Each program has its own sign-in by default.
         #expect(
             AuthPersistence.automatic(environment: ["HOME": "/home/a"])
-                == .directory(URL(fileURLWithPath: "/home/a/.config/firebase-auth", isDirectory: true)))
+                == .directory(
+                    URL(
+                        fileURLWithPath: "/home/a/.config/firebase-auth/\(ProcessInfo.processInfo.processName)",
+                        isDirectory: true)))
     }
 }
