@@ -48,7 +48,9 @@ import Testing
             _ = emulator.emulator.executeAdmin(
                 #"mutation { loan_insert(data: {bookIsbn: "978-0-14-143951-8", memberId: "uid-ben", dueOn: "2099-01-01"}) }"#
             )
-            func loanCount(_ update: Result<OperationResult<LibrarianLoansQuery.Data>, AnyDataConnectError>) -> Int? {
+            @Sendable func loanCount(
+                _ update: Result<OperationResult<LibrarianLoansQuery.Data>, AnyDataConnectError>
+            ) -> Int? {
                 try? update.get().data?.loans.count
             }
             let pushed = await updates.wait { $0.last.flatMap(loanCount) == 4 }
@@ -82,29 +84,63 @@ import Testing
 
 /// What a subscription publishes, collected from a background task.
 final class Updates<Value: Sendable>: Sendable {
-    /// The values so far, behind a lock.
-    private final class Values: Sendable {
-        let list = Mutex<[Value]>([])
+    private struct Waiter {
+        let condition: @Sendable ([Value]) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
     }
 
-    private let values = Values()
+    private struct State {
+        var values: [Value] = []
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
+    /// The values and the waiting tests, behind a lock.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+
+        func append(_ value: Value) {
+            let ready = state.withLock { state -> [Waiter] in
+                state.values.append(value)
+                let ready = state.waiters.filter { $0.value.condition(state.values) }
+                for id in ready.keys { state.waiters[id] = nil }
+                return Array(ready.values)
+            }
+            for waiter in ready { waiter.continuation.resume() }
+        }
+    }
+
+    private let shared = Shared()
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<Value>) {
-        let values = values
-        task = Task { for await value in stream { values.list.withLock { $0.append(value) } } }
+        let shared = shared
+        task = Task { for await value in stream { shared.append(value) } }
     }
 
     deinit { task.cancel() }
 
-    /// Waits (up to a generous hang guard) until the values satisfy `condition`; returns them.
-    func wait(until condition: @escaping ([Value]) -> Bool) async -> [Value] {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            let current = values.list.withLock { $0 }
-            if condition(current) { return current }
-            try? await Task.sleep(for: .milliseconds(10))
+    /// Waits until the values satisfy `condition` (woken by each new value; a 60 s hang guard ends a wait that would
+    /// never end, and the test's expectations then fail); returns them.
+    func wait(until condition: @escaping @Sendable ([Value]) -> Bool) async -> [Value] {
+        let shared = shared
+        let id = shared.state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
-        return values.list.withLock { $0 }
+        let guardTask = Task {
+            try? await Task.sleep(for: .seconds(60))
+            shared.state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = shared.state.withLock { state -> Bool in
+                if condition(state.values) { return true }
+                state.waiters[id] = Waiter(condition: condition, continuation: continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        guardTask.cancel()
+        return shared.state.withLock { $0.values }
     }
 }

@@ -67,19 +67,52 @@ struct HarnessTransport: AuthTransport {
 
 /// Collects values pushed from listeners, for comparing with an expected sequence.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-
-    func append(_ value: Value) {
-        values.withLock { $0.append(value) }
+    private struct Waiter {
+        let count: Int
+        let continuation: CheckedContinuation<Void, Never>
     }
 
-    var all: [Value] { values.withLock { $0 } }
+    private struct State {
+        var values: [Value] = []
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
 
-    /// Waits (polling, bounded) until `count` values arrived; returns them.
-    func wait(for count: Int) async -> [Value] {
-        for _ in 0..<5_000 where all.count < count {
-            try? await Task.sleep(for: .milliseconds(2))
+    private let state = Mutex(State())
+
+    func append(_ value: Value) {
+        let ready = state.withLock { state -> [Waiter] in
+            state.values.append(value)
+            let ready = state.waiters.filter { $0.value.count <= state.values.count }
+            for id in ready.keys { state.waiters[id] = nil }
+            return Array(ready.values)
         }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    var all: [Value] { state.withLock { $0.values } }
+
+    /// Waits until `count` values arrived (woken by ``append(_:)``; a 60 s hang guard ends a wait that would never
+    /// end, and the test's expectations then fail); returns the values.
+    func wait(for count: Int) async -> [Value] {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let guardTask = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(60))
+            let waiter = self?.state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.values.count >= count { return true }
+                state.waiters[id] = Waiter(count: count, continuation: continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        guardTask.cancel()
         return all
     }
 }

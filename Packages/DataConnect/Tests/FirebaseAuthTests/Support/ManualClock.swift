@@ -15,6 +15,15 @@ final class ManualClock: Sendable {
         var now: Date
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
+        /// Tests waiting for a number of sleepers, by id.
+        var sleeperWaiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+
+        /// Removes the sleeper waiters now satisfied, to be resumed outside the lock.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            let ready = sleeperWaiters.filter { $0.value.count <= sleepers.count }
+            for id in ready.keys { sleeperWaiters[id] = nil }
+            return ready.values.map(\.continuation)
+        }
     }
 
     private let state: Mutex<State>
@@ -34,12 +43,13 @@ final class ManualClock: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
+                let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                     let deadline = state.now.addingTimeInterval(seconds)
-                    if deadline <= state.now || Task.isCancelled { return true }
+                    if deadline <= state.now || Task.isCancelled { return (true, []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    return (false, state.satisfiedWaiters())
                 }
+                for waiter in waiters { waiter.resume() }
                 if resumeNow {
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
@@ -70,12 +80,27 @@ final class ManualClock: Sendable {
         state.withLock { $0.sleepers.values.map(\.deadline).sorted() }
     }
 
-    /// Waits (yielding, up to a generous bound of polls) until `count` sleepers are suspended.
+    /// Waits until `count` sleepers are suspended (woken when one goes to sleep; a 60 s hang guard ends a wait that
+    /// would never end); returns whether they are.
     func waitForSleepers(_ count: Int = 1) async -> Bool {
-        for _ in 0..<20_000 {
-            if sleepers().count >= count { return true }
-            try? await Task.sleep(for: .milliseconds(1))
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
         }
-        return false
+        let guardTask = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(60))
+            let waiter = self?.state.withLock { $0.sleeperWaiters.removeValue(forKey: id) }
+            waiter?.continuation.resume()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.sleeperWaiters[id] = (count, continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        guardTask.cancel()
+        return sleepers().count >= count
     }
 }
