@@ -67,22 +67,22 @@ public final class SubscriptionHub: Sendable {
     /// Where the heartbeats and `@refresh(every:)` re-runs are scheduled.
     public let clock: any EmulatorClock
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
     /// Told about each change this process commits (for other processes serving from the same database).
-    private let changePublisher = Mutex<Callback<DataChange>?>(nil)
-    private let executions = Atomic<Int>(0)
+    let changePublisher = Mutex<Callback<DataChange>?>(nil)
+    let executions = Atomic<Int>(0)
     /// Told when groups come and go or change size, and when a group gets new data (the console's live view).
-    private let observer = Mutex<Callback<Observation>?>(nil)
-    private let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
+    let observer = Mutex<Callback<Observation>?>(nil)
+    let fanOut = DispatchQueue(label: "SubscriptionHub.fanOut")
 
     /// A closure kept behind a lock, wrapped in a struct: a bare closure read out of `Mutex.withLock { $0 }` (an
     /// `inout` of a generic value) is re-abstracted and written back wrapped in two more thunks on every read, so
     /// each later call would walk a longer chain (one link per subscriber added, per push and per mutation).
-    private struct Callback<Argument>: Sendable {
+    struct Callback<Argument>: Sendable {
         let call: @Sendable (Argument) -> Void
     }
 
-    private struct Subscriber {
+    struct Subscriber {
         let sink: any SubscriptionSink
         let requestID: String
         /// `{"requestId":"<id>",`: what each of its responses starts with.
@@ -93,7 +93,7 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// A result a subscriber asked for, with the etag it already holds.
-    private enum Pending: Equatable {
+    enum Pending: Equatable {
         /// The first result: skipped when the client's etag is current.
         case initial(knownEtag: String?)
         /// A resume: answered without `data` when the client's etag is current.
@@ -106,7 +106,7 @@ public final class SubscriptionHub: Sendable {
         let key: String
     }
 
-    private struct Group {
+    struct Group {
         /// Tells this group's timers from those of an earlier group under the same key.
         let id: UInt64
         var target: SubscriptionTarget
@@ -124,13 +124,13 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// A task suspended in ``waitUntilIdle()`` or ``waitUntilSubscriberCount(is:)``.
-    private struct Waiter {
+    struct Waiter {
         /// The subscriber count awaited; `nil` for idleness.
         let subscriberCount: Int?
         let continuation: CheckedContinuation<Void, Never>
     }
 
-    private struct State {
+    struct State {
         var engine: Engine
         var groups: [String: Group] = [:]
         var clients: [String: Int] = [:]
@@ -230,7 +230,7 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// Runs `body` on the locked state, then resumes the waiters whose condition it made true.
-    private func update<T>(_ body: (inout State) -> T) -> T {
+    func update<T>(_ body: (inout State) -> T) -> T {
         let (result, satisfied, resized) = state.withLock { state in
             let before = (state.subscribers, state.groups.count)
             let result = body(&state)
@@ -239,75 +239,6 @@ public final class SubscriptionHub: Sendable {
         for continuation in satisfied { continuation.resume() }
         if resized { observe(.groupsChanged) }
         return result
-    }
-
-    // MARK: Observation
-
-    /// What the hub tells its observer (``setObserver(_:)``).
-    public enum Observation: Sendable {
-        /// Subscribers or groups were added or removed.
-        case groupsChanged
-        /// A group's query produced new data, which went to its subscribers.
-        case pushed(GroupSnapshot, reason: PushReason)
-    }
-
-    /// Why a group's query ran when it produced new data.
-    public enum PushReason: String, Sendable {
-        /// The group's first result.
-        case initial
-        /// A change to what it reads.
-        case change
-        /// Its `@refresh(every:)` schedule.
-        case refresh
-    }
-
-    /// A live group as the console shows it.
-    public struct GroupSnapshot: Sendable {
-        /// Identifies the group while it lives.
-        public var id: UInt64
-        /// The connector id.
-        public var connector: String
-        /// The query's name.
-        public var operationName: String
-        /// The variables as the first subscriber sent them.
-        public var variables: JSONObject
-        /// The subscribers' identity: their uid when signed in.
-        public var uid: String?
-        /// Whether the subscribers are signed in.
-        public var isAuthenticated: Bool
-        /// How many subscribers share the group.
-        public var subscribers: Int
-        /// How many times new data went out.
-        public var pushes: Int
-        /// When new data last went out.
-        public var lastPush: Date?
-        /// The etag of the last result.
-        public var etag: String?
-    }
-
-    /// Calls `observer` (on the hub's threads: return quickly) when groups change and when a group gets new
-    /// data; `nil` stops observing.
-    public func setObserver(_ observer: (@Sendable (Observation) -> Void)?) {
-        let callback = observer.map { Callback(call: $0) }
-        self.observer.withLock { $0 = callback }
-    }
-
-    /// The live groups, oldest first.
-    public func groupSnapshots() -> [GroupSnapshot] {
-        state.withLock { state in state.groups.values.map(Self.snapshot).sorted { $0.id < $1.id } }
-    }
-
-    private static func snapshot(_ group: Group) -> GroupSnapshot {
-        GroupSnapshot(
-            id: group.id, connector: group.target.connector, operationName: group.target.operationName,
-            variables: group.target.variables, uid: group.auth?.uid, isAuthenticated: group.auth != nil,
-            subscribers: group.subscribers.count, pushes: group.pushes, lastPush: group.lastPush,
-            etag: group.lastEtag)
-    }
-
-    private func observe(_ observation: @autoclosure () -> Observation) {
-        guard let observer = observer.withLock({ $0 }) else { return }
-        observer.call(observation())
     }
 
     // MARK: Subscribing
@@ -367,81 +298,15 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// The error a refused subscription (or a refused re-run) answers with.
-    private static func refusal(_ response: EngineResponse) -> RequestError {
+    static func refusal(_ response: EngineResponse) -> RequestError {
         let body = (try? JSONValue(parsing: response.body)) ?? .null
         return (try? RequestError(json: body, httpStatus: response.status.httpStatus))
             ?? RequestError(status: response.status, message: "the subscription was refused")
     }
 
-    /// What ``reauthorize(_:auth:)`` did with a subscriber.
-    public enum Reauthorization: Sendable, Equatable {
-        /// The new caller may still read the query: the subscriber stays, under this id from now on.
-        case kept(SubscriberID)
-        /// The new caller may no longer read it: the subscriber ended with this error and `cancelled: true`.
-        case ended(RequestError)
-        /// The subscriber had already gone.
-        case gone
-    }
-
-    /// Checks a live subscriber again for a caller whose credentials changed (a refreshed ID token), as a new
-    /// subscription of the same query would be checked.
-    ///
-    /// When the caller may still run the query, the subscriber stays and its later results are computed as that
-    /// caller: it joins the group of the new credentials and gets a result only when that differs from the one it
-    /// holds. When the checks now refuse it (a claim its `@auth(expr:)` needs is gone, or the caller signed out
-    /// of a query that needs a user), it ends with a last response carrying `cancelled: true` and the error a new
-    /// request would get (PERMISSION_DENIED, UNAUTHENTICATED).
-    ///
-    /// ```swift
-    /// switch hub.reauthorize(subscriber, auth: try AuthContext.decode(token: refreshedToken)) {
-    /// case .kept(let id): subscriber = id
-    /// case .ended, .gone: subscriber = nil
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - subscriber: The subscriber, as ``addSubscriber(connector:operationName:variables:auth:requestId:dataEtag:clientKey:sink:)``
-    ///     or an earlier reauthorization returned it.
-    ///   - auth: The caller's new credentials; `nil` when signed out.
-    /// - Returns: Whether it stays (and its id from now on), or the error it ended with.
-    public func reauthorize(_ subscriber: SubscriberID, auth: AuthContext?) -> Reauthorization {
-        let found = state.withLock { state -> (SubscriptionTarget, Engine)? in
-            guard let group = state.groups[subscriber.key], group.subscribers[subscriber.id] != nil else { return nil }
-            return (group.target, state.engine)
-        }
-        guard let (old, engine) = found else { return .gone }
-        let target: SubscriptionTarget
-        switch engine.prepareSubscription(
-            connector: old.connector, operationName: old.operationName, variables: old.variables, auth: auth)
-        {
-        case .refused(let response):
-            let error = Self.refusal(response)
-            return cancel(subscriber, error: error) ? .ended(error) : .gone
-        case .ready(let ready):
-            target = ready
-        }
-        let key = Self.groupKey(target, auth: auth)
-        if key == subscriber.key { return .kept(subscriber) }
-        let moved = update { state -> SubscriberID? in
-            guard let previous = state.groups[subscriber.key]?.subscribers.removeValue(forKey: subscriber.id) else {
-                return nil
-            }
-            let knownEtag = state.groups[subscriber.key]?.lastEtag
-            if state.groups[subscriber.key]?.subscribers.isEmpty ?? false {
-                Self.removeGroup(subscriber.key, in: &state)
-            }
-            var subscriber = previous
-            subscriber.pending = .initial(knownEtag: knownEtag)
-            return join(subscriber, key: key, target: target, auth: auth, in: &state)
-        }
-        guard let moved else { return .gone }
-        scheduleDrain()
-        return .kept(moved)
-    }
-
     /// Adds a subscriber (already counted for its client) to the group of `key`, made when it is the first, and
     /// asks for its pending result.
-    private func join(
+    func join(
         _ subscriber: Subscriber, key: String, target: SubscriptionTarget, auth: AuthContext?, in state: inout State
     ) -> SubscriberID {
         let id = state.nextID
@@ -520,17 +385,17 @@ public final class SubscriptionHub: Sendable {
         _ = state.withLock { $0.heartbeats.removeValue(forKey: registration) }
     }
 
-    private func clampedRefresh(_ every: Duration) -> Duration {
+    func clampedRefresh(_ every: Duration) -> Duration {
         min(max(every, configuration.minimumRefreshInterval), configuration.maximumRefreshInterval)
     }
 
-    private func remove(_ id: UInt64, from key: String) {
+    func remove(_ id: UInt64, from key: String) {
         update { state in _ = Self.removeSubscriber(id, from: key, in: &state) }
     }
 
     /// Takes a subscriber out of its group (in place: a copy of the group would copy its other subscribers) and
     /// releases it, dropping the group when it was the last; `nil` when it had gone already.
-    private static func removeSubscriber(_ id: UInt64, from key: String, in state: inout State) -> Subscriber? {
+    static func removeSubscriber(_ id: UInt64, from key: String, in state: inout State) -> Subscriber? {
         guard let subscriber = state.groups[key]?.subscribers.removeValue(forKey: id) else { return nil }
         release(subscriber.clientKey, in: &state)
         if state.groups[key]?.subscribers.isEmpty ?? false {
@@ -539,7 +404,7 @@ public final class SubscriptionHub: Sendable {
         return subscriber
     }
 
-    private static func release(_ clientKey: String, in state: inout State) {
+    static func release(_ clientKey: String, in state: inout State) {
         let remaining = state.clients[clientKey, default: 1] - 1
         state.clients[clientKey] = remaining > 0 ? remaining : nil
         state.subscribers -= 1
@@ -547,7 +412,7 @@ public final class SubscriptionHub: Sendable {
 
     /// Drops a group and its refresh timer; its subscribers must have been released.
     @discardableResult
-    private static func removeGroup(_ key: String, in state: inout State) -> Group? {
+    static func removeGroup(_ key: String, in state: inout State) -> Group? {
         let group = state.groups.removeValue(forKey: key)
         group?.refresh?.cancel()
         return group
@@ -579,7 +444,7 @@ public final class SubscriptionHub: Sendable {
         schedule(effect)
     }
 
-    private func schedule(_ effect: MutationEffect) {
+    func schedule(_ effect: MutationEffect) {
         let hasGroups = state.withLock { state -> Bool in
             guard !state.groups.isEmpty else { return false }
             state.pendingTables.formUnion(effect.tables)
@@ -595,7 +460,7 @@ public final class SubscriptionHub: Sendable {
         schedule(tables)
     }
 
-    private func schedule(_ tables: Set<String>) {
+    func schedule(_ tables: Set<String>) {
         let hasGroups = state.withLock { state -> Bool in
             guard !state.groups.isEmpty else { return false }
             state.pendingTables.formUnion(tables)
@@ -667,12 +532,12 @@ public final class SubscriptionHub: Sendable {
         _ = ended.wait(timeout: .now() + .seconds(1))
     }
 
-    private static func cancel(_ subscriber: Subscriber, reason: String) {
+    static func cancel(_ subscriber: Subscriber, reason: String) {
         cancel(subscriber, error: RequestError(status: .cancelled, message: reason))
     }
 
     /// Sends a subscriber its last response, `cancelled: true` with `error`, and ends it.
-    private static func cancel(_ subscriber: Subscriber, error: RequestError) {
+    static func cancel(_ subscriber: Subscriber, error: RequestError) {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("requestId")
@@ -695,218 +560,15 @@ public final class SubscriptionHub: Sendable {
         subscriber.sink.finish(with: writer.bytes)
     }
 
-    // MARK: Fan-out
-
-    private struct Run {
-        let key: String
-        let request: EngineRequest
-        let engine: Engine
-        /// Whether a `@refresh(every:)` asked for it: subscribers hear from it even when nothing changed.
-        let isRefresh: Bool
-    }
-
-    private func scheduleDrain() {
-        let start = state.withLock { state -> Bool in
-            guard !state.draining, !state.closed else { return false }
-            state.draining = true
-            return true
-        }
-        if start { fanOut.async { [self] in drain() } }
-    }
-
-    private func drain() {
-        while true {
-            let runs = update { state -> [Run]? in
-                if state.closed
-                    || (state.pendingTables.isEmpty && state.pendingMutations.isEmpty && state.pendingGroups.isEmpty)
-                {
-                    state.draining = false
-                    return nil
-                }
-                var keys = state.pendingGroups
-                for (key, group) in state.groups where !keys.contains(key) {
-                    if !group.target.tables.isDisjoint(with: state.pendingTables) {
-                        keys.insert(key)
-                        continue
-                    }
-                    for trigger in group.target.refresh.onMutationExecuted
-                    where state.pendingMutations.contains(where: {
-                        trigger.fires(for: $0, variables: group.target.variables, auth: group.auth)
-                    }) {
-                        keys.insert(key)
-                        break
-                    }
-                }
-                let refreshes = state.pendingRefreshes
-                state.pendingTables = []
-                state.pendingMutations = []
-                state.pendingGroups = []
-                state.pendingRefreshes = []
-                return keys.compactMap { key in
-                    guard let group = state.groups[key] else { return nil }
-                    let target = group.target
-                    return Run(
-                        key: key,
-                        request: EngineRequest(
-                            kind: .connector(
-                                connector: target.connector, operationName: target.operationName, mutation: false),
-                            variables: target.variables, auth: group.auth),
-                        engine: state.engine, isRefresh: refreshes.contains(key))
-                }
-            }
-            guard let runs else { return }
-            if runs.count == 1 {
-                deliver(runs[0], runs[0].engine.execute(runs[0].request))
-            } else if !runs.isEmpty {
-                DispatchQueue.concurrentPerform(iterations: runs.count) { index in
-                    deliver(runs[index], runs[index].engine.execute(runs[index].request))
-                }
-            }
-        }
-    }
-
-    /// Sends a group's new result to the subscribers that need it, and the unchanged etag to those of a refresh run
-    /// or a resume that found nothing new.
-    private func deliver(_ run: Run, _ response: EngineResponse) {
-        let key = run.key
-        executions.add(1, ordering: .relaxed)
-        guard response.status == .ok, response.body.count >= 2 else {
-            // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it with the
-            // error a new request would get.
-            let error = Self.refusal(response)
-            let ended = update { state -> [Subscriber] in
-                guard let group = Self.removeGroup(key, in: &state) else { return [] }
-                for subscriber in group.subscribers.values { Self.release(subscriber.clientKey, in: &state) }
-                return Array(group.subscribers.values)
-            }
-            for subscriber in ended {
-                Self.cancel(subscriber, error: error)
-            }
-            return
-        }
-        let etag = Self.etag(response.body)
-        let (full, unchanged, pushed) = state.withLock {
-            state -> ([Subscriber], [Subscriber], (GroupSnapshot, PushReason)?) in
-            guard state.groups[key] != nil else { return ([], [], nil) }
-            return Self.recipients(of: &state.groups[key]!, etag: etag, isRefresh: run.isRefresh)
-        }
-        if !full.isEmpty {
-            // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
-            var tail = Array(response.body[1..<(response.body.count - 1)])
-            tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
-            // The result is copied once per subscriber, by its transport, not joined to its prefix first.
-            Self.forEach(full) { [tail] subscriber in
-                subscriber.sink.send(subscriber.prefix, tail)
-            }
-        }
-        if !unchanged.isEmpty {
-            let tail = Array(#""dataEtag":"\#(etag)","cancelled":false}"#.utf8)
-            for subscriber in unchanged {
-                subscriber.sink.send(subscriber.prefix, tail)
-            }
-        }
-        if let pushed { observe(.pushed(pushed.0, reason: pushed.1)) }
-    }
-
-    /// Who gets a run's result: the whole group when it changed (or on a refresh, the etag alone when it did not),
-    /// otherwise only the subscribers waiting for a first result or a resume, so that subscribers joining a large
-    /// group one by one cost each run only the newcomers. Clears what was pending and records the push.
-    private static func recipients(
-        of group: inout Group, etag: String, isRefresh: Bool
-    ) -> (full: [Subscriber], unchanged: [Subscriber], pushed: (GroupSnapshot, PushReason)?) {
-        let changed = group.lastEtag != etag
-        let reason: PushReason = group.lastEtag == nil ? .initial : isRefresh ? .refresh : .change
-        group.lastEtag = etag
-        if changed {
-            group.pushes += 1
-            group.lastPush = Date()
-        }
-        var full: [Subscriber] = []
-        var unchanged: [Subscriber] = []
-        func classify(_ subscriber: Subscriber) {
-            switch subscriber.pending {
-            case .initial(let known)?:
-                if known != etag { full.append(subscriber) }
-            case .resume(let known)?:
-                if known != etag { full.append(subscriber) } else { unchanged.append(subscriber) }
-            case nil:
-                if changed {
-                    full.append(subscriber)
-                } else if isRefresh {
-                    unchanged.append(subscriber)
-                }
-            }
-        }
-        if changed || isRefresh {
-            full.reserveCapacity(group.subscribers.count)
-            for subscriber in group.subscribers.values { classify(subscriber) }
-            for id in group.pendingIDs { group.subscribers[id]?.pending = nil }
-        } else {
-            for id in group.pendingIDs {
-                // Cleared as it is answered, so that an id asked for twice is answered once.
-                guard let subscriber = group.subscribers[id], subscriber.pending != nil else { continue }
-                classify(subscriber)
-                group.subscribers[id]?.pending = nil
-            }
-        }
-        group.pendingIDs.removeAll()
-        return (full, unchanged, changed ? (snapshot(group), reason) : nil)
-    }
-
-    /// Calls `body` for every subscriber; spread over the cores for a large group, whose sends (a copy of the
-    /// result and a socket write each) would otherwise all wait on one thread. Each subscriber gets one call.
-    private static func forEach(_ subscribers: [Subscriber], _ body: @Sendable (Subscriber) -> Void) {
-        let slices = min(ProcessInfo.processInfo.activeProcessorCount, subscribers.count / 1_000)
-        guard slices > 1 else {
-            subscribers.forEach(body)
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            for index in stride(from: slice, to: subscribers.count, by: slices) { body(subscribers[index]) }
-        }
-    }
-
-    /// `{"requestId":"<id>",`
-    private static func responsePrefix(_ requestID: String) -> [UInt8] {
-        var prefix = Array(#"{"requestId":"#.utf8)
-        prefix += JSONValue.string(requestID).serialized()
-        prefix.append(UInt8(ascii: ","))
-        return prefix
-    }
-
-    /// A fast 64-bit hash of the result bytes, as 16 hex digits: FNV-1a's step over 8-byte words, each followed
-    /// by a shift-xor, then over the last bytes one by one, seeded with the length. It tells results apart; it is
-    /// no defence against a chosen collision.
-    static func etag(_ bytes: [UInt8]) -> String {
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset + 8 <= buffer.count {
-                hash ^= buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                hash &*= prime
-                hash ^= hash >> 29
-                offset += 8
-            }
-            while offset < buffer.count {
-                hash ^= UInt64(buffer[offset])
-                hash &*= prime
-                offset += 1
-            }
-        }
-        let text = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
-    }
-
     // MARK: Heartbeats and periodic refresh
 
     /// Schedules the next heartbeat, one interval from now.
-    private func scheduleHeartbeat() -> ScheduledAction {
+    func scheduleHeartbeat() -> ScheduledAction {
         clock.schedule(after: configuration.heartbeatInterval) { [weak self] in self?.heartbeat() }
     }
 
     /// Runs the registered heartbeats (pings on WebSockets) and schedules the next round.
-    private func heartbeat() {
+    func heartbeat() {
         let actions = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.closed else { return [] }
             state.heartbeat = scheduleHeartbeat()
@@ -918,12 +580,12 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// Schedules the `@refresh(every:)` re-run of the group `id` under `key`.
-    private func scheduleRefresh(_ key: String, group id: UInt64, after interval: Duration) -> ScheduledAction {
+    func scheduleRefresh(_ key: String, group id: UInt64, after interval: Duration) -> ScheduledAction {
         clock.schedule(after: interval) { [weak self] in self?.refreshDue(key, group: id) }
     }
 
     /// Asks for a re-run of the group and schedules its next refresh, unless the group has gone meanwhile.
-    private func refreshDue(_ key: String, group id: UInt64) {
+    func refreshDue(_ key: String, group id: UInt64) {
         let due = update { state -> Bool in
             guard !state.closed, let group = state.groups[key], group.id == id,
                 let every = group.target.refresh.every
@@ -940,7 +602,7 @@ public final class SubscriptionHub: Sendable {
 
     /// Connector, operation, canonical variables and the claims the query can see (without the token's
     /// timing claims, so a refreshed token of the same user shares the group).
-    private static func groupKey(_ target: SubscriptionTarget, auth: AuthContext?) -> String {
+    static func groupKey(_ target: SubscriptionTarget, auth: AuthContext?) -> String {
         var identity = "-"
         if let auth {
             var claims = auth.claims
