@@ -71,8 +71,10 @@ struct EmulatorOptions: Equatable {
     var projectID: String?
     /// `--max-selected-fields`, `--max-depth`, `--max-aliases`: bounds on each operation's merged selection.
     var limits = OperationLimits.default
-    /// `--max-filter-terms`, `--request-timeout`: bounds on each request's execution.
+    /// `--max-filter-terms`, `--request-timeout`, `--slow-lane-after`: bounds on each request's execution.
     var executionLimits = ExecutionLimits.default
+    /// `--slow-lane N`: slow requests that may run at once; `nil` for the emulator's default.
+    var slowLaneCapacity: Int?
 }
 
 /// Options of `dataconnect execute`.
@@ -254,7 +256,7 @@ extension EmulatorOptions {
                     .flag("--no-backend"), .flag("--no-console"), .value("--allow-host"), .value("--allow-origin"),
                     .flag("--no-auth"), .value("--auth-port"), .value("--project"), .value("--max-selected-fields"),
                     .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
-                    .value("--request-timeout"),
+                    .value("--request-timeout"), .value("--slow-lane-after"), .value("--slow-lane"),
                 ], command: "emulator")
         }
         if parsed.helpRequested { return .help(topic: "emulator") }
@@ -325,6 +327,13 @@ extension EmulatorOptions {
                         message: "--request-timeout needs a number of seconds from 0 to 86400, got \"\(text)\"")
                 }
                 options.executionLimits.requestTimeout = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
+            case "--slow-lane-after":
+                guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+                    throw UsageError(
+                        message: "--slow-lane-after needs a number of seconds from 0 to 86400, got \"\(text)\"")
+                }
+                options.executionLimits.slowLaneAfter = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
+            case "--slow-lane": options.slowLaneCapacity = try positiveInteger(text, for: option)
             default: break
             }
         }

@@ -49,7 +49,8 @@ enum EmulatorCommand {
                     allowedOrigins: options.allowedOrigins, limits: options.limits,
                     executionLimits: options.executionLimits, console: options.console, auth: options.auth,
                     authPort: options.authPort,
-                    projectID: Self.projectID(options.projectID, environment: ProcessInfo.processInfo.environment)))
+                    projectID: Self.projectID(options.projectID, environment: ProcessInfo.processInfo.environment),
+                    slowLaneCapacity: options.slowLaneCapacity))
             try emulator.start()
         } catch {
             // A refused backend or seed file prints the `file:line:col: error:` lines `dataconnect validate` prints.

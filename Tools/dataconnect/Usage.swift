@@ -73,6 +73,7 @@ func usage(_ topic: String?) -> String {
                                         [--no-auth] [--auth-port N] [--project ID]
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
                                         [--max-filter-terms N] [--request-timeout SECONDS]
+                                        [--slow-lane-after SECONDS] [--slow-lane N]
 
             Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite, or on
             PostgreSQL with --postgres. The SQLite data lives in memory unless --data-dir is given (WAL,
@@ -126,6 +127,10 @@ func usage(_ topic: String?) -> String {
               --max-filter-terms N     fields and operators in one statement's where/having (default 1000)
               --request-timeout S      seconds a request may run in the database (default 30); past it the
                                        request is stopped with 504 DEADLINE_EXCEEDED
+              --slow-lane-after S      seconds after which a running request moves to the slow lane
+                                       (default 0.2): lower priority, off the threads cheap requests use
+              --slow-lane N            slow requests that may run at once (default: readers - 1, so 2); one
+                                       more is stopped with 429 RESOURCE_EXHAUSTED
             """
     case "execute":
         return """

@@ -16,6 +16,8 @@
 #include <microhttpd.h>
 /* mallopt and mallinfo2 (ServerAllocator): <malloc.h> is outside Swift's Glibc module. */
 #include <malloc.h>
+/* The kernel's id of the calling thread, for per-thread scheduling priority (RequestLanes). */
+#include <sys/syscall.h>
 
 /*
  * Fixed-argument wrappers around libmicrohttpd's variadic functions, which Swift does not import.
@@ -312,4 +314,11 @@ cmhd_allocator_free_bytes(void)
 {
     return mallinfo2().fordblks;
 }
+/* The calling thread's kernel id (gettid), which setpriority takes to change one thread's priority. */
+static inline pid_t
+cmhd_thread_id(void)
+{
+    return (pid_t) syscall(SYS_gettid);
+}
+
 #endif

@@ -71,8 +71,12 @@ public final class Emulator: Sendable {
         public var watch: Bool
         /// The number of reader connections (on SQLite, beside the writer); on PostgreSQL, the pool holds one more.
         public var readers: Int
-        /// The number of HTTP worker threads.
+        /// The number of HTTP worker threads, and of request-lane threads for requests that are not slow.
         public var threads: Int
+        /// How many requests may run at once past their short budget (``ExecutionLimits/slowLaneAfter``); one
+        /// more is stopped with `RESOURCE_EXHAUSTED`. Below ``readers``, so that cheap reads always find a
+        /// connection.
+        public var slowLaneCapacity: Int
         /// Where progress and diagnostics go.
         public var log: @Sendable (String) -> Void
         /// Realtime subscriptions: heartbeat interval, per-client limit, `@refresh(every:)` clamping.
@@ -109,8 +113,10 @@ public final class Emulator: Sendable {
             realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(),
             allowedHosts: [String] = [], allowedOrigins: [String] = [], limits: OperationLimits = .default,
             executionLimits: ExecutionLimits = .default, clock: any EmulatorClock = LiveClock(),
-            console: Bool = true, auth: Bool = true, authPort: UInt16? = nil, projectID: String = "demo-project"
+            console: Bool = true, auth: Bool = true, authPort: UInt16? = nil, projectID: String = "demo-project",
+            slowLaneCapacity: Int? = nil
         ) {
+            self.slowLaneCapacity = max(1, slowLaneCapacity ?? max(1, readers - 1))
             self.console = console
             self.auth = auth
             self.authPort = authPort
@@ -250,9 +256,12 @@ public final class Emulator: Sendable {
                 return .failure(RequestError(status: .internal, message: "internal error: \(error)"))
             }
         }
+        var serverConfiguration = HTTPServer.Configuration(threadPoolSize: max(1, options.threads))
+        serverConfiguration.requestLanes = RequestLanes.Configuration(
+            fastWorkers: max(1, options.threads), slowLaneCapacity: options.slowLaneCapacity)
+        serverConfiguration.laneThreadStarted = { worker in SlowLanes.register(EngineSlowLane(worker)) }
         server = HTTPServer(
-            host: options.host, port: options.port, configuration: .init(threadPoolSize: max(1, options.threads)),
-            responder: responder)
+            host: options.host, port: options.port, configuration: serverConfiguration, responder: responder)
         if let seed = options.seedFile {
             try self.validateSeed(fromFile: seed)
             try self.seedIfEmpty(fromFile: seed)

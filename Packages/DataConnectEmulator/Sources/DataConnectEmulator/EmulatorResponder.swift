@@ -115,6 +115,14 @@ public final class EmulatorResponder: HTTPResponder {
     /// The engine being served.
     public var engine: Engine { current.withLock { $0 } }
 
+    /// `POST` requests run on the server's request lanes (operations, admin GraphQL, maintenance, the console's
+    /// calls): they may run long, and must not hold up the other connections of their thread. `GET`s (the info and
+    /// health endpoints, the console's pages, stream upgrades) and the Auth API are answered on the connection's
+    /// thread.
+    public func runsInLanes(_ request: HTTPRequest) -> Bool {
+        request.method == .post && !(auth != nil && AuthEmulator.serves(path: request.path))
+    }
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // The path is parsed once, for the origin policy's audience and for the routing.
         let servesAuth = auth != nil && AuthEmulator.serves(path: request.path)

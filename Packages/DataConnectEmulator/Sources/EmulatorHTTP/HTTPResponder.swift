@@ -24,6 +24,17 @@ public protocol HTTPResponder: Sendable {
     /// - Parameter request: The request, with its body received in full.
     /// - Returns: The response to send.
     func respond(to request: HTTPRequest) -> HTTPResponse
+
+    /// Whether the request is answered on the server's request lanes (``RequestLanes``) rather than on the
+    /// connection's thread: `true` for requests that may run long (database work), so that they never hold up the
+    /// other connections of that thread. Called on the connection's thread, before ``respond(to:)``; it must be
+    /// cheap. `false` by default.
+    func runsInLanes(_ request: HTTPRequest) -> Bool
+}
+
+extension HTTPResponder {
+    /// Every request is answered on the connection's thread.
+    public func runsInLanes(_ request: HTTPRequest) -> Bool { false }
 }
 
 /// An ``HTTPResponder`` made from a closure, for small servers and tests.

@@ -83,6 +83,11 @@ public final class HTTPServer: Sendable {
         /// How long ``HTTPServer/stop()`` waits for requests in progress to be answered before it closes their
         /// connections (default 5 s).
         public var stopGracePeriod: Duration = .seconds(5)
+        /// The sizes of the lanes that answer the requests a responder marks as heavy
+        /// (``HTTPResponder/runsInLanes(_:)``): as many fast workers as cores, a slow lane for half as many.
+        public var requestLanes = RequestLanes.Configuration()
+        /// Called on each new lane thread before its first request (``RequestLanes/init(configuration:threadStarted:)``).
+        public var laneThreadStarted: (@Sendable (LaneWorker) -> Void)?
 
         /// Creates a configuration; every argument has the documented default.
         public init(
@@ -167,6 +172,11 @@ public final class HTTPServer: Sendable {
         boundPort.load(ordering: .acquiring)
     }
 
+    /// What the request lanes are doing, while the server runs.
+    public var requestLanes: RequestLanes.Snapshot? {
+        core.laneSnapshot
+    }
+
     /// Whether the server is listening.
     public var isRunning: Bool {
         running.load(ordering: .acquiring)
@@ -192,6 +202,7 @@ public final class HTTPServer: Sendable {
                 throw .invalidHost(host)
             }
             core.acceptWebSockets()
+            core.startLanes(configuration.requestLanes, threadStarted: configuration.laneThreadStarted)
             _ = core.takeLastLogMessage()
 
             var flags = MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_ALLOW_UPGRADE.rawValue
@@ -257,6 +268,7 @@ public final class HTTPServer: Sendable {
                 guard let handle else {
                     let reason = core.takeLastLogMessage() ?? "libmicrohttpd could not start the daemon"
                     for started in handles { MHD_stop_daemon(started) }
+                    core.stopLanes(grace: .zero)
                     throw .cannotListen(host: host, port: requestedPort, reason: reason)
                 }
                 handles.append(handle)
@@ -300,6 +312,9 @@ public final class HTTPServer: Sendable {
             running.store(false, ordering: .releasing)
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
+            // Requests on the lanes end (or are answered 503 when not started) and resume their connections:
+            // libmicrohttpd must not stop with a connection suspended.
+            core.stopLanes(grace: configuration.stopGracePeriod)
             while core.inProgressCount > 0 && ContinuousClock.now < deadline {
                 usleep(2_000)
             }

@@ -35,6 +35,8 @@ final class ServerCore: Sendable {
     private let webSocketReactor = Mutex<WebSocketReactor?>(nil)
     /// Drains the connections of requests refused before their body; started for a run's first refusal.
     private let lingeringClose = Mutex<LingeringClose?>(nil)
+    /// Runs the requests the responder marks as heavy, off the connections' threads; one per run of the server.
+    private let lanes = Mutex<RequestLanes?>(nil)
 
     init(responder: any HTTPResponder, limits: Limits, logHandler: (@Sendable (String) -> Void)?) {
         self.responder = responder
@@ -64,9 +66,16 @@ final class ServerCore: Sendable {
                     uploadDataSize.pointee = 0
                     return .YES
                 }
-                return answer(connection: connection, url: url, method: method, version: version, body: [])
+                return answer(
+                    connection: connection, url: url, method: method, version: version, body: [], context: context)
             }
             let requestContext = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+            if let deferred = requestContext.deferred {
+                // Called again once the lane that ran the request resumed the connection.
+                uploadDataSize.pointee = 0
+                guard let response = deferred.take() else { return .YES }
+                return queue(response, on: connection)
+            }
             let size = uploadDataSize.pointee
             if size > 0 {
                 requestContext.receive(uploadData, count: size, limit: limits.body)
@@ -77,7 +86,8 @@ final class ServerCore: Sendable {
                 return queue(bodyTooLarge(), on: connection)
             }
             let body = requestContext.takeBody()
-            return answer(connection: connection, url: url, method: method, version: version, body: body)
+            return answer(
+                connection: connection, url: url, method: method, version: version, body: body, context: context)
         }
 
         // First call: the headers are in, the body (if any) is not. From now on libmicrohttpd reports the
@@ -226,7 +236,8 @@ final class ServerCore: Sendable {
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?,
-        body: [UInt8]
+        body: [UInt8],
+        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let request = HTTPRequest(
             method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET"),
@@ -237,8 +248,45 @@ final class ServerCore: Sendable {
             version: version.map { String(cString: $0) } ?? "HTTP/1.1",
             remoteAddress: Self.clientAddress(of: connection)
         )
+        if responder.runsInLanes(request), let lanes = lanes.withLock({ $0 }) {
+            return runInLanes(request, on: lanes, connection: connection, context: context)
+        }
         let response = responder.respond(to: request)
         return queue(response, on: connection)
+    }
+
+    /// Suspends the connection and runs the request on `lanes`; the lane resumes the connection with the answer,
+    /// which the next call of the access handler queues.
+    private func runInLanes(
+        _ request: HTTPRequest, on lanes: RequestLanes, connection: OpaquePointer,
+        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let requestContext: RequestContext
+        if let raw = context.pointee, UInt(bitPattern: raw) > 3 {
+            requestContext = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            requestContext = RequestContext(expectedLength: 0)
+            context.pointee = Unmanaged.passRetained(requestContext).toOpaque()
+        }
+        let deferred = DeferredAnswer()
+        requestContext.deferred = deferred
+        let suspended = SuspendedConnection(connection)
+        MHD_suspend_connection(connection)
+        let responder = responder
+        let submitted = lanes.submit(
+            run: {
+                deferred.store(responder.respond(to: request))
+                suspended.resume()
+            },
+            abandon: {
+                deferred.store(Self.errorResponse(.serviceUnavailable, "server is stopping", "UNAVAILABLE"))
+                suspended.resume()
+            })
+        if !submitted {
+            deferred.store(Self.errorResponse(.serviceUnavailable, "server is stopping", "UNAVAILABLE"))
+            suspended.resume()
+        }
+        return .YES
     }
 
     private static func clientAddress(of connection: OpaquePointer) -> String? {
@@ -435,6 +483,27 @@ final class ServerCore: Sendable {
         reactor?.stop(grace: grace)
     }
 
+    /// Starts the request lanes of a run (before a start).
+    func startLanes(_ configuration: RequestLanes.Configuration, threadStarted: (@Sendable (LaneWorker) -> Void)?) {
+        lanes.withLock { $0 = RequestLanes(configuration: configuration, threadStarted: threadStarted) }
+    }
+
+    /// Stops the request lanes: requests not started are answered 503, running ones get up to `grace` to end.
+    func stopLanes(grace: Duration) {
+        let stopping = lanes.withLock { lanes in
+            defer { lanes = nil }
+            return lanes
+        }
+        if let stopping, !stopping.stop(grace: grace) {
+            log("requests still running after \(grace); stopping anyway")
+        }
+    }
+
+    /// The lanes' state, while the server runs.
+    var laneSnapshot: RequestLanes.Snapshot? {
+        lanes.withLock { $0?.snapshot }
+    }
+
     /// Closes the connections still lingering after refusals (once libmicrohttpd has stopped).
     func closeLingeringConnections() {
         let closer = lingeringClose.withLock { closer in
@@ -463,10 +532,13 @@ final class ServerCore: Sendable {
 
 /// The body of one request as it arrives; lives in libmicrohttpd's per-request `con_cls` slot.
 ///
-/// Only the worker thread serving the connection touches it.
+/// Only the worker thread serving the connection touches it (a request run on the lanes hands its answer over
+/// through ``deferred``).
 final class RequestContext {
     private(set) var body: [UInt8] = []
     private(set) var exceedsLimit = false
+    /// Set when the request runs on the lanes: where the answer waits for the connection's thread.
+    var deferred: DeferredAnswer?
 
     init(expectedLength: Int) {
         if expectedLength > 0 {
@@ -500,5 +572,35 @@ private final class UpgradeBinding: Sendable {
     init(core: ServerCore, handler: any WebSocketHandler) {
         self.core = core
         self.handler = handler
+    }
+}
+
+/// The answer of a request run on the lanes, handed from the lane's thread to the connection's.
+final class DeferredAnswer: Sendable {
+    private let response = Mutex<HTTPResponse?>(nil)
+
+    func store(_ answer: HTTPResponse) {
+        response.withLock { $0 = answer }
+    }
+
+    /// The answer, once; `nil` before it is stored.
+    func take() -> HTTPResponse? {
+        response.withLock { answer in
+            defer { answer = nil }
+            return answer
+        }
+    }
+}
+
+/// A suspended libmicrohttpd connection, resumed from a lane's thread (libmicrohttpd allows that from any thread).
+private struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
+
+    init(_ connection: OpaquePointer) {
+        self.connection = connection
+    }
+
+    func resume() {
+        MHD_resume_connection(connection)
     }
 }

@@ -3,9 +3,11 @@ import CSQLite
 /// The Swift body of an SQL function, boxed for SQLite's `void *` user data.
 private final class FunctionBox {
     let body: @Sendable ([SQLiteValue]) throws -> SQLiteValue
+    let interrupt: InterruptSignal
 
-    init(_ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue) {
+    init(_ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue, interrupt: InterruptSignal) {
         self.body = body
+        self.interrupt = interrupt
     }
 }
 
@@ -22,6 +24,9 @@ extension Connection {
     /// }
     /// ```
     ///
+    /// Once ``interrupt()`` is called, the function fails with `SQLITE_INTERRUPT` instead of running, until
+    /// ``clearInterrupt()``: a function that is expensive on one call stops the statement at its next call.
+    ///
     /// - Parameters:
     ///   - name: The SQL name.
     ///   - argumentCount: The number of arguments, or -1 for any.
@@ -32,13 +37,17 @@ extension Connection {
         _ name: String, argumentCount: Int32, deterministic: Bool = true,
         _ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
+        let box = Unmanaged.passRetained(FunctionBox(body, interrupt: interruptSignal)).toOpaque()
         var flags = SQLITE_UTF8
         if deterministic { flags |= SQLITE_DETERMINISTIC }
         let code = sqlite3_create_function_v2(
             handle, name, argumentCount, flags, box,
             { context, count, arguments in
                 let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+                if box.interrupt.isRaised {
+                    sqlite3_result_error_code(context, SQLITE_INTERRUPT)
+                    return
+                }
                 var values: [SQLiteValue] = []
                 values.reserveCapacity(Int(count))
                 for index in 0..<Int(count) {

@@ -35,12 +35,17 @@ extension Connection {
     ///   - distance: The distance the function computes.
     /// - Throws: ``SQLiteError`` when SQLite refuses the registration.
     public func createVectorDistanceFunction(_ name: String, distance: VectorDistance) throws(SQLiteError) {
-        let userData = UnsafeMutableRawPointer(bitPattern: distance.rawValue + 1)
+        let userData = Unmanaged.passRetained(VectorFunctionData(distance, interrupt: interruptSignal)).toOpaque()
         let code = sqlite3_create_function_v2(
             handle, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, userData,
             { context, _, arguments in
                 guard let context, let arguments, let first = arguments[0], let second = arguments[1] else { return }
-                let kind = VectorDistance(rawValue: Int(bitPattern: sqlite3_user_data(context)) - 1) ?? .euclidean
+                let data = Unmanaged<VectorFunctionData>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+                if data.interrupt.isRaised {
+                    sqlite3_result_error_code(context, SQLITE_INTERRUPT)
+                    return
+                }
+                let kind = data.distance
                 var compared = sqlite3_get_auxdata(context, 1)?.assumingMemoryBound(to: Double.self)
                 var owned: UnsafeMutablePointer<Double>?
                 defer { owned.map { free($0) } }
@@ -82,7 +87,10 @@ extension Connection {
                     return
                 }
                 sqlite3_result_double(context, value)
-            }, nil, nil, nil)
+            }, nil, nil,
+            { data in
+                if let data { Unmanaged<VectorFunctionData>.fromOpaque(data).release() }
+            })
         guard code == SQLITE_OK else {
             throw SQLiteError(
                 extendedCode: ResultCode(rawValue: code), message: "cannot register SQL function \(name)")
@@ -321,5 +329,17 @@ private enum VectorText {
             p = UnsafeRawPointer(end).assumingMemoryBound(to: UInt8.self)
             return value
         }
+    }
+}
+
+/// What a distance function's calls need: the distance, and the connection's interrupt flag (a scan of long vectors
+/// stops at its next row once the statement was told to stop).
+private final class VectorFunctionData {
+    let distance: VectorDistance
+    let interrupt: InterruptSignal
+
+    init(_ distance: VectorDistance, interrupt: InterruptSignal) {
+        self.distance = distance
+        self.interrupt = interrupt
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// A connection to an SQLite database: open, run SQL, prepare statements, and group work into transactions.
 ///
@@ -109,6 +110,9 @@ public final class Connection: @unchecked Sendable {
     private var progressHandler: ProgressHandler?
     /// The installed busy handler, kept alive while SQLite may call it.
     private var busyHandler: BusyHandler?
+    /// Set by ``interrupt()`` until ``clearInterrupt()``; the SQL functions registered through this type read it,
+    /// so that one expensive call stops at the next row rather than running on after the statement was told to stop.
+    let interruptSignal = InterruptSignal()
 
     /// Process-wide SQLite settings, applied once before the first connection opens: memory statistics
     /// off, since they take a global mutex on every allocation and serialize concurrent connections.
@@ -368,7 +372,17 @@ public final class Connection: @unchecked Sendable {
     ///
     /// Safe to call from any thread, which is its purpose: cancelling a long query run elsewhere.
     public func interrupt() {
+        interruptSignal.raise()
         sqlite3_interrupt(handle)
+    }
+
+    /// Whether ``interrupt()`` was called since the last ``clearInterrupt()``.
+    public var isInterruptRequested: Bool { interruptSignal.isRaised }
+
+    /// Forgets an earlier ``interrupt()``, for the next user of the connection: the SQL functions registered
+    /// through this type refuse to run while it stands (SQLite itself forgets it when the next statement starts).
+    public func clearInterrupt() {
+        interruptSignal.lower()
     }
 
     /// Asks `shouldInterrupt` every `instructions` virtual-machine steps of a running statement whether to
@@ -516,4 +530,17 @@ extension SQLiteValue {
         if case .text(let text) = self { return text }
         return nil
     }
+}
+
+/// The flag behind ``Connection/interrupt()``, read by SQL functions implemented in Swift.
+///
+/// SQLite checks its own interrupt flag only between virtual-machine instructions, so a function that runs long
+/// on one call (a regular expression over megabytes of text) would never see it; the functions registered through
+/// ``Connection`` check this flag when they are called and fail with `SQLITE_INTERRUPT` once it is raised.
+final class InterruptSignal: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+    func lower() { raised.store(false, ordering: .releasing) }
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

@@ -185,6 +185,25 @@ import Testing
         #expect(try connection.query("SELECT 1").count == 1)
     }
 
+    @Test func functionsImplementedInSwiftStopOnceInterruptedUntilCleared() throws {
+        // given a function that is expensive on one call, and a vector distance
+        let connection = try Connection()
+        try connection.createFunction("expensive", argumentCount: 1) { arguments in arguments[0] }
+        try connection.createVectorDistanceFunction("l2", distance: .euclidean)
+
+        // when the connection is interrupted between two calls (SQLite itself forgets that at the next statement)
+        connection.interrupt()
+        let function = #expect(throws: SQLiteError.self) { try connection.query("SELECT expensive(1)") }
+        let distance = #expect(throws: SQLiteError.self) { try connection.query("SELECT l2('[1]', '[2]')") }
+        connection.clearInterrupt()
+
+        // then both refuse with SQLITE_INTERRUPT, and run again once the interrupt is cleared
+        #expect(function?.code == .interrupt)
+        #expect(distance?.code == .interrupt)
+        #expect(try connection.query("SELECT expensive(1), l2('[1]', '[2]')").first?[0] == .integer(1))
+        #expect(!connection.isInterruptRequested)
+    }
+
     @Test func keepsUserVersion() throws {
         // given a fresh database
         let connection = try Connection()

@@ -25,14 +25,26 @@ extension PooledConnection: StatementSource {
     }
 
     /// Checks the budget every ``RequestBudget/checkInterval`` virtual-machine steps (SQLite's progress
-    /// handler), interrupting the statement once the budget says to stop.
+    /// handler), interrupting the statement once the budget says to stop; an interrupt left by an earlier
+    /// request is forgotten first.
     public func installBudget(_ budget: RequestBudget) {
-        connection.setProgressHandler(every: RequestBudget.checkInterval) { [budget] in budget.shouldInterrupt() }
+        connection.clearInterrupt()
+        connection.setProgressHandler(every: RequestBudget.checkInterval) { [budget, connection] in
+            guard budget.shouldInterrupt() else { return false }
+            // The SQL functions implemented in Swift stop too, from their next call.
+            connection.interrupt()
+            return true
+        }
     }
 
     /// Removes the progress handler.
     public func removeBudget(_ budget: RequestBudget) {
         connection.setProgressHandler(every: 0, nil)
+    }
+
+    /// `sqlite3_interrupt`, and the flag the engine's SQL functions check.
+    public var interrupter: @Sendable () -> Void {
+        { [connection] in connection.interrupt() }
     }
 }
 

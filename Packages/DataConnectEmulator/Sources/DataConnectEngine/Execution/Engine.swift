@@ -27,15 +27,23 @@ public struct ExecutionLimits: Sendable, Hashable {
     /// The most terms (comparisons: the operators of `where` and `having` values) one statement's filters
     /// may hold.
     public var maximumFilterTerms: Int
+    /// How long a request may run in the database before it moves to its server's slow lane (``SlowLanes``);
+    /// `nil` never moves it.
+    public var slowLaneAfter: Duration?
 
     /// Creates limits; every argument has the documented default.
     ///
     /// - Parameters:
     ///   - requestTimeout: 30 seconds by default.
     ///   - maximumFilterTerms: 1,000 by default.
-    public init(requestTimeout: Duration = .seconds(30), maximumFilterTerms: Int = 1_000) {
+    ///   - slowLaneAfter: 200 milliseconds by default.
+    public init(
+        requestTimeout: Duration = .seconds(30), maximumFilterTerms: Int = 1_000,
+        slowLaneAfter: Duration? = .milliseconds(200)
+    ) {
         self.requestTimeout = requestTimeout
         self.maximumFilterTerms = maximumFilterTerms
+        self.slowLaneAfter = slowLaneAfter
     }
 
     /// The defaults.
@@ -102,6 +110,8 @@ public final class Engine: Sendable {
     let limits: OperationLimits
     /// The time and filter-size bounds of each request.
     public let executionLimits: ExecutionLimits
+    /// Stops requests whose time limit passed.
+    let deadlines: any DeadlineScheduler
     /// The schema's introspection and SDL, computed once.
     let answers: SchemaAnswers
     /// The input types' kinds, for binding each request's arguments.
@@ -116,11 +126,15 @@ public final class Engine: Sendable {
     ///   - limits: the bounds on each operation's merged selection: a connector operation beyond them
     ///     answers as invalid, an admin document beyond them with `INVALID_ARGUMENT`.
     ///   - executionLimits: each request's time limit and filter size.
+    ///   - deadlines: what interrupts a request when its time limit passes; the process's ``DeadlineWatchdog``
+    ///     by default.
     public init(
         service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect(),
-        limits: OperationLimits = .default, executionLimits: ExecutionLimits = .default
+        limits: OperationLimits = .default, executionLimits: ExecutionLimits = .default,
+        deadlines: any DeadlineScheduler = DeadlineWatchdog.shared
     ) {
         self.executionLimits = executionLimits
+        self.deadlines = deadlines
         self.service = service
         self.answers = SchemaAnswers(api: service.api, schemaSources: service.project.schemaSources)
         self.inputKinds = InputTypeKinds(service.api.typeSystem)

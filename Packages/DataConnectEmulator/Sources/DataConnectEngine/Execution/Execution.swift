@@ -46,7 +46,8 @@ struct Execution {
         self.variables = variables
         self.auth = auth
         self.entityIDs = entityIDs
-        self.budget = RequestBudget(limit: engine.executionLimits.requestTimeout, database: engine.database)
+        self.budget = RequestBudget(
+            limits: engine.executionLimits, database: engine.database, scheduler: engine.deadlines)
         self.bindings =
             operation.usesExpressions || operation.readsResponse
             ? CELBindings(auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)

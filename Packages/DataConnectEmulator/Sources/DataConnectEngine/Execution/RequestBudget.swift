@@ -1,71 +1,135 @@
 import DataConnectWire
+import Synchronization
 
-/// The time one request may still spend in the database, checked by SQLite while it steps statements.
+/// The time one request may still spend in the database, and the watchdog that enforces it.
 ///
-/// Installed on the connection a request borrows; when the request's time limit passes, or the database
-/// starts closing (the emulator is stopping), the running statement fails with `SQLITE_INTERRUPT` and the
-/// request ends with ``error``. A database that cannot call back while it steps (PostgreSQL) bounds each
-/// statement by ``limit`` and cancels statements when it closes; the engine then asks
-/// ``noteInterrupted()`` why. Only the thread running the request touches it.
-public final class RequestBudget {
+/// Installed on the connection a request borrows. Two mechanisms stop its statements: a watchdog
+/// (``DeadlineScheduler``) that interrupts the connection when the time limit passes, from another thread,
+/// whatever the statement is doing (SQLite's `sqlite3_interrupt`, PostgreSQL's cancel); and SQLite's progress
+/// handler, which asks ``shouldInterrupt()`` every ``checkInterval`` virtual-machine steps (the time limit, a
+/// closing database, the stop the watchdog recorded). The progress handler alone cannot bound a request whose
+/// single steps are expensive (a function over megabytes of text); the watchdog alone would miss a stop asked for
+/// between two statements. The request then ends with ``error``.
+///
+/// The progress handler also moves a request that runs past its short budget
+/// (``ExecutionLimits/slowLaneAfter``) into its server's slow lane (``SlowLanes``).
+public final class RequestBudget: @unchecked Sendable {
     /// Why statements were stopped.
-    enum StopReason {
+    enum StopReason: UInt8 {
+        /// Not stopped.
+        case running = 0
         /// The request ran past its time limit.
-        case deadline
+        case deadline = 1
         /// The database is closing.
-        case closing
+        case closing = 2
+        /// The request ran past its short budget while the slow lane was full.
+        case slowLaneFull = 3
     }
 
     /// The request's time limit.
     public let limit: Duration
     /// When the request must be done.
     let deadline: ContinuousClock.Instant
+    /// How long the request may run before it moves to the slow lane; `nil` for never.
+    let slowLaneAfter: Duration?
+    /// When the request moves to the slow lane, if it is still running; `nil` for never.
+    let slowLaneAt: ContinuousClock.Instant?
     let database: any DatabaseAccess
-    /// Set once statements were told to stop.
-    private(set) var stopReason: StopReason?
+    let scheduler: any DeadlineScheduler
+    private let stop = Atomic<UInt8>(StopReason.running.rawValue)
+    /// Interrupts the connection the budget is installed on; `nil` while it is on none. Cleared under the lock
+    /// before the connection goes back to its pool, so that a late watchdog never stops another request.
+    private let interrupter = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The watchdog's action while installed (touched only by the thread running the request).
+    private var ticket: DeadlineTicket?
+    /// Whether the request was moved to the slow lane (touched only by the thread running the request).
+    private var movedToSlowLane = false
 
     /// How many virtual-machine instructions run between two checks: the clock is read about every
     /// few microseconds of work, which costs nothing measurable.
     public static let checkInterval: Int32 = 1_000
 
-    init(limit: Duration, database: any DatabaseAccess) {
-        self.limit = limit
-        self.deadline = ContinuousClock.now + limit
+    init(limits: ExecutionLimits, database: any DatabaseAccess, scheduler: any DeadlineScheduler) {
+        let now = ContinuousClock.now
+        self.limit = limits.requestTimeout
+        self.deadline = now + limits.requestTimeout
+        self.slowLaneAfter = limits.slowLaneAfter
+        self.slowLaneAt = limits.slowLaneAfter.map { now + $0 }
         self.database = database
+        self.scheduler = scheduler
+    }
+
+    /// Why statements were stopped, if they were.
+    var stopReason: StopReason? {
+        let reason = StopReason(rawValue: stop.load(ordering: .acquiring)) ?? .running
+        return reason == .running ? nil : reason
+    }
+
+    /// Records why statements stop; the first reason stays.
+    private func record(_ reason: StopReason) {
+        _ = stop.compareExchange(
+            expected: StopReason.running.rawValue, desired: reason.rawValue, ordering: .acquiringAndReleasing)
     }
 
     /// Bounds the statements `source` runs until ``remove(from:)``.
     func install(on source: any StatementSource) {
         source.installBudget(self)
+        interrupter.withLock { $0 = source.interrupter }
+        if ticket == nil {
+            ticket = scheduler.schedule(at: deadline) { [weak self] in self?.expire() }
+        }
     }
 
     /// Stops bounding `source`'s statements.
     func remove(from source: any StatementSource) {
+        interrupter.withLock { $0 = nil }
+        if let ticket {
+            scheduler.cancel(ticket)
+            self.ticket = nil
+        }
         source.removeBudget(self)
     }
 
-    /// Whether the running statement should stop now (the time limit passed, or the database is closing);
-    /// once `true`, always `true`. For a database that checks while it steps (SQLite's progress handler).
+    /// The watchdog's action: the time limit passed, so the running statement is interrupted now.
+    func expire() {
+        record(.deadline)
+        interrupter.withLock { $0?() }
+    }
+
+    /// Whether the running statement should stop now (the time limit passed, the database is closing, or the
+    /// request ran past its short budget while the slow lane was full); once `true`, always `true`. For a database
+    /// that checks while it steps (SQLite's progress handler), and before each statement.
     public func shouldInterrupt() -> Bool {
         if stopReason != nil { return true }
         if database.isClosing {
-            stopReason = .closing
-        } else if ContinuousClock.now >= deadline {
-            stopReason = .deadline
+            record(.closing)
+            return true
         }
-        return stopReason != nil
+        let now = ContinuousClock.now
+        if now >= deadline {
+            record(.deadline)
+            return true
+        }
+        if !movedToSlowLane, let slowLaneAt, now >= slowLaneAt {
+            movedToSlowLane = true
+            if let lane = SlowLanes.current, !lane.enterSlowLane() {
+                record(.slowLaneFull)
+                return true
+            }
+        }
+        return false
     }
 
     /// Records why a statement was interrupted by the database itself (its statement timeout or a cancel
     /// while closing), when no check of ours stopped it.
     func noteInterrupted() {
-        if stopReason == nil { stopReason = database.isClosing ? .closing : .deadline }
+        if stopReason == nil { record(database.isClosing ? .closing : .deadline) }
     }
 
     /// The request's answer once its statements were stopped.
     var error: ExecutionError? {
         switch stopReason {
-        case nil: nil
+        case nil, .running?: nil
         case .deadline?:
             ExecutionError(
                 code: .deadlineExceeded,
@@ -74,6 +138,13 @@ public final class RequestBudget {
         case .closing?:
             ExecutionError(
                 code: .unavailable, message: "the emulator is stopping; the request was cancelled",
+                isRequestLevel: true)
+        case .slowLaneFull?:
+            ExecutionError(
+                code: .resourceExhausted,
+                message:
+                    "the request ran longer than \(Self.describe(slowLaneAfter ?? .zero)) (slowLaneAfter) while the "
+                    + "slow lane was full; retry once the slow requests running now have ended",
                 isRequestLevel: true)
         }
     }

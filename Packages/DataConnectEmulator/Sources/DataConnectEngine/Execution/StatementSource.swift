@@ -14,6 +14,8 @@ public protocol StatementSource {
     func installBudget(_ budget: RequestBudget)
     /// Stops watching the budget installed by ``installBudget(_:)``.
     func removeBudget(_ budget: RequestBudget)
+    /// Stops the statement running on this connection now; called from another thread (the request's watchdog).
+    var interrupter: @Sendable () -> Void { get }
 }
 
 /// A prepared statement of one ``StatementSource``: bind values, step through rows, read columns.

@@ -201,6 +201,7 @@ final class RecordingSource: StatementSource {
     func installBudget(_ budget: RequestBudget) { base.installBudget(budget) }
 
     func removeBudget(_ budget: RequestBudget) { base.removeBudget(budget) }
+    var interrupter: @Sendable () -> Void { base.interrupter }
 }
 
 /// Pool access that records the SQL of each request (what the engine really ran).
@@ -269,7 +270,8 @@ final class TestBackend {
     ///   - seeded: whether to insert ``EngineFixtures/seed``.
     init(
         _ operations: String, schema: String = EngineFixtures.schema, clientCache: Bool = false, seeded: Bool = true,
-        executionLimits: ExecutionLimits = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        executionLimits: ExecutionLimits = .default, deadlines: any DeadlineScheduler = DeadlineWatchdog.shared,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let directory = NSTemporaryDirectory() + "dataconnect-engine-tests-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -319,7 +321,7 @@ final class TestBackend {
         #expect(report.issues.isEmpty, "\(report.issues)", sourceLocation: sourceLocation)
         engine = Engine(
             service: service, database: RecordingAccess(base: store.access, log: log), dialect: store.dialect,
-            executionLimits: executionLimits)
+            executionLimits: executionLimits, deadlines: deadlines)
         #expect(engine.issues.isEmpty, "\(engine.issues)", sourceLocation: sourceLocation)
         if seeded {
             // Seeded without the test's execution limits, which may refuse any statement.

@@ -163,4 +163,9 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
     public func removeBudget(_ budget: RequestBudget) {
         self.budget = nil
     }
+
+    /// PostgreSQL's cancel request for the statement running on this connection.
+    public var interrupter: @Sendable () -> Void {
+        { [self] in cancel() }
+    }
 }

@@ -1,0 +1,193 @@
+import DataConnectEngine
+import DataConnectWire
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// The request's time limit enforced by a watchdog: when the deadline passes, the statement running is
+/// interrupted from outside, whatever it is doing, and the request answers `DEADLINE_EXCEEDED` (HTTP 504).
+@Suite struct DeadlineTests {
+    static let operations = "query Movies @auth(level: PUBLIC) { movies { id } }"
+
+    /// A statement that would run for hours: only an interrupt from outside ends it.
+    static let endless =
+        #"query { _select(sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT max(x) FROM n") }"#
+
+    @Test func theWatchdogInterruptsAStatementWhenTheDeadlinePasses() throws {
+        // given a time limit that never passes by the clock, and a scheduler the test fires
+        let deadlines = ManualDeadlines()
+        let backend = try TestBackend(
+            Self.operations, executionLimits: ExecutionLimits(requestTimeout: .seconds(3_600)), deadlines: deadlines)
+
+        // when the endless statement runs and its deadline passes
+        let answer = Mutex<EngineResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // The backend is used by this thread only until the other one is done with it.
+        nonisolated(unsafe) let running = backend
+        let thread = Thread {
+            answer.withLock { $0 = running.admin(Self.endless) }
+            done.signal()
+        }
+        thread.start()
+        try #require(deadlines.waitForScheduled(), "the request never armed its deadline")
+        deadlines.passAll()
+
+        // then the statement is stopped at once and the request answers DEADLINE_EXCEEDED, naming the limit
+        try #require(done.wait(timeout: .now() + 120) == .success, "the interrupted statement never returned")
+        let result = try #require(answer.withLock { $0 })
+        #expect(result.status == .deadlineExceeded, "\(result.body)")
+        #expect(result.requestErrorMessage?.contains("limit requestTimeout = 3600 s") == true, "\(result.body)")
+    }
+
+    @Test func aRequestThatEndsInTimeLeavesNothingScheduled() throws {
+        // given
+        let deadlines = ManualDeadlines()
+        let backend = try TestBackend(Self.operations, deadlines: deadlines)
+
+        // when
+        let result = backend.admin("{ movies { id } }")
+
+        // then its deadline was armed while it ran, and disarmed with it
+        #expect(result.status == .ok, "\(result.body)")
+        #expect(deadlines.scheduledEver > 0)
+        #expect(deadlines.pending == 0)
+    }
+
+    @Test func theLiveWatchdogRunsActionsByDeadlineAndForgetsCancelledOnes() {
+        // given
+        let watchdog = DeadlineWatchdog()
+        let fired = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        let now = ContinuousClock.now
+
+        // when three actions are scheduled out of order and one is cancelled
+        _ = watchdog.schedule(at: now + .milliseconds(30)) {
+            fired.withLock { $0.append(2) }
+            done.signal()
+        }
+        let cancelled = watchdog.schedule(at: now + .milliseconds(10)) { fired.withLock { $0.append(99) } }
+        _ = watchdog.schedule(at: now) { fired.withLock { $0.append(1) } }
+        watchdog.cancel(cancelled)
+
+        // then the due ones run in deadline order, the cancelled one never
+        #expect(done.wait(timeout: .now() + 120) == .success)
+        #expect(fired.withLock { $0 } == [1, 2])
+        #expect(watchdog.pendingCount == 0)
+    }
+}
+
+/// A ``DeadlineScheduler`` whose deadlines pass when the test says so.
+final class ManualDeadlines: DeadlineScheduler, Sendable {
+    private struct State {
+        var actions: [UInt64: @Sendable () -> Void] = [:]
+        var next: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+    private let scheduled = DispatchSemaphore(value: 0)
+
+    func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> DeadlineTicket {
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            state.actions[state.next] = action
+            return state.next
+        }
+        scheduled.signal()
+        return DeadlineTicket(id: id)
+    }
+
+    func cancel(_ ticket: DeadlineTicket) {
+        _ = state.withLock { $0.actions.removeValue(forKey: ticket.id) }
+    }
+
+    /// Waits until something was scheduled (a hang guard, not a timing condition).
+    func waitForScheduled() -> Bool {
+        scheduled.wait(timeout: .now() + 120) == .success
+    }
+
+    /// Runs every pending action: their deadlines have passed.
+    func passAll() {
+        let due = state.withLock { state in
+            defer { state.actions = [:] }
+            return Array(state.actions.values)
+        }
+        for action in due { action() }
+    }
+
+    var pending: Int { state.withLock { $0.actions.count } }
+    var scheduledEver: Int { state.withLock { Int($0.next) - 1 } }
+}
+
+/// A request past its short budget moves to the slow lane of the thread it runs on; when the lane is full it is
+/// stopped with `RESOURCE_EXHAUSTED`, naming the budget.
+@Suite(.serialized) struct SlowLaneTests {
+    /// A statement long enough for the progress handler to check it many times.
+    static let long =
+        #"query { _select(sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000) SELECT max(x) AS top FROM n") }"#
+
+    @Test func aRequestPastItsShortBudgetAsksItsThreadsSlowLaneOnce() throws {
+        // given a short budget that has always passed, and a lane with room
+        let backend = try TestBackend(
+            DeadlineTests.operations, executionLimits: ExecutionLimits(slowLaneAfter: .zero))
+        let lane = RecordingLane(admits: true)
+        SlowLanes.register(lane)
+        defer { SlowLanes.register(nil) }
+
+        // when
+        let result = backend.admin(Self.long)
+
+        // then it moved once and ran to the end
+        #expect(result.status == .ok, "\(result.body)")
+        #expect(lane.asked == 1)
+    }
+
+    @Test func aFullSlowLaneStopsTheRequestWithResourceExhausted() throws {
+        // given a full slow lane
+        let backend = try TestBackend(
+            DeadlineTests.operations, executionLimits: ExecutionLimits(slowLaneAfter: .milliseconds(0)))
+        let lane = RecordingLane(admits: false)
+        SlowLanes.register(lane)
+        defer { SlowLanes.register(nil) }
+
+        // when
+        let result = backend.admin(Self.long)
+
+        // then
+        #expect(result.status == .resourceExhausted, "\(result.body)")
+        #expect(result.requestErrorMessage?.contains("slowLaneAfter") == true, "\(result.body)")
+    }
+
+    @Test func aRequestWithinItsShortBudgetNeverAsks() throws {
+        // given a short budget no request of this test reaches
+        let backend = try TestBackend(
+            DeadlineTests.operations, executionLimits: ExecutionLimits(slowLaneAfter: .seconds(3_600)))
+        let lane = RecordingLane(admits: false)
+        SlowLanes.register(lane)
+        defer { SlowLanes.register(nil) }
+
+        // when
+        let result = backend.admin("{ movies { id } }")
+
+        // then
+        #expect(result.status == .ok, "\(result.body)")
+        #expect(lane.asked == 0)
+    }
+}
+
+/// A slow lane that records how often it was asked.
+final class RecordingLane: SlowLane {
+    private let admits: Bool
+    private let count = Mutex(0)
+
+    init(admits: Bool) {
+        self.admits = admits
+    }
+
+    func enterSlowLane() -> Bool {
+        count.withLock { $0 += 1 }
+        return admits
+    }
+
+    var asked: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,156 @@
+import Dispatch
+import EmulatorHTTP
+import Foundation
+import Synchronization
+import Testing
+
+/// The request lanes: heavy requests run off the connections' threads, a request past its short budget leaves the
+/// fast lane (which gets a thread back), and the slow lane's bound holds.
+@Suite struct RequestLanesTests {
+    @Test func aRequestMovedToTheSlowLaneGivesTheFastLaneAThreadBack() throws {
+        // given one fast worker, running a request that moves to the slow lane and then blocks
+        let workers = WorkerRegistry()
+        let lanes = RequestLanes(
+            configuration: .init(fastWorkers: 1, slowLaneCapacity: 1), threadStarted: workers.register)
+        let release = DispatchSemaphore(value: 0)
+        let moved = DispatchSemaphore(value: 0)
+        let admitted = Mutex<Bool?>(nil)
+        lanes.submit(
+            run: {
+                admitted.withLock { $0 = workers.current?.enterSlowLane() }
+                moved.signal()
+                release.wait()
+            }, abandon: {})
+        try #require(moved.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success)
+
+        // when a cheap request comes while the slow one still runs
+        let cheap = DispatchSemaphore(value: 0)
+        lanes.submit(run: { cheap.signal() }, abandon: {})
+
+        // then it runs on a new fast thread, and the slow lane holds the first
+        #expect(
+            cheap.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success, "the fast lane had no thread")
+        #expect(admitted.withLock { $0 } == true)
+        #expect(lanes.snapshot.slowRunning == 1)
+        #expect(lanes.snapshot.fastThreads == 1)
+        release.signal()
+        #expect(lanes.stop(grace: .seconds(HangGuard.eventSeconds)))
+        #expect(lanes.snapshot.slowRunning == 0)
+    }
+
+    @Test func theSlowLaneRefusesOneMoreThanItsCapacity() throws {
+        // given a slow lane for one request
+        let workers = WorkerRegistry()
+        let lanes = RequestLanes(
+            configuration: .init(fastWorkers: 2, slowLaneCapacity: 1), threadStarted: workers.register)
+        let release = DispatchSemaphore(value: 0)
+        let answers = Mutex<[Bool]>([])
+        let asked = DispatchSemaphore(value: 0)
+
+        // when two requests pass their short budget at once
+        for _ in 0..<2 {
+            lanes.submit(
+                run: {
+                    let admitted = workers.current?.enterSlowLane() ?? false
+                    answers.withLock { $0.append(admitted) }
+                    asked.signal()
+                    if admitted { release.wait() }
+                }, abandon: {})
+        }
+        for _ in 0..<2 { try #require(asked.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success) }
+
+        // then one runs in the slow lane and the other is refused
+        #expect(answers.withLock { $0.sorted { !$0 && $1 } } == [false, true])
+        #expect(lanes.snapshot.slowRunning == 1)
+        #expect(lanes.snapshot.refusedSlowRequests == 1)
+        release.signal()
+        #expect(lanes.stop(grace: .seconds(HangGuard.eventSeconds)))
+    }
+
+    @Test func stoppingAbandonsWhatHasNotStarted() throws {
+        // given one busy worker and a queued request
+        let lanes = RequestLanes(configuration: .init(fastWorkers: 1, slowLaneCapacity: 1))
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let outcome = Mutex<[String]>([])
+        lanes.submit(
+            run: {
+                started.signal()
+                release.wait()
+                outcome.withLock { $0.append("first ran") }
+            }, abandon: { outcome.withLock { $0.append("first abandoned") } })
+        try #require(started.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success)
+        lanes.submit(
+            run: { outcome.withLock { $0.append("second ran") } },
+            abandon: {
+                outcome.withLock { $0.append("second abandoned") }
+                release.signal()
+            })
+
+        // when the lanes stop while the first still runs (it ends once the second is abandoned)
+        let stopped = DispatchSemaphore(value: 0)
+        Thread {
+            lanes.stop(grace: .seconds(HangGuard.eventSeconds))
+            stopped.signal()
+        }.start()
+
+        // then the queued one is abandoned, the running one finishes, and nothing more is taken
+        #expect(stopped.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success)
+        #expect(Set(outcome.withLock { $0 }) == ["first ran", "second abandoned"])
+        #expect(lanes.submit(run: {}, abandon: {}) == false)
+    }
+
+    @Test func aLaneRequestNeverHoldsUpTheConnectionsThread() async throws {
+        // given one connection thread, and a responder whose lane requests block until released
+        let release = DispatchSemaphore(value: 0)
+        let responder = LaneResponder(release: release)
+        let server = HTTPServer(port: 0, configuration: .init(threadPoolSize: 1), responder: responder)
+        try server.start()
+        defer { server.stop() }
+        let blocked = Task.detached { try await fetch(port: server.port, "/slow", method: "POST", body: [1]) }
+        try #require(responder.waitUntilBlocked(), "the lane request never started")
+
+        // when another request comes on the same (only) connection thread
+        let (body, response) = try await fetch(port: server.port, "/fast")
+
+        // then it is answered while the lane request still runs
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "fast")
+        release.signal()
+        let (slowBody, slowResponse) = try await blocked.value
+        #expect(slowResponse.statusCode == 200)
+        #expect(String(decoding: slowBody, as: UTF8.self) == "slow")
+    }
+}
+
+/// Keeps each lane thread's worker, as the emulator registers it for its engine.
+final class WorkerRegistry: Sendable {
+    private static let key = "test.lane-worker"
+
+    @Sendable func register(_ worker: LaneWorker) {
+        Thread.current.threadDictionary[Self.key] = worker
+    }
+
+    var current: LaneWorker? {
+        Thread.current.threadDictionary[Self.key] as? LaneWorker
+    }
+}
+
+/// Runs `POST`s on the lanes (blocking until released) and answers `GET`s on the connection's thread.
+struct LaneResponder: HTTPResponder {
+    let release: DispatchSemaphore
+    let started = DispatchSemaphore(value: 0)
+
+    func runsInLanes(_ request: HTTPRequest) -> Bool { request.method == .post }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard request.method == .post else { return .text("fast") }
+        started.signal()
+        release.wait()
+        return .text("slow")
+    }
+
+    func waitUntilBlocked() -> Bool {
+        started.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success
+    }
+}
