@@ -200,6 +200,7 @@ public final class EmulatorResponder: HTTPResponder {
             guard let target = body?["path"]?.stringValue else {
                 return Self.error(.invalidArgument, "POST /emulator/export needs {\"path\": \"<directory>\"}")
             }
+            if let problem = ExportTarget.problem(with: target) { return Self.error(problem) }
             switch maintenance(.export(path: target)) {
             case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)

@@ -1,5 +1,6 @@
 import DataConnectWire
 import EmulatorTesting
+import Foundation
 import Testing
 
 /// The privileged service endpoints (`:executeGraphql`, `:executeGraphqlRead`, impersonation) and the emulator's
@@ -228,6 +229,25 @@ import Testing
     }
 
     // MARK: Emulator endpoints
+
+    @Test func exportToAFileIsRefusedWithAClearMessage() async throws {
+        // given: a file where the export directory should be
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/notes.txt"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: file))
+
+        // when
+        let onFile = try await client.post(emulator.url + "/emulator/export", json: ["path": .string(file)])
+        let underFile = try await client.post(
+            emulator.url + "/emulator/export", json: ["path": .string(file + "/export")])
+
+        // then
+        expectRequestError(onFile, 400, "INVALID_ARGUMENT", messageContains: ["\(file)\" is a file; give a directory"])
+        expectRequestError(underFile, 400, "INVALID_ARGUMENT", messageContains: ["\(file)\", which is a file"])
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep")
+    }
 
     @Test func infoDescribesTheService() async throws {
         // when
