@@ -228,6 +228,30 @@ import Testing
         expectRequestError(nobody, 401, "UNAUTHENTICATED")
     }
 
+    @Test(arguments: [
+        ("executeGraphql", false), ("executeGraphqlRead", false), ("impersonateQuery", true),
+        ("impersonateMutation", true),
+    ])
+    func anImpersonationThatIsNotAnObjectIsRefused(_ method: String, _ onConnector: Bool) async throws {
+        // given: every endpoint that reads extensions.impersonate
+        let url = onConnector ? emulator.connectorURL("movies", method) : emulator.serviceURL(method)
+        func body(_ extensions: JSONValue) -> JSONValue {
+            onConnector
+                ? ["operationName": "listMyReviews", "variables": [:], "extensions": extensions]
+                : ["query": "query { users { _count } }", "extensions": extensions]
+        }
+
+        // when
+        let string = try await client.post(url, json: body(["impersonate": "uid-alice"]))
+        let claims = try await client.post(url, json: body(["impersonate": ["authClaims": "uid-alice"]]))
+        let extensions = try await client.post(url, json: body("impersonate"))
+
+        // then: a clear refusal, not a run as the admin (or with no caller)
+        expectRequestError(string, 400, "INVALID_ARGUMENT", messageContains: ["extensions.impersonate", "object"])
+        expectRequestError(claims, 400, "INVALID_ARGUMENT", messageContains: ["authClaims", "object"])
+        expectRequestError(extensions, 400, "INVALID_ARGUMENT", messageContains: ["extensions", "object"])
+    }
+
     // MARK: Emulator endpoints
 
     @Test func exportToAFileIsRefusedWithAClearMessage() async throws {
