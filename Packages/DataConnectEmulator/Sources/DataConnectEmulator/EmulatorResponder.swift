@@ -208,6 +208,7 @@ public final class EmulatorResponder: HTTPResponder {
             guard let target = body?["path"]?.stringValue else {
                 return Self.error(.invalidArgument, "POST /emulator/export needs {\"path\": \"<directory>\"}")
             }
+            if let problem = ExportTarget.problem(with: target) { return Self.error(problem) }
             switch maintenance(.export(path: target)) {
             case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)
@@ -240,12 +241,18 @@ public final class EmulatorResponder: HTTPResponder {
 
     /// Answers a service API request.
     private func serve(_ route: APIRoute, _ request: HTTPRequest) -> HTTPResponse {
-        // A web page's request (it carries `Origin`) must say it sends JSON; other callers are not refused for
-        // their Content-Type, since real clients and test suites send none, or another one.
-        if request.headers["origin"] != nil, let contentType = request.headers["content-type"],
-            !contentType.lowercased().hasPrefix("application/json")
-        {
-            return Self.error(.invalidArgument, "Content-Type must be application/json, got \"\(contentType)\"")
+        // A web page's request (it carries `Origin`, even a loopback or the emulator's own one) must say it sends
+        // JSON; other callers are not refused for their Content-Type, since real clients and test suites send none,
+        // or another one.
+        if request.headers["origin"] != nil {
+            guard let contentType = request.headers["content-type"] else {
+                return Self.error(
+                    .invalidArgument,
+                    "Content-Type is missing: a request with an Origin must send Content-Type: application/json")
+            }
+            guard contentType.lowercased().hasPrefix("application/json") else {
+                return Self.error(.invalidArgument, "Content-Type must be application/json, got \"\(contentType)\"")
+            }
         }
         let engine = self.engine
         guard route.service == engine.service.project.config.serviceId else {

@@ -19,7 +19,8 @@ import Glibc
 ///   accepts loopback origins on any port, the server's own origin and ``allowedOrigins``; the
 ///   ``Audience/admin`` API accepts only the server's own origin (`http://` and the request's `Host`: a page
 ///   the server itself served) and ``allowedOrigins``. `Origin: null` (sandboxed frames, `file:` pages) is
-///   none of these.
+///   none of these. An `Origin` is a serialized origin, `scheme://host[:port]` with no path and no trailing
+///   slash, as browsers send it; any other value (`http://127.0.0.1:9399/`) is refused like a foreign origin.
 ///
 /// An accepted `Origin` is answered with `Access-Control-Allow-Origin: <origin>` and `Vary: Origin`; a
 /// preflight (`OPTIONS` with `Access-Control-Request-Method`) additionally gets the allowed methods, the
@@ -197,8 +198,11 @@ public struct RequestOriginPolicy: Sendable, Equatable {
 
     /// Whether a page of `origin` may call the `audience` API of a server reached as `host` (the request's
     /// `Host` value).
+    ///
+    /// `origin` must be a serialized origin as browsers send it (`scheme://host[:port]`); a path, even a lone
+    /// trailing slash, makes it no origin, and it is refused.
     public func acceptsOrigin(_ origin: String, host: String?, audience: Audience) -> Bool {
-        guard let parsed = Self.parseOrigin(origin) else { return false }
+        guard let parsed = Self.parseOrigin(origin, allowingTrailingSlash: false) else { return false }
         let normalized = Self.serialize(parsed)
         if allowedOrigins.contains(normalized) { return true }
         if let host, let own = Self.splitHostAndPort(Self.trimmed(host)), parsed.scheme == "http",
@@ -232,10 +236,13 @@ public struct RequestOriginPolicy: Sendable, Equatable {
         return false
     }
 
-    /// The normalized form of an origin (`scheme://host[:port]`: lowercase, default port left out, no
-    /// trailing slash), or `nil` when `text` is not one; `null` is not an origin.
+    /// The normalized form of an allow-list origin (`scheme://host[:port]`: lowercase, default port left out, a
+    /// trailing slash dropped), or `nil` when `text` is not one; `null` is not an origin.
+    ///
+    /// Lenient for configuration only: a request's `Origin` with a trailing slash is refused
+    /// (``acceptsOrigin(_:host:audience:)``).
     public static func normalizedOrigin(_ text: String) -> String? {
-        parseOrigin(trimmed(text)).map(serialize)
+        parseOrigin(trimmed(text), allowingTrailingSlash: true).map(serialize)
     }
 
     /// The normalized form of an allowed-host entry (lowercase, without port), or `nil` when `text` is not a host
@@ -257,7 +264,8 @@ public struct RequestOriginPolicy: Sendable, Equatable {
         var port: Int
     }
 
-    private static func parseOrigin(_ text: String) -> Origin? {
+    /// Parses `scheme://host[:port]`; a trailing `/` is dropped only when `allowingTrailingSlash`.
+    private static func parseOrigin(_ text: String, allowingTrailingSlash: Bool) -> Origin? {
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return nil }
         let scheme = text[..<colon].lowercased()
         let letters = "abcdefghijklmnopqrstuvwxyz"
@@ -265,7 +273,7 @@ public struct RequestOriginPolicy: Sendable, Equatable {
             scheme.allSatisfy({ letters.contains($0) || "0123456789+-.".contains($0) })
         else { return nil }
         var authority = String(text[colon...].dropFirst(3))
-        if authority.hasSuffix("/") { authority.removeLast() }
+        if allowingTrailingSlash, authority.hasSuffix("/") { authority.removeLast() }
         guard !authority.contains("/"), !authority.contains("@"), let (host, port) = splitHostAndPort(authority) else {
             return nil
         }

@@ -1,5 +1,6 @@
 import DataConnectWire
 import EmulatorTesting
+import Foundation
 import Testing
 
 /// The privileged service endpoints (`:executeGraphql`, `:executeGraphqlRead`, impersonation) and the emulator's
@@ -227,7 +228,50 @@ import Testing
         expectRequestError(nobody, 401, "UNAUTHENTICATED")
     }
 
+    @Test(arguments: [
+        ("executeGraphql", false), ("executeGraphqlRead", false), ("impersonateQuery", true),
+        ("impersonateMutation", true),
+    ])
+    func anImpersonationThatIsNotAnObjectIsRefused(_ method: String, _ onConnector: Bool) async throws {
+        // given: every endpoint that reads extensions.impersonate
+        let url = onConnector ? emulator.connectorURL("movies", method) : emulator.serviceURL(method)
+        func body(_ extensions: JSONValue) -> JSONValue {
+            onConnector
+                ? ["operationName": "listMyReviews", "variables": [:], "extensions": extensions]
+                : ["query": "query { users { _count } }", "extensions": extensions]
+        }
+
+        // when
+        let string = try await client.post(url, json: body(["impersonate": "uid-alice"]))
+        let claims = try await client.post(url, json: body(["impersonate": ["authClaims": "uid-alice"]]))
+        let extensions = try await client.post(url, json: body("impersonate"))
+
+        // then: a clear refusal, not a run as the admin (or with no caller)
+        expectRequestError(string, 400, "INVALID_ARGUMENT", messageContains: ["extensions.impersonate", "object"])
+        expectRequestError(claims, 400, "INVALID_ARGUMENT", messageContains: ["authClaims", "object"])
+        expectRequestError(extensions, 400, "INVALID_ARGUMENT", messageContains: ["extensions", "object"])
+    }
+
     // MARK: Emulator endpoints
+
+    @Test func exportToAFileIsRefusedWithAClearMessage() async throws {
+        // given: a file where the export directory should be
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/notes.txt"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: file))
+
+        // when
+        let onFile = try await client.post(emulator.url + "/emulator/export", json: ["path": .string(file)])
+        let underFile = try await client.post(
+            emulator.url + "/emulator/export", json: ["path": .string(file + "/export")])
+
+        // then
+        expectRequestError(onFile, 400, "INVALID_ARGUMENT", messageContains: ["\(file)\" is a file; give a directory"])
+        expectRequestError(underFile, 400, "INVALID_ARGUMENT", messageContains: ["\(file)\", which is a file"])
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep")
+    }
 
     @Test func infoDescribesTheService() async throws {
         // when

@@ -170,7 +170,9 @@ import Testing
         // then
         #expect(expectData(allowed) == ["loan_deleteMany": 1])
         expectRequestError(denied, 403, "PERMISSION_DENIED")
-        expectRequestError(anonymous, 401, "UNAUTHENTICATED")
+        // An @auth(expr:) that reads auth with no caller refuses as a false one does (403), not as an unmet
+        // @auth(level:) (401): server reference §5.2.
+        expectRequestError(anonymous, 403, "PERMISSION_DENIED", messageContains: ["@auth(expr:)"])
     }
 }
 

@@ -273,12 +273,65 @@ import Testing
             port: emulator.emulator.port,
             Self.request(
                 "POST", Self.connectorPath + ":executeQuery", host: "localhost",
-                headers: [("Origin", "http://localhost:3000")], body: Self.queryBody("noSuchOperation")))
+                headers: [("Origin", "http://localhost:3000"), ("Content-Type", "application/json")],
+                body: Self.queryBody("noSuchOperation")))
 
         // then
         #expect(result.status == 404, "\(result)")
         #expect(result.isErrorEnvelope, "\(result)")
         #expect(result.headers["access-control-allow-origin"] == "http://localhost:3000")
+    }
+
+    @Test(arguments: ["http://localhost:3000", "http://127.0.0.1:PORT"])
+    func aPageRequestWithoutContentTypeIs400AndWritesNothing(_ origin: String) throws {
+        // given: a loopback page, and the emulator's own origin
+        let emulator = try Backend.movies.start()
+        let port = emulator.emulator.port
+        let origin = origin.replacingOccurrences(of: "PORT", with: String(port))
+
+        // when: a body, but no Content-Type
+        let result = try rawExchange(
+            port: port,
+            Self.request(
+                "POST", Self.connectorPath + ":executeMutation", host: "127.0.0.1:\(port)",
+                headers: [("Origin", origin)], body: Self.createMovie))
+
+        // then
+        #expect(result.status == 400, "\(result)")
+        #expect(result.isErrorEnvelope, "\(result)")
+        #expect(result.errorStatus == "INVALID_ARGUMENT")
+        #expect(result.errorMessage.contains("Content-Type is missing"))
+        #expect(result.headers["access-control-allow-origin"] == origin)
+        #expect(Self.movieCount(emulator, title: "Forged") == 0)
+    }
+
+    @Test(arguments: ["http://127.0.0.1:PORT/", "http://localhost:3000/"])
+    func anOriginWithATrailingSlashIsNotAnOrigin(_ origin: String) throws {
+        // given: an Origin is scheme://host[:port]; a trailing slash makes it a URL, not the emulator's own origin
+        let emulator = try Backend.movies.start()
+        let port = emulator.emulator.port
+        let origin = origin.replacingOccurrences(of: "PORT", with: String(port))
+        let movies = Self.movieCount(emulator)
+
+        // when
+        let clear = try rawExchange(
+            port: port,
+            Self.request("POST", "/emulator/clear", host: "127.0.0.1:\(port)", headers: [("Origin", origin)]))
+        let query = try rawExchange(
+            port: port,
+            Self.request(
+                "POST", Self.connectorPath + ":executeQuery", host: "127.0.0.1:\(port)",
+                headers: [("Origin", origin), ("Content-Type", "application/json")], body: Self.queryBody("listMovies"))
+        )
+
+        // then
+        for result in [clear, query] {
+            #expect(result.status == 403, "\(result)")
+            #expect(result.errorStatus == "PERMISSION_DENIED")
+            #expect(result.errorMessage.contains(origin))
+            #expect(result.headers["access-control-allow-origin"] == nil)
+        }
+        #expect(Self.movieCount(emulator) == movies)
     }
 
     @Test(arguments: ["null", "http://evil.example", "http://localhost.evil.example:3000", "file://"])

@@ -82,7 +82,7 @@ import Testing
     @Test(arguments: [
         "null", "http://evil.example", "https://evil.example:443", "http://localhost.evil.example:3000",
         "http://127.0.0.1.evil.example", "file://", "localhost:3000", "http://localhost:3000/path", "",
-        "ftp://localhost",
+        "ftp://localhost", "http://localhost:3000/", "http://127.0.0.1:9399/",
     ])
     func otherOriginsMayCallNeitherAPI(_ origin: String) {
         #expect(!Self.loopback.acceptsOrigin(origin, host: "127.0.0.1:9399", audience: .client))
@@ -96,6 +96,7 @@ import Testing
         #expect(!Self.loopback.acceptsOrigin("https://localhost:9399", host: "localhost:9399", audience: .admin))
         #expect(!Self.loopback.acceptsOrigin("http://localhost:9400", host: "localhost:9399", audience: .admin))
         #expect(!Self.loopback.acceptsOrigin("http://localhost:9399", host: nil, audience: .admin))
+        #expect(!Self.loopback.acceptsOrigin("http://localhost:9399/", host: "localhost:9399", audience: .admin))
     }
 
     @Test func allowedOriginsMayCallBothAPIsAndAreNormalized() throws {
@@ -109,6 +110,7 @@ import Testing
             #expect(policy.acceptsOrigin("http://devbox.test:8080", host: "127.0.0.1:9399", audience: audience))
             #expect(!policy.acceptsOrigin("http://app.example", host: "127.0.0.1:9399", audience: audience))
             #expect(!policy.acceptsOrigin("http://devbox.test:8081", host: "127.0.0.1:9399", audience: audience))
+            #expect(!policy.acceptsOrigin("https://app.example/", host: "127.0.0.1:9399", audience: audience))
         }
     }
 

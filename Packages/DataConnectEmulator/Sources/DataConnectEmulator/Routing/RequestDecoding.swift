@@ -30,11 +30,49 @@ enum RequestDecoding {
             return .failure(
                 RequestError(status: .invalidArgument, message: "invalid JSON in the request body: \(error.message)"))
         }
+        let request: Request
         do {
-            return .success(try read(json))
+            request = try read(json)
         } catch {
             return .failure(requestError(error, for: endpoint))
         }
+        switch endpoint {
+        case .impersonate, .executeGraphql:
+            if let error = impersonationError(json["extensions"]) { return .failure(error) }
+        case .execute, .needsConnector, .serviceMethodOnConnector, .unknown:
+            break
+        }
+        return .success(request)
+    }
+
+    /// The answer to an `extensions.impersonate` of the wrong shape, on the endpoints that read it (`:impersonate*`,
+    /// `:executeGraphql*`); `nil` when it is absent, `null` or an object whose `authClaims` (if any) is an object.
+    ///
+    /// The wire types read a malformed member as no impersonation, which would run the operation as the admin or
+    /// as the token's caller instead of as the one the request names; the emulator refuses it instead.
+    ///
+    /// - Parameter extensions: The body's `extensions` member, if any.
+    /// - Returns: A 400 `INVALID_ARGUMENT` error naming the member, or `nil`.
+    static func impersonationError(_ extensions: JSONValue?) -> RequestError? {
+        let expected = #"{"authClaims": {…}} or {"unauthenticated": true}"#
+        guard let extensions, !extensions.isNull else { return nil }
+        guard case .object(let members) = extensions else {
+            return RequestError(
+                status: .invalidArgument,
+                message: "\"extensions\" must be an object, such as {\"impersonate\": \(expected)}")
+        }
+        guard let impersonate = members["impersonate"], !impersonate.isNull else { return nil }
+        guard case .object(let caller) = impersonate else {
+            return RequestError(
+                status: .invalidArgument, message: "\"extensions.impersonate\" must be an object: \(expected)")
+        }
+        if let claims = caller["authClaims"], !claims.isNull, claims.objectValue == nil {
+            return RequestError(
+                status: .invalidArgument,
+                message: "\"extensions.impersonate.authClaims\" must be an object of token claims, such as "
+                    + #"{"sub": "user-1"}"#)
+        }
+        return nil
     }
 
     /// The answer to a body that is JSON but not the request `endpoint` takes.

@@ -295,8 +295,12 @@ public final class Engine: Sendable {
                 if try expression.evaluateCondition(in: bindings) { return nil }
                 return Self.failure(.permissionDenied, "@auth(expr:) denied the request")
             } catch {
+                // An expression that cannot be evaluated refuses the request as a false one does, with
+                // PERMISSION_DENIED; UNAUTHENTICATED is only for an unmet `@auth(level:)`.
                 if case .unauthenticated = error {
-                    return Self.failure(.unauthenticated, "this operation needs a signed-in user")
+                    return Self.failure(
+                        .permissionDenied,
+                        "@auth(expr:) denied the request: it reads auth, and the caller is not signed in")
                 }
                 return Self.failure(.permissionDenied, "@auth(expr:) failed: \(error.message)")
             }

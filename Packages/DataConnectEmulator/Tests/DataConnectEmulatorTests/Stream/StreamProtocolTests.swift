@@ -298,6 +298,31 @@ import Testing
         #expect(fixture.hub.subscriberCount == 0)
     }
 
+    @Test func aReRunWithATokenPastItsExpiryPushesAsARequestWouldBeServed() async throws {
+        // given: a subscription whose token expired long ago (`exp` in 2001): the emulator does not check expiry,
+        // for requests nor for re-runs, so the re-run is served as a new request with that token would be
+        let fixture = try RealtimeFixture()
+        let client = try fixture.openStream()
+        let expired = AuthContext.unsignedToken(claims: [
+            "sub": "u1", "user_id": "u1", "firebase": ["sign_in_provider": "password"], "exp": 1_000_000_000,
+        ])
+        client.send(RealtimeFixture.subscribe("1", "MyNotes", first: true, token: expired))
+        #expect(client.nextResult()?["data"]?["notes"] == .array([]))
+
+        // when: a change re-runs it
+        client.send(RealtimeFixture.execute("2", "AddNote", ["text": "late"]))
+        var pushed: [String: JSONValue] = [:]
+        for _ in 0..<2 {
+            let result = try #require(client.nextResult())
+            pushed[result["requestId"]?.stringValue ?? ""] = result
+        }
+
+        // then: pushed, not ended
+        #expect(pushed["1"]?["data"]?["notes"]?[0]?["text"] == "late")
+        #expect(pushed["1"]?["cancelled"] == .bool(false))
+        #expect(fixture.hub.subscriberCount == 1)
+    }
+
     @Test func theFlutterOpeningFrameIsAccepted() throws {
         // given: the Flutter SDK opens with name and headers, and no request id or kind
         let fixture = try RealtimeFixture()

@@ -88,7 +88,8 @@ import Testing
 
         // then
         #expect(denied.status == .permissionDenied)
-        #expect(signedOut.status == .unauthenticated)
+        #expect(signedOut.status == .permissionDenied)
+        #expect(signedOut.sql.isEmpty)
         #expect(denied.sql.isEmpty)
         #expect(allowed.status == .ok)
         #expect(sqlTextDiffers || allowed.sql.first?.hasPrefix(#"UPDATE "People" SET "name" = ?1"#) == true)
