@@ -109,9 +109,9 @@ def seed(emulator):
         rows = [{"description": " ".join(rng.choice(words) for _ in range(400))} for _ in range(500)]
         status, _, text = emulator.admin("mutation($d: [Plot_Data!]!) { plot_insertMany(data: $d) }", {"d": rows})
         assert status == 200, text
-    for start in range(0, ROWS_VECTOR, 2_000):
+    for start in range(0, ROWS_VECTOR, 1_000):
         rows = [{"name": f"i{start + n}", "embedding": [round(rng.uniform(-1, 1), 3) for _ in range(768)]}
-                for n in range(2_000)]
+                for n in range(1_000)]
         status, _, text = emulator.admin("mutation($d: [Item_Data!]!) { item_insertMany(data: $d) }", {"d": rows})
         assert status == 200, text
 

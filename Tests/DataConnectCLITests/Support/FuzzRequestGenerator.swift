@@ -100,9 +100,34 @@ struct FuzzRequestGenerator {
             return adminRequest(&random, damaged: true)
         case 52..<90:
             return connectorRequest(&random)
+        case 90..<96:
+            return slowRequest(&random)
         default:
             return malformedRequest(&random)
         }
+    }
+
+    // MARK: Slow shapes
+
+    /// An admin query that is expensive per row: hundreds of `contains` terms with long needles, regular expressions
+    /// that backtrack, or both at once. It must end with an answer (200), the time limit (504) or a full slow lane
+    /// (429), never anything else.
+    private func slowRequest(_ random: inout FuzzRandom) -> FuzzRequest {
+        let count = random.int(100...900)
+        var terms: [String] = []
+        terms.reserveCapacity(count)
+        for _ in 0..<count {
+            let needle = String(repeating: random.pick(["a", "e", "zq", "the "]), count: random.int(1...64))
+            switch random.int(0...2) {
+            case 0: terms.append(#"{title: {contains: "\#(needle)"}}"#)
+            case 1: terms.append(#"{title: {pattern: {regex: "(\#(needle.prefix(3))+)+x"}}}"#)
+            default: terms.append(#"{description: {pattern: {regex: "^(.*a){\#(random.int(1...12))}z"}}}"#)
+            }
+        }
+        let document = "{ movies(where: {_or: [\(terms.joined(separator: ", "))]}) { id title } }"
+        return FuzzRequest(
+            endpoint: .executeGraphql, body: FuzzJSON.object([("query", .string(document))]).bytes,
+            kind: "slow admin query", mustRefuse: nil)
     }
 
     // MARK: Admin documents

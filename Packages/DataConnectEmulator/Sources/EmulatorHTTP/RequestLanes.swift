@@ -9,10 +9,9 @@ import Glibc
 /// two lanes, so that slow requests cannot take every thread cheap ones need.
 ///
 /// Every request starts in the **fast lane**, which keeps ``Configuration-swift.struct/fastWorkers`` threads. A
-/// request that runs past its short budget is moved to the **slow lane** by the code running it
-/// (``LaneWorker/enterSlowLane(until:)``, which the emulator's engine calls from its statements' progress checks):
-/// its thread leaves the fast lane, which starts another thread in its place, and lowers its scheduling priority
-/// (nice 10) so that cheap requests get the cores first. At most ``Configuration-swift.struct/slowLaneCapacity``
+/// request that runs past its short budget is moved to the **slow lane** (``LaneWorker/enterSlowLane()``, which the
+/// emulator's engine calls from its deadline watchdog): its thread leaves the fast lane, which starts another thread
+/// in its place, and gets a lower scheduling priority (nice 10) so that cheap requests get the cores first. At most ``Configuration-swift.struct/slowLaneCapacity``
 /// requests run in the slow lane at once; one more is refused (its code stops it), rather than waiting while it
 /// holds a database connection cheap requests need. A thread that served in the slow lane ends with its request.
 ///
@@ -154,6 +153,7 @@ public final class RequestLanes: @unchecked Sendable {
 
     private func serve(_ worker: LaneWorker) {
         condition.lock()
+        worker.threadID = cmhd_thread_id()
         while true {
             guard !worker.isSlow else { break }
             if queueHead < queue.count {
@@ -187,7 +187,7 @@ public final class RequestLanes: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Moves `worker`'s request to the slow lane (on the worker's own thread).
+    /// Moves `worker`'s request to the slow lane (from any thread).
     fileprivate func enterSlowLane(_ worker: LaneWorker) -> Bool {
         condition.lock()
         if worker.isSlow {
@@ -207,17 +207,19 @@ public final class RequestLanes: @unchecked Sendable {
         } else {
             refusedSlowRequests += 1
         }
+        let threadID = worker.threadID
         condition.unlock()
-        if admitted { Self.lowerPriorityOfCallingThread() }
+        if admitted { Self.lowerPriority(ofThread: threadID) }
         return admitted
     }
 
-    /// Nice 10 for the calling thread alone (Linux schedules threads as tasks of their own): cheap requests on the
-    /// fast lane's threads get the cores first. The thread ends with its request, since without privileges a
-    /// priority cannot be raised again.
-    private static func lowerPriorityOfCallingThread() {
+    /// Nice 10 for one thread alone (Linux schedules threads as tasks of their own): cheap requests on the fast
+    /// lane's threads get the cores first. The thread ends with its request, since without privileges a priority
+    /// cannot be raised again.
+    private static func lowerPriority(ofThread threadID: Int32) {
         #if canImport(Glibc)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(cmhd_thread_id()), 10)
+        guard threadID > 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(threadID), 10)
         #endif
     }
 }
@@ -229,14 +231,17 @@ public final class LaneWorker: @unchecked Sendable {
     fileprivate var isSlow = false
     /// Whether its request holds a place in the slow lane (guarded by the lanes' lock).
     fileprivate var holdsSlowSlot = false
+    /// The thread's kernel id, for its scheduling priority (set by the thread, under the lanes' lock).
+    fileprivate var threadID: Int32 = 0
 
     fileprivate init(lanes: RequestLanes) {
         self.lanes = lanes
     }
 
-    /// Moves the request this thread runs into the slow lane; to be called on the worker's own thread, by the
-    /// request's code, once the request has run past its short budget. Either way the thread leaves the fast lane,
-    /// which starts another in its place. Calling it again for the same request returns the first answer.
+    /// Moves the request this worker runs into the slow lane, once it has run past its short budget; callable from
+    /// any thread (the emulator's engine calls it from its deadline watchdog) while the request runs. Either way
+    /// the worker leaves the fast lane, which starts another thread in its place. Calling it again for the same
+    /// request returns the first answer.
     ///
     /// - Returns: `false` when the slow lane is full: the caller should stop the request (it holds resources, a
     ///   database connection above all, that waiting would keep from everyone else).

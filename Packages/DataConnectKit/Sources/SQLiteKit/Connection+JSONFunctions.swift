@@ -32,6 +32,13 @@ extension Connection {
         let checking: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
             context, _, arguments in
             guard let context, let argument = arguments?[0] else { return }
+            // The check reads the whole text: it refuses to start once the connection was interrupted.
+            if let signal = sqlite3_user_data(context),
+                Unmanaged<InterruptSignal>.fromOpaque(signal).takeUnretainedValue().isRaised
+            {
+                sqlite3_result_error_code(context, SQLITE_INTERRUPT)
+                return
+            }
             switch sqlite3_value_type(argument) {
             case SQLITE_TEXT:
                 let count = Int(sqlite3_value_bytes(argument))
@@ -49,8 +56,13 @@ extension Connection {
                 sqlite3_result_value(context, argument)
             }
         }
+        // The checking function holds the connection's interrupt flag (released with the function).
+        let signal = checked ? Unmanaged.passRetained(interruptSignal).toOpaque() : nil
         let code = sqlite3_create_function_v2(
-            handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, checked ? checking : trusted, nil, nil, nil)
+            handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, signal, checked ? checking : trusted, nil, nil,
+            { signal in
+                if let signal { Unmanaged<InterruptSignal>.fromOpaque(signal).release() }
+            })
         guard code == SQLITE_OK else {
             throw SQLiteError(extendedCode: ResultCode(rawValue: code), message: "cannot register SQL function \(name)")
         }

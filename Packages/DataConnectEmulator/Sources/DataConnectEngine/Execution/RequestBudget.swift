@@ -11,8 +11,8 @@ import Synchronization
 /// single steps are expensive (a function over megabytes of text); the watchdog alone would miss a stop asked for
 /// between two statements. The request then ends with ``error``.
 ///
-/// The progress handler also moves a request that runs past its short budget
-/// (``ExecutionLimits/slowLaneAfter``) into its server's slow lane (``SlowLanes``).
+/// The watchdog also moves a request that runs past its short budget (``ExecutionLimits/slowLaneAfter``) into the
+/// slow lane of the server thread running it (``SlowLanes``), or stops it when that lane is full.
 public final class RequestBudget: @unchecked Sendable {
     /// Why statements were stopped.
     enum StopReason: UInt8 {
@@ -37,13 +37,19 @@ public final class RequestBudget: @unchecked Sendable {
     let database: any DatabaseAccess
     let scheduler: any DeadlineScheduler
     private let stop = Atomic<UInt8>(StopReason.running.rawValue)
-    /// Interrupts the connection the budget is installed on; `nil` while it is on none. Cleared under the lock
-    /// before the connection goes back to its pool, so that a late watchdog never stops another request.
-    private let interrupter = Mutex<(@Sendable () -> Void)?>(nil)
-    /// The watchdog's action while installed (touched only by the thread running the request).
-    private var ticket: DeadlineTicket?
-    /// Whether the request was moved to the slow lane (touched only by the thread running the request).
-    private var movedToSlowLane = false
+    /// What the watchdog acts on, shared between the thread running the request and the watchdog's.
+    private struct Watch {
+        /// Interrupts the connection the budget is installed on; `nil` while it is on none. Cleared before the
+        /// connection goes back to its pool, so that a late watchdog never stops another request.
+        var interrupter: (@Sendable () -> Void)?
+        /// The slow lane of the thread running the request, if its server has one.
+        var lane: (any SlowLane)?
+        /// Whether the request was moved to the slow lane.
+        var movedToSlowLane = false
+        /// The watchdog's next action while installed.
+        var ticket: DeadlineTicket?
+    }
+    private let watch = Mutex(Watch())
 
     /// How many virtual-machine instructions run between two checks: the clock is read about every
     /// few microseconds of work, which costs nothing measurable.
@@ -74,48 +80,71 @@ public final class RequestBudget: @unchecked Sendable {
     /// Bounds the statements `source` runs until ``remove(from:)``.
     func install(on source: any StatementSource) {
         source.installBudget(self)
-        interrupter.withLock { $0 = source.interrupter }
-        if ticket == nil {
-            ticket = scheduler.schedule(at: deadline) { [weak self] in self?.expire() }
+        let lane = slowLaneAt == nil ? nil : SlowLanes.current
+        watch.withLock { watch in
+            watch.interrupter = source.interrupter
+            if watch.lane == nil { watch.lane = lane }
+            if watch.ticket == nil { arm(&watch) }
         }
     }
 
     /// Stops bounding `source`'s statements.
     func remove(from source: any StatementSource) {
-        interrupter.withLock { $0 = nil }
-        if let ticket {
-            scheduler.cancel(ticket)
-            self.ticket = nil
+        watch.withLock { watch in
+            watch.interrupter = nil
+            if let ticket = watch.ticket { scheduler.cancel(ticket) }
+            watch.ticket = nil
         }
         source.removeBudget(self)
     }
 
-    /// The watchdog's action: the time limit passed, so the running statement is interrupted now.
+    /// Schedules the watchdog's next action: the move to the slow lane when it is due before the deadline, the
+    /// deadline otherwise. (The scheduler never calls back while it is scheduling, so this may hold the lock.)
+    private func arm(_ watch: inout Watch) {
+        if !watch.movedToSlowLane, watch.lane != nil, let slowLaneAt, slowLaneAt < deadline {
+            watch.ticket = scheduler.schedule(at: slowLaneAt) { [weak self] in self?.moveToSlowLane() }
+        } else {
+            watch.ticket = scheduler.schedule(at: deadline) { [weak self] in self?.expire() }
+        }
+    }
+
+    /// The watchdog's action at the short budget: the request moves to its thread's slow lane, or, the lane being
+    /// full, is stopped now.
+    func moveToSlowLane() {
+        watch.withLock { watch in
+            watch.ticket = nil
+            guard let interrupter = watch.interrupter, !watch.movedToSlowLane, let lane = watch.lane else { return }
+            watch.movedToSlowLane = true
+            if lane.enterSlowLane() {
+                arm(&watch)
+            } else {
+                record(.slowLaneFull)
+                interrupter()
+            }
+        }
+    }
+
+    /// The watchdog's action at the deadline: the running statement is interrupted now.
     func expire() {
-        record(.deadline)
-        interrupter.withLock { $0?() }
+        watch.withLock { watch in
+            watch.ticket = nil
+            record(.deadline)
+            watch.interrupter?()
+        }
     }
 
     /// Whether the running statement should stop now (the time limit passed, the database is closing, or the
-    /// request ran past its short budget while the slow lane was full); once `true`, always `true`. For a database
-    /// that checks while it steps (SQLite's progress handler), and before each statement.
+    /// watchdog stopped the request); once `true`, always `true`. For a database that checks while it steps
+    /// (SQLite's progress handler), and before each statement.
     public func shouldInterrupt() -> Bool {
         if stopReason != nil { return true }
         if database.isClosing {
             record(.closing)
             return true
         }
-        let now = ContinuousClock.now
-        if now >= deadline {
+        if ContinuousClock.now >= deadline {
             record(.deadline)
             return true
-        }
-        if !movedToSlowLane, let slowLaneAt, now >= slowLaneAt {
-            movedToSlowLane = true
-            if let lane = SlowLanes.current, !lane.enterSlowLane() {
-                record(.slowLaneFull)
-                return true
-            }
         }
         return false
     }

@@ -3,11 +3,12 @@ import Foundation
 /// Where a request goes once it has run longer than its short budget (``ExecutionLimits/slowLaneAfter``): the
 /// server's bounded lane for slow requests, so that they cannot occupy every worker that cheap requests need.
 ///
-/// The server registers its lane on each worker thread it runs requests on (``register(on:)``); the engine asks
-/// the lane of the thread it runs on, when a request's statements pass the short budget. Requests run elsewhere
-/// (realtime re-runs, tests) have no lane and are never moved.
+/// The server registers a lane on each worker thread it runs requests on (``SlowLanes/register(_:)``); a request
+/// takes the lane of the thread it starts on, and the engine's deadline watchdog moves it there when it passes its
+/// short budget. Requests run elsewhere (realtime re-runs, tests) have no lane and are never moved.
 public protocol SlowLane: AnyObject, Sendable {
-    /// Moves the calling thread's request into the slow lane.
+    /// Moves the request running on the lane's thread into the slow lane; called from another thread (the
+    /// watchdog) while that request runs.
     ///
     /// - Returns: `false` when the slow lane is full: the request is stopped with `RESOURCE_EXHAUSTED`.
     func enterSlowLane() -> Bool

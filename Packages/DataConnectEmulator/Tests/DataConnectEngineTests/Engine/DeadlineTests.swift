@@ -119,49 +119,69 @@ final class ManualDeadlines: DeadlineScheduler, Sendable {
     var scheduledEver: Int { state.withLock { Int($0.next) - 1 } }
 }
 
-/// A request past its short budget moves to the slow lane of the thread it runs on; when the lane is full it is
-/// stopped with `RESOURCE_EXHAUSTED`, naming the budget.
-@Suite(.serialized) struct SlowLaneTests {
-    /// A statement long enough for the progress handler to check it many times.
-    static let long =
-        #"query { _select(sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000) SELECT max(x) AS top FROM n") }"#
+/// A request past its short budget moves to the slow lane of the thread it started on (the watchdog moves it);
+/// when the lane is full it is stopped at once with `RESOURCE_EXHAUSTED`, naming the budget.
+@Suite struct SlowLaneTests {
+    /// Runs the endless statement on a thread whose slow lane is `lane`, with a scheduler the test fires.
+    static func startEndless(lane: RecordingLane) throws -> (ManualDeadlines, () -> EngineResult?) {
+        let deadlines = ManualDeadlines()
+        nonisolated(unsafe) let backend = try TestBackend(
+            DeadlineTests.operations,
+            executionLimits: ExecutionLimits(requestTimeout: .seconds(3_600), slowLaneAfter: .milliseconds(200)),
+            deadlines: deadlines)
+        let answer = Mutex<EngineResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            SlowLanes.register(lane)
+            answer.withLock { $0 = backend.admin(DeadlineTests.endless) }
+            done.signal()
+        }.start()
+        return (
+            deadlines,
+            {
+                guard done.wait(timeout: .now() + 120) == .success else { return nil }
+                return answer.withLock { $0 }
+            }
+        )
+    }
 
-    @Test func aRequestPastItsShortBudgetAsksItsThreadsSlowLaneOnce() throws {
-        // given a short budget that has always passed, and a lane with room
-        let backend = try TestBackend(
-            DeadlineTests.operations, executionLimits: ExecutionLimits(slowLaneAfter: .zero))
+    @Test func pastItsShortBudgetARequestMovesToItsThreadsSlowLaneOnce() throws {
+        // given a request running on a thread whose slow lane has room
         let lane = RecordingLane(admits: true)
-        SlowLanes.register(lane)
-        defer { SlowLanes.register(nil) }
+        let (deadlines, result) = try Self.startEndless(lane: lane)
 
-        // when
-        let result = backend.admin(Self.long)
+        // when its short budget passes, and then its deadline
+        try #require(deadlines.waitForScheduled(), "the request never armed its short budget")
+        deadlines.passAll()
+        try #require(deadlines.waitForScheduled(), "the moved request never armed its deadline")
+        deadlines.passAll()
 
-        // then it moved once and ran to the end
-        #expect(result.status == .ok, "\(result.body)")
+        // then it moved once, went on running, and stopped at its deadline
+        let answer = try #require(result(), "the request never returned")
         #expect(lane.asked == 1)
+        #expect(answer.status == .deadlineExceeded, "\(answer.body)")
     }
 
-    @Test func aFullSlowLaneStopsTheRequestWithResourceExhausted() throws {
-        // given a full slow lane
-        let backend = try TestBackend(
-            DeadlineTests.operations, executionLimits: ExecutionLimits(slowLaneAfter: .milliseconds(0)))
+    @Test func aFullSlowLaneStopsTheRequestAtOnceWithResourceExhausted() throws {
+        // given a request running on a thread whose slow lane is full
         let lane = RecordingLane(admits: false)
-        SlowLanes.register(lane)
-        defer { SlowLanes.register(nil) }
+        let (deadlines, result) = try Self.startEndless(lane: lane)
 
-        // when
-        let result = backend.admin(Self.long)
+        // when its short budget passes
+        try #require(deadlines.waitForScheduled(), "the request never armed its short budget")
+        deadlines.passAll()
 
-        // then
-        #expect(result.status == .resourceExhausted, "\(result.body)")
-        #expect(result.requestErrorMessage?.contains("slowLaneAfter") == true, "\(result.body)")
+        // then it is stopped with 429, naming the budget
+        let answer = try #require(result(), "the request never returned")
+        #expect(lane.asked == 1)
+        #expect(answer.status == .resourceExhausted, "\(answer.body)")
+        #expect(answer.requestErrorMessage?.contains("200 ms (slowLaneAfter)") == true, "\(answer.body)")
     }
 
-    @Test func aRequestWithinItsShortBudgetNeverAsks() throws {
-        // given a short budget no request of this test reaches
-        let backend = try TestBackend(
-            DeadlineTests.operations, executionLimits: ExecutionLimits(slowLaneAfter: .seconds(3_600)))
+    @Test func aRequestThatEndsWithinItsShortBudgetNeverAsks() throws {
+        // given
+        let deadlines = ManualDeadlines()
+        let backend = try TestBackend(DeadlineTests.operations, deadlines: deadlines)
         let lane = RecordingLane(admits: false)
         SlowLanes.register(lane)
         defer { SlowLanes.register(nil) }
@@ -172,6 +192,7 @@ final class ManualDeadlines: DeadlineScheduler, Sendable {
         // then
         #expect(result.status == .ok, "\(result.body)")
         #expect(lane.asked == 0)
+        #expect(deadlines.pending == 0)
     }
 }
 
