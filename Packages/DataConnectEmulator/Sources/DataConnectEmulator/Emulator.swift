@@ -285,9 +285,10 @@ public final class Emulator: Sendable {
         scheduleIntegrityProbe()
     }
 
-    /// Probes the database for damage after ``Options/integrityProbeInterval``, then again, until stopped.
+    /// Probes the database file for damage after ``Options/integrityProbeInterval``, then again, until stopped;
+    /// nothing to probe in memory or on PostgreSQL.
     private func scheduleIntegrityProbe() {
-        guard !stopped.load(ordering: .acquiring) else { return }
+        guard !stopped.load(ordering: .acquiring), case .file? = (store as? SQLiteStore)?.pool.location else { return }
         let action = options.clock.schedule(after: options.integrityProbeInterval) { [weak self] in
             guard let self, !self.stopped.load(ordering: .acquiring) else { return }
             self.store.probeIntegrity()

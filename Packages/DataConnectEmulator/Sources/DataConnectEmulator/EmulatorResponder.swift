@@ -237,7 +237,7 @@ public final class EmulatorResponder: HTTPResponder {
             case .failure(let error): return Self.error(error)
             }
         default:
-            return Self.error(.notFound, "")
+            return Self.error(.notFound, "not a maintenance route")
         }
     }
 

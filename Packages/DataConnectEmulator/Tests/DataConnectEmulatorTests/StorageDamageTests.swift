@@ -106,7 +106,8 @@ import FoundationNetworking
         var emulator: Emulator? = try Self.emulator(directory, clock: clock, log: log)
         let running = try #require(emulator)
         try Self.damage(file, pages: filler)
-        let acknowledged = try await Self.admin(running, #"mutation { member_insert(data: {id: "uid-late", name: "Late"}) }"#)
+        let acknowledged = try await Self.admin(
+            running, #"mutation { member_insert(data: {id: "uid-late", name: "Late"}) }"#)
         #expect(acknowledged.status == 200, "\(acknowledged)")
         #expect(try await Self.info(running)["storage"]?["state"] == "ok")
 

@@ -98,10 +98,14 @@ struct WriteAheadLog: Hashable, Sendable {
     /// holds and how to keep them, or that it holds none.
     static func refusalNote(forDatabase file: String) -> String {
         let path = file + "-wal"
+        guard FileManager.default.fileExists(atPath: path) else {
+            return "There is no write-ahead log (\(path)) beside it."
+        }
         guard let log = read(path), log.transactions > 0 else {
             return "The write-ahead log \(path) holds no committed transaction that is not in the file."
         }
-        let transactions = log.transactions == 1 ? "1 committed transaction" : "\(log.transactions) committed transactions"
+        let transactions =
+            log.transactions == 1 ? "1 committed transaction" : "\(log.transactions) committed transactions"
         let pages = log.pages == 1 ? "1 page" : "\(log.pages) pages"
         return "The write-ahead log \(path) still holds \(transactions) (\(pages)) written after the last "
             + "checkpoint; they are not lost yet: copy \(file) and \(path) aside before anything else, then "
