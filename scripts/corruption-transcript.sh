@@ -15,7 +15,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 url=http://127.0.0.1:$port
 graphql=$url/v1/projects/p/locations/l/services/library:executeGraphql
 
-show() { printf '$ %s\n' "$*"; "$@"; echo; }
+show() { printf '$ %s\n' "$*"; "$@"; local status=$?; echo; return $status; }
 gql() { curl -s -w ' [HTTP %{http_code}]\n' -H 'Content-Type: application/json' -d "{\"query\": \"$1\"}" "$graphql"; }
 serve() {
     "$dataconnect" emulator --backend Tests/Backends/library --data-dir "$data" --port "$port" >>"$work/log" 2>&1 &

@@ -77,7 +77,9 @@ final class IntegrityProbe: Sendable {
                 }
                 pragma = "PRAGMA quick_check('\(tables[index].replacingOccurrences(of: "'", with: "''"))')"
             }
+            // Each row may hold several lines, under a `*** in database main ***` heading.
             let lines = try connection.query(pragma).compactMap { $0[0] as String? }
+                .flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("***") }
             guard lines == ["ok"] else { return "PRAGMA quick_check found: " + lines.joined(separator: "; ") }
             return nil
         } catch {

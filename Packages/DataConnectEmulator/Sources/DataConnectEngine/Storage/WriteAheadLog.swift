@@ -107,8 +107,9 @@ struct WriteAheadLog: Hashable, Sendable {
         let transactions =
             log.transactions == 1 ? "1 committed transaction" : "\(log.transactions) committed transactions"
         let pages = log.pages == 1 ? "1 page" : "\(log.pages) pages"
+        let notLost = log.transactions == 1 ? "it is not lost yet" : "they are not lost yet"
         return "The write-ahead log \(path) still holds \(transactions) (\(pages)) written after the last "
-            + "checkpoint; they are not lost yet: copy \(file) and \(path) aside before anything else, then "
+            + "checkpoint; \(notLost): copy \(file) and \(path) aside before anything else, then "
             + "recover with `sqlite3 \(file) .recover`."
     }
 }
