@@ -94,6 +94,9 @@ public final class Emulator: Sendable {
         /// Where the realtime hub schedules heartbeats and `@refresh(every:)` re-runs: the wall clock, or a
         /// ``ManualClock`` that tests advance.
         public var clock: any EmulatorClock
+        /// How often the SQLite database file is probed for damage while there were writes since the last probe
+        /// (see ``DataStore/probeIntegrity()``); scheduled on ``clock``. 5 seconds by default.
+        public var integrityProbeInterval: Duration = .seconds(5)
         /// Whether to serve the browser console at `/` (on by default).
         public var console: Bool
         /// Whether to serve the Firebase Auth emulator's API on the emulator's port (on by default).
@@ -160,6 +163,8 @@ public final class Emulator: Sendable {
     let authServer: HTTPServer?
     let watcher = Mutex<BackendWatcher?>(nil)
     let stopped = Atomic<Bool>(false)
+    /// The next run of the integrity probe, while serving.
+    let nextProbe = Mutex<ScheduledAction?>(nil)
     /// The folder the served service was loaded from: the backend option, then the last configured one.
     let backendDirectory: Mutex<String?>
     /// Lets the responder's maintenance actions reach the emulator without keeping it alive.
@@ -204,6 +209,7 @@ public final class Emulator: Sendable {
         let store = try Self.openStore(options)
         currentStore = Mutex(store)
         options.log("database: \(store.summary.description)")
+        Self.logDamage(of: store, log: options.log)
         try Self.migrate(service, store: store, log: options.log)
         if let directory = options.importDirectory {
             do {
@@ -285,6 +291,24 @@ public final class Emulator: Sendable {
             throw EmulatorError("\(error)")
         }
         watch()
+        scheduleIntegrityProbe()
+    }
+
+    /// Probes the database file for damage after ``Options/integrityProbeInterval``, then again, until stopped;
+    /// nothing to probe in memory or on PostgreSQL.
+    private func scheduleIntegrityProbe() {
+        guard !stopped.load(ordering: .acquiring), case .file? = (store as? SQLiteStore)?.pool.location else { return }
+        let action = options.clock.schedule(after: options.integrityProbeInterval) { [weak self] in
+            guard let self, !self.stopped.load(ordering: .acquiring) else { return }
+            self.store.probeIntegrity()
+            if self.store.health.failure == nil { self.scheduleIntegrityProbe() }
+        }
+        nextProbe.withLock { $0 = action }
+    }
+
+    /// Logs, once, the damage found in the store's database.
+    static func logDamage(of store: any DataStore, log: @escaping @Sendable (String) -> Void) {
+        store.health.setObserver { failure in log("error: \(failure.message)") }
     }
 
     /// Watches the current backend folder, when asked to watch and there is one, replacing any earlier watcher.
@@ -313,6 +337,7 @@ public final class Emulator: Sendable {
             $0?.stop()
             $0 = nil
         }
+        nextProbe.withLock { $0?.cancel() }
         responder.hub.shutdown()
         // Requests still running in the database stop now, so the HTTP workers finish and the server can stop.
         store.beginClosing()
@@ -323,7 +348,9 @@ public final class Emulator: Sendable {
         } catch {
             options.log("warning: could not close the database cleanly: \(error)")
         }
-        if let directory = options.exportOnExit {
+        if let directory = options.exportOnExit, let failure = store.health.failure {
+            options.log("error: no export to \(directory): the database \(failure.location) is damaged")
+        } else if let directory = options.exportOnExit {
             do {
                 let file = try store.export(to: directory, version: Self.version)
                 try auth?.export(to: directory)
@@ -455,6 +482,7 @@ public final class Emulator: Sendable {
         }
         responder.replace(engine, database: next.summary)
         Self.connect(responder.hub, to: next)
+        Self.logDamage(of: next, log: options.log)
         previous.beginClosing()
         try? previous.close()
         options.log("database: \(next.summary.description)")

@@ -196,6 +196,26 @@ public final class EmulatorResponder: HTTPResponder {
             return info()
         case .console(let console):
             return serveConsole(console, request)
+        case .clear, .export, .configure:
+            if let failure = engine.storageHealth?.failure { return Self.error(.unavailable, failure.message) }
+            return maintain(route, request)
+        case .refused(let error):
+            return Self.error(error)
+        case .stream(let stream):
+            let served = engine.service.project.config.serviceId
+            if let service = stream.service, service != served {
+                return Self.error(
+                    .notFound, "No schema found for service \"\(service)\"; this emulator serves \"\(served)\"")
+            }
+            return .webSocket(for: request, handler: StreamSession(responder: self, route: stream, request: request))
+        case .api(let route):
+            return serve(route, request)
+        }
+    }
+
+    /// Answers `/emulator/clear`, `/emulator/export` and `/emulator/configure`.
+    private func maintain(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        switch route {
         case .clear:
             switch maintenance(.clear) {
             case .success(let message):
@@ -225,17 +245,8 @@ public final class EmulatorResponder: HTTPResponder {
             case .success(let message): return .json(JSONValue.object(["message": .string(message)]).jsonString())
             case .failure(let error): return Self.error(error)
             }
-        case .refused(let error):
-            return Self.error(error)
-        case .stream(let stream):
-            let served = engine.service.project.config.serviceId
-            if let service = stream.service, service != served {
-                return Self.error(
-                    .notFound, "No schema found for service \"\(service)\"; this emulator serves \"\(served)\"")
-            }
-            return .webSocket(for: request, handler: StreamSession(responder: self, route: stream, request: request))
-        case .api(let route):
-            return serve(route, request)
+        default:
+            return Self.error(.notFound, "not a maintenance route")
         }
     }
 
@@ -374,7 +385,17 @@ public final class EmulatorResponder: HTTPResponder {
             ],
         ]
         if let auth { body["auth"] = ["projectId": .string(auth.defaultProjectID)] }
+        body["storage"] = Self.storageState(engine.storageHealth?.failure)
         return .json(JSONValue.object(body).jsonString())
+    }
+
+    /// `/emulator/info`'s `storage`: `{"state": "ok"}`, or `failed` with the file, what was found and the remedy.
+    static func storageState(_ failure: StorageFailure?) -> JSONValue {
+        guard let failure else { return ["state": "ok"] }
+        return [
+            "state": "failed", "file": .string(failure.location), "detail": .string(failure.detail),
+            "remedy": .string(failure.remedy), "message": .string(failure.message),
+        ]
     }
 
     static func error(_ status: StatusCode, _ message: String) -> HTTPResponse {

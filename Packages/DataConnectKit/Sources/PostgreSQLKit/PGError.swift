@@ -93,6 +93,8 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
     public var isNotNullViolation: Bool { sqlState == "23502" }
     /// `23514 check_violation`.
     public var isCheckViolation: Bool { sqlState == "23514" }
+    /// Whether the server found its stored data damaged: `XX001` (data_corrupted) or `XX002` (index_corrupted).
+    public var isDataCorrupted: Bool { sqlState == "XX001" || sqlState == "XX002" }
     /// `57014 query_canceled`: a ``PGCanceller`` or `statement_timeout` stopped the statement.
     public var isQueryCanceled: Bool { sqlState == "57014" }
     /// `53200 out_of_memory`.

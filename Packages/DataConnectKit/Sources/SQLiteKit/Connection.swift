@@ -490,6 +490,18 @@ public final class Connection: @unchecked Sendable {
         return Self.journalMode(from: rows)
     }
 
+    /// Keeps the write-ahead log as it is when this connection closes.
+    ///
+    /// By default the last connection to close a WAL database copies the log into the database file and
+    /// deletes the log. A database found damaged must keep its log: it holds the transactions committed since
+    /// the last checkpoint, and copying them into a damaged file may damage it further.
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite refuses the setting.
+    public func keepWriteAheadLogOnClose() throws(SQLiteError) {
+        let code = csqlite_set_no_checkpoint_on_close(handle, 1)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: nil) }
+    }
+
     /// The current journal mode.
     ///
     /// - Throws: ``SQLiteError``.

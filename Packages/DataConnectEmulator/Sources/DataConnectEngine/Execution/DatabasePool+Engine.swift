@@ -169,6 +169,8 @@ public struct PoolAccess: DatabaseAccess {
 
     public var isClosing: Bool { pool.isClosing }
 
+    public var health: StorageHealth? { pool.health }
+
     public func write<T>(_ body: (any StatementSource) throws -> T) throws -> T {
         try pool.write { connection in
             if !connection.isPreparedForEngine {

@@ -13,11 +13,16 @@ public protocol DatabaseAccess: Sendable {
     func write<T>(_ body: (any StatementSource) throws -> T) throws -> T
     /// Whether the database is closing: running requests stop at their next check.
     var isClosing: Bool { get }
+    /// Whether the database was found damaged; `nil` when the implementation does not track it.
+    var health: StorageHealth? { get }
 }
 
 extension DatabaseAccess {
     /// Never closing, unless the implementation says otherwise.
     public var isClosing: Bool { false }
+
+    /// Not tracked, unless the implementation says otherwise.
+    public var health: StorageHealth? { nil }
 }
 
 /// Bounds on one request's execution, beside the bounds on its document (``OperationLimits``).
@@ -183,8 +188,28 @@ public final class Engine: Sendable {
     /// The connector ids this engine serves.
     public var connectorIDs: [String] { service.connectors.map(\.sources.manifest.connectorId) }
 
+    /// Whether the database was found damaged (see ``StorageHealth``); `nil` when the database does not track it.
+    public var storageHealth: StorageHealth? { database.health }
+
+    /// The answer to every request once the database is found damaged: `UNAVAILABLE`, naming the database and
+    /// the remedy.
+    static func unavailable(_ failure: StorageFailure) -> EngineResponse {
+        Self.failure(.unavailable, failure.message)
+    }
+
     /// Executes one request.
+    ///
+    /// Once the database is found damaged (``storageHealth``), every request is answered `UNAVAILABLE`, and a
+    /// request during which the damage was found is too: a write that committed then is not acknowledged.
     public func execute(_ request: EngineRequest) -> EngineResponse {
+        if let failure = database.health?.failure { return Self.unavailable(failure) }
+        let response = executeOnHealthyDatabase(request)
+        if let failure = database.health?.failure { return Self.unavailable(failure) }
+        return response
+    }
+
+    /// Executes one request on a database not known to be damaged.
+    func executeOnHealthyDatabase(_ request: EngineRequest) -> EngineResponse {
         let operation: CompiledOperation
         var entityIDs = false
         switch request.kind {

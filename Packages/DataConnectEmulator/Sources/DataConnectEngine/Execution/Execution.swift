@@ -87,6 +87,7 @@ struct Execution {
         } catch {
             failure = ExecutionError(code: .internal, message: "internal error: \(error)")
         }
+        if let damage = failure?.damage { engine.database.health?.recordDamage(damage) }
         if failure?.code == .cancelled { budget.noteInterrupted() }
         if failure != nil, let stopped = budget.error { failure = stopped }
         if let failure, failure.isRequestLevel {
@@ -325,6 +326,10 @@ struct Execution {
             do {
                 try connection.execute(engine.dialect.beginWriteTransaction)
             } catch {
+                if error.kind == .damaged {
+                    requestFailure = .failedInDatabase(error)
+                    return
+                }
                 // Without the transaction the fields would commit one by one: run none of them.
                 for root in operation.roots where !resolution.skipped.contains(root.id) && !root.isRedacted {
                     outputs.append((root.responseKey, .value(.null)))
@@ -350,20 +355,24 @@ struct Execution {
                     do {
                         try connection.execute(engine.dialect.beginWriteTransaction)
                     } catch {
+                        if error.kind == .damaged { throw ExecutionError.failedInDatabase(error) }
                         throw ExecutionError(code: .unavailable, message: "cannot start the field: \(error.message)")
                     }
                 }
                 try runMutationField(root, source: source)
                 if !transactional {
+                    try refuseCommitIfDamaged()
                     do {
                         try connection.execute("COMMIT")
                     } catch {
+                        if error.kind == .damaged { throw ExecutionError.failedInDatabase(error) }
                         throw ExecutionError(code: .aborted, message: "commit failed: \(error.message)")
                     }
                 }
                 succeeded.append(root.responseKey)
             } catch {
                 let error = budget.error ?? error
+                if let damage = error.damage { engine.database.health?.recordDamage(damage) }
                 if error.isRequestLevel {
                     // A limit, the time limit or a stop: undo this field, and answer for the whole request
                     // unless earlier fields already committed.
@@ -405,13 +414,30 @@ struct Execution {
         }
         if transactional && !failed {
             do {
+                if let failure = engine.database.health?.failure {
+                    try? connection.execute("ROLLBACK")
+                    requestFailure = ExecutionError(code: .unavailable, message: failure.message, isRequestLevel: true)
+                    return
+                }
                 try connection.execute("COMMIT")
             } catch {
+                if error.kind == .damaged {
+                    try? connection.execute("ROLLBACK")
+                    requestFailure = .failedInDatabase(error)
+                    return
+                }
                 try? connection.execute("ROLLBACK")
                 outputs = outputs.map { ($0.key, .value(.null)) }
                 errors = [GraphQLError(message: "commit failed: \(error.message)", path: [], code: .aborted)]
             }
         }
+    }
+
+    /// Refuses to commit once the database was found damaged (by another request, or the integrity probe), even
+    /// when this request's statements succeeded: no write is acknowledged after the damage is known.
+    func refuseCommitIfDamaged() throws(ExecutionError) {
+        guard let failure = engine.database.health?.failure else { return }
+        throw ExecutionError(code: .unavailable, message: failure.message, isRequestLevel: true)
     }
 
     mutating func runMutationField(_ root: FieldNode, source: any StatementSource) throws(ExecutionError) {

@@ -9,6 +9,8 @@ struct ExecutionError: Error, Sendable {
     var isRequestLevel = false
     /// Whether it comes from a ``PlanError`` that only the emulator has (see ``PlanError/isEmulatorLimitation``).
     var isEmulatorLimitation = false
+    /// The database's message when the error means the database is damaged (see ``StorageHealth``).
+    var damage: String?
 
     init(code: StatusCode, message: String, isRequestLevel: Bool = false) {
         self.code = code

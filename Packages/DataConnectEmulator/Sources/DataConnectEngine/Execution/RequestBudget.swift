@@ -194,7 +194,7 @@ extension ExecutionError {
             return ExecutionError(
                 code: .resourceExhausted, message: "the database ran out of memory for this operation",
                 isRequestLevel: true)
-        case .unavailable, .interrupted:
+        case .unavailable, .interrupted, .damaged:
             return .failedInDatabase(error)
         default:
             return ExecutionError(
@@ -223,6 +223,8 @@ extension ExecutionError {
             ExecutionError(code: .cancelled, message: "the request was interrupted", isRequestLevel: true)
         case .unavailable:
             .databaseUnavailable(error)
+        case .damaged:
+            .databaseDamaged(error)
         case .tooComplex:
             ExecutionError(
                 code: .invalidArgument,
@@ -230,6 +232,15 @@ extension ExecutionError {
         default:
             ExecutionError(code: .internal, message: "internal error: \(error.message)")
         }
+    }
+
+    /// The answer when the database is damaged: `UNAVAILABLE` for the whole request; the engine records the
+    /// damage (``StorageHealth``) and answers with its message.
+    static func databaseDamaged(_ error: DatabaseError) -> ExecutionError {
+        var failure = ExecutionError(
+            code: .unavailable, message: "the database is damaged: \(error.message)", isRequestLevel: true)
+        failure.damage = error.message
+        return failure
     }
 
     /// The answer when the database cannot be reached: `UNAVAILABLE`, so that clients retry.

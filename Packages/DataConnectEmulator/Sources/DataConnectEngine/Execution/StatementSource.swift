@@ -64,6 +64,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         case interrupted
         /// The database cannot be reached: the connection was lost, the server is down or restarting.
         case unavailable
+        /// The database found its stored data damaged (SQLite's `SQLITE_CORRUPT` or `SQLITE_NOTADB`,
+        /// PostgreSQL's `XX001 data_corrupted` or `XX002 index_corrupted`).
+        case damaged
         /// Another failure.
         case other
     }
@@ -97,9 +100,16 @@ extension DatabaseError {
                 case .noMemory: .outOfMemory
                 case .interrupt: .interrupted
                 case .busy, .locked, .ioError, .cannotOpen: .unavailable
+                case .corrupt, .notADatabase: .damaged
                 default: .other
                 }
             }
         self.init(kind, error.message)
+    }
+
+    /// Whether an SQLite error means the database is damaged: its primary code is `SQLITE_CORRUPT` or
+    /// `SQLITE_NOTADB`, whatever the extended code (`SQLITE_CORRUPT_INDEX`, `SQLITE_CORRUPT_SEQUENCE`).
+    static func isDamage(_ error: SQLiteError) -> Bool {
+        error.code == .corrupt || error.code == .notADatabase
     }
 }

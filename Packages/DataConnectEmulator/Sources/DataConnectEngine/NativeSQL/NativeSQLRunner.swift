@@ -127,7 +127,7 @@ struct NativeSQLRunner {
     /// unreachable database keep their own answers).
     static func refusal(_ error: DatabaseError, message: String) -> ExecutionError {
         switch error.kind {
-        case .interrupted, .unavailable, .outOfMemory:
+        case .interrupted, .unavailable, .outOfMemory, .damaged:
             return .failedInDatabase(error)
         default:
             return ExecutionError(code: .invalidArgument, message: message, isRequestLevel: true)

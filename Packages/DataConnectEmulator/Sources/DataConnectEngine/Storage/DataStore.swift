@@ -12,6 +12,11 @@ public protocol DataStore: AnyObject, Sendable {
     var dialect: any SQLDialect { get }
     /// What `/emulator/info` and the start-up banner report about the database.
     var summary: DataStoreSummary { get }
+    /// Whether the database was found damaged; once it is, the engine answers every request `UNAVAILABLE`.
+    var health: StorageHealth { get }
+    /// Checks the database cheaply for damage no request has hit yet, recording what it finds in ``health``;
+    /// the emulator calls it periodically. Nothing for a database that checks itself (PostgreSQL).
+    func probeIntegrity()
     /// Brings the database's tables to the schema, additively (see ``Migrator``).
     func migrate(_ model: SchemaModel) throws -> MigrationReport
     /// Deletes every row of every table, keeping the schema.
@@ -38,6 +43,9 @@ public protocol DataStore: AnyObject, Sendable {
 }
 
 extension DataStore {
+    /// Nothing to check: the database server checks its own data.
+    public func probeIntegrity() {}
+
     /// No other process serves from the database: runs `body`.
     public func whileSeeding<Result>(_ body: () throws -> Result) throws -> Result {
         try body()

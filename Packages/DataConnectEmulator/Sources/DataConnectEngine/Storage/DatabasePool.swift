@@ -62,6 +62,10 @@ public final class DatabasePool: Sendable {
     /// Every connection, for ``beginClosing()``; `interrupt()` is safe from any thread.
     private let connections: [Connection]
     private let closing = Atomic<Bool>(false)
+    /// Whether the database was found damaged: every error ``read(_:)`` and ``write(_:)`` see is checked.
+    public let health: StorageHealth
+    /// How many times ``write(_:)`` ran, for the integrity probe.
+    private let writeCount = Atomic<Int>(0)
 
     /// Opens the database and all its connections.
     ///
@@ -70,7 +74,9 @@ public final class DatabasePool: Sendable {
     ///   - readers: How many reader connections to keep (at least 1); 3 by default.
     ///   - busyTimeout: How long a connection waits for another's lock before failing with `SQLITE_BUSY`.
     /// - Throws: ``SQLiteError`` when the database cannot be opened, or a file-system error when the folder
-    ///   cannot be created; ``StorageError/unsupportedJournalMode(_:)`` when the file refuses WAL mode.
+    ///   cannot be created; ``StorageError/unsupportedJournalMode(_:)`` when the file refuses WAL mode;
+    ///   ``StorageError/dataDirectoryIsFile(_:)`` or ``StorageError/databasePathIsDirectory(_:)`` when the path
+    ///   names the wrong kind of thing; ``StorageError/damagedDatabase(path:reason:)`` when the file is damaged.
     public init(location: DatabaseLocation, readers: Int = 3, busyTimeout: Duration = .seconds(5)) throws {
         self.location = location
         self.readerCount = max(1, readers)
@@ -82,13 +88,20 @@ public final class DatabasePool: Sendable {
             let name = (0..<2).map { _ in String(random.next() as UInt64, radix: 16) }.joined(separator: "-")
             path = "file:/dataconnect-\(name)?vfs=memdb"
             configuration.allowsURI = true
+            health = StorageHealth(location: "memory", remedy: "Restart the emulator")
         case .file(let file):
             path = file
+            health = StorageHealth(location: file, remedy: StorageFailure.sqliteRemedy(file))
             let folder = (file as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
             if !folder.isEmpty {
+                if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    throw StorageError.dataDirectoryIsFile(folder)
+                }
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            if FileManager.default.fileExists(atPath: file) {
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) {
+                if isDirectory.boolValue { throw StorageError.databasePathIsDirectory(file) }
                 try DatabaseFileCheck.verify(file)
             }
         }
@@ -168,7 +181,12 @@ public final class DatabasePool: Sendable {
     public func read<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
         let connection = readers.checkOut()
         defer { readers.checkIn(connection) }
-        return try body(connection)
+        do {
+            return try body(connection)
+        } catch {
+            health.recordDamage(ifReportedBy: error)
+            throw error
+        }
     }
 
     /// Runs `body` with the writer connection, after every earlier write has finished.
@@ -180,7 +198,26 @@ public final class DatabasePool: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func write<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
-        try writer.withConnection(body)
+        writeCount.add(1, ordering: .relaxed)
+        do {
+            return try writer.withConnection(body)
+        } catch {
+            health.recordDamage(ifReportedBy: error)
+            throw error
+        }
+    }
+
+    /// How many writes ran since the pool opened; the integrity probe checks the file only after writes.
+    var writes: Int { writeCount.load(ordering: .relaxed) }
+
+    /// Keeps the write-ahead log when the connections close, instead of copying it into the database file and
+    /// deleting it: for a database found damaged, whose log holds the transactions committed since the last
+    /// checkpoint. Call it once no request runs any more (the emulator is stopping).
+    func keepWriteAheadLogOnClose() {
+        guard case .file = location else { return }
+        write { _ in
+            for connection in connections { try? connection.keepWriteAheadLogOnClose() }
+        }
     }
 
     /// The writer, behind a lock.
@@ -341,6 +378,10 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case damagedDatabase(path: String, reason: String)
     /// The database file exists but holds no bytes (a database file always holds at least one page).
     case emptyDatabaseFile(String)
+    /// The data directory is a file.
+    case dataDirectoryIsFile(String)
+    /// The database file's path names a directory.
+    case databasePathIsDirectory(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -354,7 +395,13 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .damagedDatabase(let path, let reason):
             "the database file \(path) is damaged: \(reason). It was not modified. To recover, restore a copy "
                 + "(or an export, with --import DIR), try `sqlite3 \(path) .recover`, or move the file away to "
-                + "start with an empty database"
+                + "start with an empty database. " + WriteAheadLog.refusalNote(forDatabase: path)
+        case .dataDirectoryIsFile(let path):
+            "the data directory \(path) is a file, not a directory: name a directory (it is created when missing) "
+                + "or move the file away"
+        case .databasePathIsDirectory(let path):
+            "the database path \(path) is a directory, not a database file: move the directory away, or name "
+                + "another data directory"
         case .emptyDatabaseFile(let path):
             "the database file \(path) is empty (0 bytes), so its data is gone or was never written. It was not "
                 + "modified. Restore a copy (or an export, with --import DIR), or delete the file to start with an "

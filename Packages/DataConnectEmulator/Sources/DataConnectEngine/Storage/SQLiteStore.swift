@@ -12,6 +12,7 @@ public final class SQLiteStore: DataStore {
     /// The connections.
     public let pool: DatabasePool
     public let summary: DataStoreSummary
+    private let probe = IntegrityProbe()
 
     /// Opens the database (see ``DatabasePool/init(location:readers:busyTimeout:)``).
     public init(location: DatabaseLocation, readers: Int = 3) throws {
@@ -29,6 +30,13 @@ public final class SQLiteStore: DataStore {
     }
 
     public var access: any DatabaseAccess { PoolAccess(pool) }
+
+    public var health: StorageHealth { pool.health }
+
+    /// Runs the ``IntegrityProbe`` when there were writes since its last run (files only).
+    public func probeIntegrity() {
+        probe.run(pool)
+    }
 
     public var dialect: any SQLDialect { SQLiteDialect() }
 
@@ -52,8 +60,13 @@ public final class SQLiteStore: DataStore {
         pool.beginClosing()
     }
 
-    /// Folds the write-ahead log into the database file.
+    /// Folds the write-ahead log into the database file; once the file was found damaged, keeps the log as it
+    /// is instead, for the next start to report and the user to recover.
     public func close() throws {
+        if pool.health.failure != nil {
+            pool.keepWriteAheadLogOnClose()
+            return
+        }
         try pool.checkpoint()
     }
 }

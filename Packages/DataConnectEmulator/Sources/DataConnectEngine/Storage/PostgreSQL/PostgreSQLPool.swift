@@ -20,6 +20,8 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
     private var free: [PostgreSQLSource]
     private let all: [PostgreSQLSource]
     private let closing = Atomic<Bool>(false)
+    /// Whether the server reported damaged data (`XX001`, `XX002`) to a request.
+    public let health = StorageHealth(location: "PostgreSQL", remedy: StorageFailure.postgreSQLRemedy)
 
     /// Connects `size` connections.
     ///
@@ -71,7 +73,12 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
             condition.unlock()
         }
         try source.ensureConnected()
-        return try body(source)
+        do {
+            return try body(source)
+        } catch {
+            health.recordDamage(ifReportedBy: error)
+            throw error
+        }
     }
 }
 

@@ -149,6 +149,8 @@ extension DatabaseError {
             kind = .outOfMemory
         } else if error.isProgramLimitExceeded {
             kind = .tooComplex
+        } else if error.isDataCorrupted {
+            kind = .damaged
         } else {
             kind = .other
         }

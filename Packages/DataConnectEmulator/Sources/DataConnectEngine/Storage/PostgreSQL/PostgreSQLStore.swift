@@ -65,9 +65,12 @@ public final class PostgreSQLStore: DataStore {
         feed = PostgreSQLChangeFeed(connectionString: connectionString, schema: probe.schema)
         let version = probe.text.split(separator: " ").first.map(String.init) ?? probe.text
         summary = DataStoreSummary(engine: "postgresql", location: probe.location, version: version)
+        pool.health.setLocation(probe.location)
     }
 
     public var access: any DatabaseAccess { pool }
+
+    public var health: StorageHealth { pool.health }
 
     public var dialect: any SQLDialect { PostgreSQLDialect() }
 
