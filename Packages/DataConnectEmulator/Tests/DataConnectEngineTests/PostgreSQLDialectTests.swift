@@ -118,7 +118,7 @@ import Testing
                 == "(SELECT coalesce(json_group_array(value), '[]') FROM (SELECT 1))")
         #expect(sqlite.storageValues("?1", of: Self.column(.scalar(.uuid))) == "SELECT value FROM json_each(?1)")
         #expect(sqlite.storageText("t.id", of: Self.column(.scalar(.uuid))) == "CAST(t.id AS TEXT)")
-        #expect(sqlite.like("x", pattern: "?1", escaped: true) == "x LIKE ?1 ESCAPE '\\'")
+        #expect(sqlite.like("x", pattern: "?1", escaped: true) == "(dataconnect_continue() AND x LIKE ?1 ESCAPE '\\')")
         #expect(sqlite.enumSortKey("t.g", values: ["B", "A"]) == "(CASE t.g WHEN 'B' THEN 0 WHEN 'A' THEN 1 END)")
         #expect(sqlite.derivedTable("SELECT 1", alias: "d") == "(SELECT 1)")
         #expect(sqlite.returning([Self.column(.scalar(.uuid))]) == "RETURNING \"c\"")

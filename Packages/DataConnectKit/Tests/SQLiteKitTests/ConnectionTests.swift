@@ -190,17 +190,20 @@ import Testing
         let connection = try Connection()
         try connection.createFunction("expensive", argumentCount: 1) { arguments in arguments[0] }
         try connection.createVectorDistanceFunction("l2", distance: .euclidean)
+        try connection.createInterruptCheckFunction("go_on")
 
         // when the connection is interrupted between two calls (SQLite itself forgets that at the next statement)
         connection.interrupt()
         let function = #expect(throws: SQLiteError.self) { try connection.query("SELECT expensive(1)") }
         let distance = #expect(throws: SQLiteError.self) { try connection.query("SELECT l2('[1]', '[2]')") }
+        let check = #expect(throws: SQLiteError.self) { try connection.query("SELECT go_on() AND 'a' LIKE 'a'") }
         connection.clearInterrupt()
 
-        // then both refuse with SQLITE_INTERRUPT, and run again once the interrupt is cleared
+        // then each refuses with SQLITE_INTERRUPT, and runs again once the interrupt is cleared
         #expect(function?.code == .interrupt)
         #expect(distance?.code == .interrupt)
-        #expect(try connection.query("SELECT expensive(1), l2('[1]', '[2]')").first?[0] == .integer(1))
+        #expect(check?.code == .interrupt)
+        #expect(try connection.query("SELECT expensive(1), l2('[1]', '[2]'), go_on()").first?[2] == .integer(1))
         #expect(!connection.isInterruptRequested)
     }
 

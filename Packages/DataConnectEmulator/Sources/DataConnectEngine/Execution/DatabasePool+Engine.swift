@@ -118,6 +118,7 @@ enum ConnectionSetup {
         }
         try SearchFunctions.register(on: connection)
         try connection.createJSONNumberFunction("dataconnect_float")
+        try connection.createInterruptCheckFunction(SQLiteDialect.interruptCheckFunction)
         try connection.createJSONTextFunction(SQLiteDialect.embedFunction, checked: false)
         try connection.createJSONTextFunction(SQLiteDialect.storedJSONFunction, checked: true)
     }

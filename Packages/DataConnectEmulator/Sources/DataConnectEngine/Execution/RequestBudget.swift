@@ -30,10 +30,9 @@ public final class RequestBudget: @unchecked Sendable {
     public let limit: Duration
     /// When the request must be done.
     let deadline: ContinuousClock.Instant
-    /// How long the request may run before it moves to the slow lane; `nil` for never.
+    /// How long the request may run in the database (from when it first gets a connection) before it moves to the
+    /// slow lane; `nil` for never.
     let slowLaneAfter: Duration?
-    /// When the request moves to the slow lane, if it is still running; `nil` for never.
-    let slowLaneAt: ContinuousClock.Instant?
     let database: any DatabaseAccess
     let scheduler: any DeadlineScheduler
     private let stop = Atomic<UInt8>(StopReason.running.rawValue)
@@ -44,6 +43,9 @@ public final class RequestBudget: @unchecked Sendable {
         var interrupter: (@Sendable () -> Void)?
         /// The slow lane of the thread running the request, if its server has one.
         var lane: (any SlowLane)?
+        /// When the request moves to the slow lane, if it is still running: ``slowLaneAfter`` after it first got a
+        /// connection (time spent waiting for one does not count).
+        var slowLaneAt: ContinuousClock.Instant?
         /// Whether the request was moved to the slow lane.
         var movedToSlowLane = false
         /// The watchdog's next action while installed.
@@ -60,7 +62,6 @@ public final class RequestBudget: @unchecked Sendable {
         self.limit = limits.requestTimeout
         self.deadline = now + limits.requestTimeout
         self.slowLaneAfter = limits.slowLaneAfter
-        self.slowLaneAt = limits.slowLaneAfter.map { now + $0 }
         self.database = database
         self.scheduler = scheduler
     }
@@ -80,10 +81,13 @@ public final class RequestBudget: @unchecked Sendable {
     /// Bounds the statements `source` runs until ``remove(from:)``.
     func install(on source: any StatementSource) {
         source.installBudget(self)
-        let lane = slowLaneAt == nil ? nil : SlowLanes.current
+        let lane = slowLaneAfter == nil ? nil : SlowLanes.current
         watch.withLock { watch in
             watch.interrupter = source.interrupter
-            if watch.lane == nil { watch.lane = lane }
+            if watch.lane == nil, let lane, let slowLaneAfter {
+                watch.lane = lane
+                watch.slowLaneAt = ContinuousClock.now + slowLaneAfter
+            }
             if watch.ticket == nil { arm(&watch) }
         }
     }
@@ -101,7 +105,7 @@ public final class RequestBudget: @unchecked Sendable {
     /// Schedules the watchdog's next action: the move to the slow lane when it is due before the deadline, the
     /// deadline otherwise. (The scheduler never calls back while it is scheduling, so this may hold the lock.)
     private func arm(_ watch: inout Watch) {
-        if !watch.movedToSlowLane, watch.lane != nil, let slowLaneAt, slowLaneAt < deadline {
+        if !watch.movedToSlowLane, watch.lane != nil, let slowLaneAt = watch.slowLaneAt, slowLaneAt < deadline {
             watch.ticket = scheduler.schedule(at: slowLaneAt) { [weak self] in self?.moveToSlowLane() }
         } else {
             watch.ticket = scheduler.schedule(at: deadline) { [weak self] in self?.expire() }

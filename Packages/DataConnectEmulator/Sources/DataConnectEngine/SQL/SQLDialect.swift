@@ -314,9 +314,18 @@ public struct SQLiteDialect: SQLDialect {
 
     /// `LIKE` is case-sensitive on the engine's connections (`PRAGMA case_sensitive_like`) and has no escape
     /// character unless one is named.
+    ///
+    /// Each match is preceded by ``interruptCheckFunction``: SQLite checks for an interrupt only between rows, and
+    /// hundreds of `LIKE`s over megabytes of text make one row take seconds; with the check, a request stopped by
+    /// its time limit ends after the match running then.
     public func like(_ subject: String, pattern: String, escaped: Bool) -> String {
-        escaped ? "\(subject) LIKE \(pattern) ESCAPE '\\'" : "\(subject) LIKE \(pattern)"
+        let match = escaped ? "\(subject) LIKE \(pattern) ESCAPE '\\'" : "\(subject) LIKE \(pattern)"
+        return "(\(Self.interruptCheckFunction)() AND \(match))"
     }
+
+    /// `dataconnect_continue()`: 1 while the statement may go on, an `SQLITE_INTERRUPT` error once its connection
+    /// was interrupted (see ``SQLiteKit/Connection/createInterruptCheckFunction(_:)``).
+    public static let interruptCheckFunction = "dataconnect_continue"
 
     /// `json_each(list)`: lists are stored as JSON arrays of wire values.
     public func listElements(_ list: String, of column: Column, alias: String?) -> String {

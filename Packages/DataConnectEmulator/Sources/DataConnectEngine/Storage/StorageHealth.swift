@@ -56,6 +56,8 @@ public final class StorageHealth: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Set with the failure, so that every request's check reads one atomic while the database is fine.
+    private let failed = Atomic<Bool>(false)
     private let remedy: String
 
     /// Creates the health of a database that is fine so far.
@@ -69,7 +71,10 @@ public final class StorageHealth: Sendable {
     }
 
     /// The damage found, or `nil` while none was.
-    public var failure: StorageFailure? { state.withLock { $0.failure } }
+    public var failure: StorageFailure? {
+        guard failed.load(ordering: .acquiring) else { return nil }
+        return state.withLock { $0.failure }
+    }
 
     /// Names the database once it is known (PostgreSQL's location is read from the server after connecting).
     func setLocation(_ location: String) {
@@ -95,6 +100,7 @@ public final class StorageHealth: Sendable {
             if let failure = state.failure { return (failure, nil) }
             let failure = StorageFailure(location: state.location, detail: detail, remedy: remedy)
             state.failure = failure
+            failed.store(true, ordering: .releasing)
             return (failure, state.observer)
         }
         observer?(failure)

@@ -136,7 +136,7 @@ import Testing
     @Test(arguments: [
         Case(
             #"{"title": {"contains": "o"}}"#, ["Cleo from 5 to 7", "Inception", "Little Women"],
-            sql: #"t1."title" LIKE ?1 ESCAPE '\'"#),
+            sql: #"(dataconnect_continue() AND t1."title" LIKE ?1 ESCAPE '\')"#),
         Case(#"{"title": {"contains": "barbie"}}"#, [], sql: "LIKE ?1"),
         Case(#"{"title": {"contains": "_"}}"#, ["50% Off_Sale"], sql: "LIKE ?1"),
         Case(#"{"title": {"contains": "% O"}}"#, ["50% Off_Sale"], sql: "LIKE ?1"),
