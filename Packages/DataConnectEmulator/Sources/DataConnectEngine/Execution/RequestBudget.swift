@@ -117,13 +117,13 @@ public final class RequestBudget: @unchecked Sendable {
     func moveToSlowLane() {
         watch.withLock { watch in
             watch.ticket = nil
-            guard let interrupter = watch.interrupter, !watch.movedToSlowLane, let lane = watch.lane else { return }
+            guard watch.interrupter != nil, !watch.movedToSlowLane, let lane = watch.lane else { return }
             watch.movedToSlowLane = true
             if lane.enterSlowLane() {
                 arm(&watch)
             } else {
                 record(.slowLaneFull)
-                interrupter()
+                interrupt(&watch)
             }
         }
     }
@@ -133,9 +133,30 @@ public final class RequestBudget: @unchecked Sendable {
         watch.withLock { watch in
             watch.ticket = nil
             record(.deadline)
-            watch.interrupter?()
+            interrupt(&watch)
         }
     }
+
+    /// Interrupts the connection, and again every ``reinterruptInterval`` while the request holds it: an interrupt
+    /// that lands between two statements is lost on PostgreSQL (a cancel request stops only what runs), and the
+    /// check before each statement may have passed just before it.
+    private func interrupt(_ watch: inout Watch) {
+        guard let interrupter = watch.interrupter else { return }
+        interrupter()
+        watch.ticket = scheduler.schedule(at: ContinuousClock.now + Self.reinterruptInterval) { [weak self] in
+            self?.interruptAgain()
+        }
+    }
+
+    private func interruptAgain() {
+        watch.withLock { watch in
+            watch.ticket = nil
+            interrupt(&watch)
+        }
+    }
+
+    /// How often a stopped request's connection is interrupted again while the request still holds it.
+    static let reinterruptInterval: Duration = .milliseconds(100)
 
     /// Whether the running statement should stop now (the time limit passed, the database is closing, or the
     /// watchdog stopped the request); once `true`, always `true`. For a database that checks while it steps
