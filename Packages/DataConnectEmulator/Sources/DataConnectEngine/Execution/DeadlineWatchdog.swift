@@ -46,6 +46,9 @@ public final class DeadlineWatchdog: DeadlineScheduler, @unchecked Sendable {
     private var positions: [UInt64: Int] = [:]
     private var nextID: UInt64 = 1
     private var started = false
+    /// When the thread wakes up next on its own; `nil` while it waits for a signal. A new action due later needs
+    /// no signal (the thread re-reads the heap when it wakes), so requests that end in time cost no wake-up.
+    private var wakeUp: ContinuousClock.Instant?
 
     /// Creates a watchdog; its thread starts with the first scheduled action.
     public init() {}
@@ -65,7 +68,7 @@ public final class DeadlineWatchdog: DeadlineScheduler, @unchecked Sendable {
             let thread = Thread { [self] in run() }
             thread.name = "deadline-watchdog"
             thread.start()
-        } else if heap[0].id == id {
+        } else if heap[0].id == id, wakeUp.map({ deadline < $0 }) ?? true {
             condition.signal()
         }
         return DeadlineTicket(id: id)
@@ -88,12 +91,14 @@ public final class DeadlineWatchdog: DeadlineScheduler, @unchecked Sendable {
         condition.lock()
         while true {
             guard let first = heap.first else {
+                wakeUp = nil
                 condition.wait()
                 continue
             }
             let now = ContinuousClock.now
             if first.deadline > now {
                 let (seconds, attoseconds) = now.duration(to: first.deadline).components
+                wakeUp = first.deadline
                 _ = condition.wait(
                     until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18 + 0.000_5))
                 continue

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where a request goes once it has run longer than its short budget (``ExecutionLimits/slowLaneAfter``): the
 /// server's bounded lane for slow requests, so that they cannot occupy every worker that cheap requests need.
 ///
@@ -16,19 +20,33 @@ public protocol SlowLane: AnyObject, Sendable {
 
 /// The slow lane of the calling thread.
 public enum SlowLanes {
-    private static let key = "dataconnect.slow-lane"
-
     /// Makes `lane` the slow lane of requests run on the calling thread from now on (`nil` removes it).
     public static func register(_ lane: (any SlowLane)?) {
-        Thread.current.threadDictionary[key] = lane.map(Holder.init)
+        let previous = pthread_getspecific(key)
+        if let lane {
+            pthread_setspecific(key, Unmanaged.passRetained(Holder(lane)).toOpaque())
+        } else {
+            pthread_setspecific(key, nil)
+        }
+        if let previous { Unmanaged<Holder>.fromOpaque(previous).release() }
     }
 
-    /// The calling thread's slow lane, if its server registered one.
+    /// The calling thread's slow lane, if its server registered one (read once per request: a thread-local).
     public static var current: (any SlowLane)? {
-        (Thread.current.threadDictionary[key] as? Holder)?.lane
+        guard let holder = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Holder>.fromOpaque(holder).takeUnretainedValue().lane
     }
 
-    private final class Holder: NSObject {
+    /// The thread-local slot; its destructor releases a thread's lane when the thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { holder in
+            if let holder { Unmanaged<Holder>.fromOpaque(holder).release() }
+        }
+        return key
+    }()
+
+    private final class Holder {
         let lane: any SlowLane
 
         init(_ lane: any SlowLane) {
