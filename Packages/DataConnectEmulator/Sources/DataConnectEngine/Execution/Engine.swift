@@ -117,6 +117,8 @@ public final class Engine: Sendable {
     public let executionLimits: ExecutionLimits
     /// Stops requests whose time limit passed.
     let deadlines: any DeadlineScheduler
+    /// Computes `<field>_embed` and `compare_embed` vectors; `nil` when none is configured.
+    let embeddings: (any EmbeddingProvider)?
     /// The schema's introspection and SDL, computed once.
     let answers: SchemaAnswers
     /// The input types' kinds, for binding each request's arguments.
@@ -133,13 +135,16 @@ public final class Engine: Sendable {
     ///   - executionLimits: each request's time limit and filter size.
     ///   - deadlines: what interrupts a request when its time limit passes; the process's ``DeadlineWatchdog``
     ///     by default.
+    ///   - embeddings: the provider of `<field>_embed` and `compare_embed` vectors; without one they answer
+    ///     `FAILED_PRECONDITION`.
     public init(
         service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect(),
         limits: OperationLimits = .default, executionLimits: ExecutionLimits = .default,
-        deadlines: any DeadlineScheduler = DeadlineWatchdog.shared
+        deadlines: any DeadlineScheduler = DeadlineWatchdog.shared, embeddings: (any EmbeddingProvider)? = nil
     ) {
         self.executionLimits = executionLimits
         self.deadlines = deadlines
+        self.embeddings = embeddings
         self.service = service
         self.answers = SchemaAnswers(api: service.api, schemaSources: service.project.schemaSources)
         self.inputKinds = InputTypeKinds(service.api.typeSystem)
