@@ -231,7 +231,7 @@ struct SwiftTranslator {
         return result.sorted { $0.name < $1.name }
     }
 
-    /// Enums of the generated API's prelude (such as `Timestamp_TruncateUnit`) that variables reach, by name.
+    /// Enums of the generated API's prelude (such as `Timestamp_Interval`) that variables reach, by name.
     ///
     /// `OrderDirection` and `SearchQueryFormat` are left out: every package carries them as common enums.
     /// The enums custom resolver schemas declare (results and variables may use them).

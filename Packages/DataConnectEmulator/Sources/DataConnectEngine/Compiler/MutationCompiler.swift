@@ -73,7 +73,8 @@ struct MutationCompiler {
 
     // MARK: - Values
 
-    /// Column assignments from an `X_Data` value: plain values, `_expr`, `_date`/`_time`, references by key.
+    /// Column assignments from an `X_Data` value: plain values, `_expr`, `_date`/`_time`, `_embed`, references
+    /// by key.
     /// `_update` transforms are returned separately (they need the old value).
     func assignments(
         _ data: Resolved, table: Table
@@ -104,6 +105,8 @@ struct MutationCompiler {
                 set(column, .relative(value, isDate: key.hasSuffix("_date")))
             } else if key.hasSuffix("_update"), let column = table.column(String(key.dropLast(7))) {
                 transforms.append((column, value))
+            } else if let column = table.embeddedColumn(key) {
+                set(column, .value(value, .embedding(column, .document)))
             } else if let reference = table.reference(key) {
                 guard let target = model.table(reference.target) else { continue }
                 for (fk, targetField) in zip(reference.foreignKeyFields, reference.targetFields) {

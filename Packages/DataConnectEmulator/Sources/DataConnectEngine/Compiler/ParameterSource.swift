@@ -24,6 +24,9 @@ enum Conversion: Sendable {
     case regularExpression
     /// A vector to compare a `Vector` column with: a JSON array of finite numbers of the column's size.
     case vector(Column)
+    /// A `Vector_Embed` value (`{model, text}`) turned into a vector of the column's size by the embedding
+    /// provider: stored as the column's value for a `.document`, bound as ``vector(_:)`` for a `.query`.
+    case embedding(Column, EmbeddingPurpose)
     /// The text of a full-text query, read as the format says and bound in the database's syntax.
     case searchQuery(SearchQueryFormat, SearchQuerySyntax)
 }
@@ -83,6 +86,7 @@ extension Conversion {
         case .count: .integer
         case .like, .regularExpression, .searchQuery: .text
         case .vector: .jsonArray
+        case .embedding(let column, let purpose): purpose == .document ? .column(column) : .jsonArray
         }
     }
 }

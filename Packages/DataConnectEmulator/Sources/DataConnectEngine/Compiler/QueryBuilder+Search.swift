@@ -29,22 +29,22 @@ extension QueryBuilder {
             guard let column = target.column(columnName) else {
                 throw PlanError(message: "unknown Vector field \"\(columnName)\"", location: node.location)
             }
-            if let embed = args["compare_embed"], !embed.isNullConstant {
+            let vector: String
+            if let compare = args["compare"], !compare.isNullConstant {
+                vector = parameter(.value(compare, .vector(column)))
+            } else if let embed = args["compare_embed"], !embed.isNullConstant {
+                // The text's vector, computed by the embedding provider before the request holds a connection.
+                vector = parameter(.value(embed, .embedding(column, .query)))
+            } else {
                 throw PlanError(
                     message:
-                        "compare_embed needs Vertex AI, which the emulator cannot reach offline; pass the vector "
-                        + "itself in compare (\(column.size.map { "\($0) numbers" } ?? "a list of numbers"))",
-                    location: node.location, isEmulatorLimitation: true)
-            }
-            guard let compare = args["compare"], !compare.isNullConstant else {
-                throw PlanError(
-                    message: "give compare: the vector to compare \"\(columnName)\" with", location: node.location)
+                        "give compare (a vector) or compare_embed (a text to embed) to compare \"\(columnName)\" with",
+                    location: node.location)
             }
             var method = VectorDistanceMethod.innerProduct
             if case .constant(.string(let name))? = args["method"], let chosen = VectorDistanceMethod(rawValue: name) {
                 method = chosen
             }
-            let vector = parameter(.value(compare, .vector(column)))
             let distance = search.vectorDistance(method, alias: "t", column: column, vector: vector)
             rows = "SELECT t.*, \(distance) AS _dc_distance FROM \(dialect.quote(target.sqlName)) AS t"
             kind = .distance

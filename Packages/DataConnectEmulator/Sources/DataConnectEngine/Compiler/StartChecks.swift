@@ -24,7 +24,7 @@ public enum StartChecks {
     ///   - service: The compiled service.
     ///   - limits: The bounds on each operation's merged selection, as the engine is given.
     ///   - dialect: The SQL dialect the operations compile to.
-    /// - Returns: Errors, and warnings about operations only the emulator cannot run (`compare_embed`), in display
+    /// - Returns: Errors, and warnings about operations only the emulator cannot run, in display
     ///   order; no errors when the service can be served as it is.
     public static func diagnostics(
         for service: CompiledService, limits: OperationLimits = .default, dialect: any SQLDialect = SQLiteDialect()

@@ -54,6 +54,8 @@ final class CompiledOperation: Sendable {
     let expressions: [String: CELExpression]
     /// The nodes that have arguments or `@skip`/`@include` conditions: the only ones a request resolves.
     let nodesWithArguments: [FieldNode]
+    /// The nodes whose arguments may hold texts to embed (`compare_embed`, `<field>_embed`).
+    let embeddingNodes: [FieldNode]
     /// Compiled statements by root field, entity-id mode and argument shape.
     let plans = Mutex(LRUCache<String, FieldPlan>(capacity: CompiledOperation.planCacheCapacity))
     /// `@refresh` rules (queries only): when a subscribed result is re-run besides table changes.
@@ -66,7 +68,8 @@ final class CompiledOperation: Sendable {
 
     init(
         name: String, kind: OperationType, auth: AuthRequirement?, isTransaction: Bool, coercer: VariableCoercer,
-        roots: [FieldNode], refresh: RefreshRules = RefreshRules(), fingerprint: String = ""
+        roots: [FieldNode], refresh: RefreshRules = RefreshRules(), fingerprint: String = "",
+        vectorTables: Set<String> = []
     ) {
         self.refresh = refresh
         self.fingerprint = fingerprint
@@ -89,6 +92,7 @@ final class CompiledOperation: Sendable {
             expressions.values.contains { $0.referencedRoots.contains("response") }
             || nodes.contains { $0.checks.contains { $0.expression.referencedRoots.contains("response") } }
         self.nodesWithArguments = nodes.filter { !$0.argumentDefinitions.isEmpty || !$0.conditions.isEmpty }
+        self.embeddingNodes = nodesWithArguments.filter { $0.mayEmbed(vectorTables: vectorTables) }
     }
 
     /// Compiles an operation definition against the API.
@@ -117,7 +121,10 @@ final class CompiledOperation: Sendable {
             isTransaction: operation.directives.first(named: "transaction") != nil,
             coercer: VariableCoercer(system: api.typeSystem, definitions: operation.variables), roots: roots,
             refresh: try RefreshRules(directives: operation.directives.all(named: "refresh")),
-            fingerprint: GraphQLPrinter.print(Definition.operation(operation)))
+            fingerprint: GraphQLPrinter.print(Definition.operation(operation)),
+            vectorTables: Set(
+                api.model.tables.filter { $0.columns.contains { $0.type == .scalar(.vector) && !$0.isList } }.map(
+                    \.name)))
     }
 
     // MARK: - Plans

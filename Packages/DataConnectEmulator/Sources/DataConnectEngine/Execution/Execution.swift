@@ -39,6 +39,8 @@ struct Execution {
     let budget: RequestBudget
     /// A failure of the whole request found while running a mutation (a limit, the time limit).
     var requestFailure: ExecutionError?
+    /// The vectors of the request's `Vector_Embed` values.
+    var embedded = EmbeddedTexts()
 
     init(engine: Engine, operation: CompiledOperation, variables: JSONObject, auth: AuthContext?, entityIDs: Bool) {
         self.engine = engine
@@ -55,13 +57,22 @@ struct Execution {
     }
 
     var binder: ParameterBinder {
-        ParameterBinder(resolution: resolution, bindings: bindings, requestTime: requestTime, auth: auth)
+        ParameterBinder(
+            resolution: resolution, bindings: bindings, requestTime: requestTime, auth: auth, embedded: embedded,
+            embeddings: engine.embeddings, deadline: budget.deadline)
     }
 
     mutating func run() -> EngineResponse {
         var resolver = ArgumentResolver(kinds: engine.inputKinds, variables: variables)
         resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
         resolution = resolver.resolution
+        if !operation.embeddingNodes.isEmpty {
+            do {
+                embedded = try embedTexts()
+            } catch {
+                return Engine.failure(error.code, error.message)
+            }
+        }
         var failure: ExecutionError?
         do {
             if operation.kind == .mutation {

@@ -20,6 +20,32 @@ extension ParameterBinder {
         return json
     }
 
+    /// The vector of a `Vector_Embed` value: the column's value for a stored text, a `compare` vector for a
+    /// searched one.
+    ///
+    /// - Throws: ``ExecutionError``: 400 naming the field when the model's vectors do not have the column's
+    ///   size; the provider's failure.
+    func embeddingValue(
+        _ json: JSONValue, column: Column, purpose: EmbeddingPurpose
+    ) throws(ExecutionError) -> SQLiteValue {
+        if case .null = json { return .null }
+        let key = try EmbeddingKey(json, purpose: purpose)
+        let numbers: [Double]
+        if let known = embedded.vectors[key] {
+            numbers = known
+        } else {
+            numbers = try Execution.embed(
+                [key.text], model: key.model, purpose: purpose, with: embeddings, deadline: deadline)[0]
+        }
+        if let size = column.size, numbers.count != size {
+            throw .badInput(
+                "\"\(column.name)\" is a Vector of size \(size); the model \"\(key.model)\" gives vectors of "
+                    + "\(numbers.count) numbers")
+        }
+        let vector = JSONValue.array(numbers.map { .number(JSONNumber($0)) })
+        return try convert(vector, purpose == .document ? .column(column) : .vector(column))
+    }
+
     /// The `compare` vector of a similarity field, as JSON text.
     func vectorValue(_ json: JSONValue, column: Column) throws(ExecutionError) -> SQLiteValue {
         .text(try vector(json, column: column).jsonString())

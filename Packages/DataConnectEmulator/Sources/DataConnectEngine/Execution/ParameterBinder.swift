@@ -12,6 +12,12 @@ struct ParameterBinder {
     var auth: AuthContext? = nil
     /// The parent keys of a split relation's statement (a JSON array), for ``ParameterSource/rowKeys``.
     var rowKeys = "[]"
+    /// The vectors of the request's `Vector_Embed` values, computed before it held a connection.
+    var embedded = EmbeddedTexts()
+    /// The provider of a vector missing from `embedded`.
+    var embeddings: (any EmbeddingProvider)? = nil
+    /// When the request's time runs out.
+    var deadline = ContinuousClock.now + .seconds(60)
 
     func values(for plan: SQLStatementPlan) throws(ExecutionError) -> [SQLiteValue] {
         var result: [SQLiteValue] = []
@@ -171,6 +177,8 @@ struct ParameterBinder {
             return .text(pattern)
         case .vector(let column):
             return try vectorValue(json, column: column)
+        case .embedding(let column, let purpose):
+            return try embeddingValue(json, column: column, purpose: purpose)
         case .searchQuery(let format, let syntax):
             return try searchQueryValue(json, format: format, syntax: syntax)
         }

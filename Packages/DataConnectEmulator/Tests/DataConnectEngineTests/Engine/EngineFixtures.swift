@@ -268,10 +268,11 @@ final class TestBackend {
     ///   - schema: the schema text.
     ///   - clientCache: whether `connector.yaml` enables the Swift SDK's client cache (entity ids).
     ///   - seeded: whether to insert ``EngineFixtures/seed``.
+    ///   - embeddings: the provider of `_embed` and `compare_embed` vectors.
     init(
         _ operations: String, schema: String = EngineFixtures.schema, clientCache: Bool = false, seeded: Bool = true,
         executionLimits: ExecutionLimits = .default, deadlines: any DeadlineScheduler = DeadlineWatchdog.shared,
-        sourceLocation: Testing.SourceLocation = #_sourceLocation
+        embeddings: (any EmbeddingProvider)? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let directory = NSTemporaryDirectory() + "dataconnect-engine-tests-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -321,7 +322,7 @@ final class TestBackend {
         #expect(report.issues.isEmpty, "\(report.issues)", sourceLocation: sourceLocation)
         engine = Engine(
             service: service, database: RecordingAccess(base: store.access, log: log), dialect: store.dialect,
-            executionLimits: executionLimits, deadlines: deadlines)
+            executionLimits: executionLimits, deadlines: deadlines, embeddings: embeddings)
         #expect(engine.issues.isEmpty, "\(engine.issues)", sourceLocation: sourceLocation)
         if seeded {
             // Seeded without the test's execution limits, which may refuse any statement.

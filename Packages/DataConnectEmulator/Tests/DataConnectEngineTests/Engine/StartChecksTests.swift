@@ -60,11 +60,24 @@ import Testing
     }
 
     @Test func warnsAboutWhatOnlyTheEmulatorCannotRun() throws {
-        let lines = try Self.lines(
-            #"query Q @auth(level: PUBLIC) { movies_embedding_similarity(compare_embed: { model: "m", text: "t" }) { title } }"#
-        )
+        let lines = try Self.lines(#"query Q @auth(level: PUBLIC) { movies { _count _id } }"#)
         #expect(lines.count == 1)
-        #expect(lines.first?.hasPrefix("ops.gql:1:32: warning: compare_embed needs Vertex AI") == true, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("ops.gql:1:32: warning: \"_id\" cannot be selected next to aggregates") == true,
+            "\(lines)")
+    }
+
+    @Test func embeddingATextCompiles() throws {
+        let lines = try Self.lines(
+            """
+            query Q($t: String!) @auth(level: PUBLIC) {
+              movies_embedding_similarity(compare_embed: {model: "textembedding-gecko@003", text: $t}) { title }
+            }
+            mutation M($t: String!) @auth(level: PUBLIC) {
+              movie_insert(data: {title: $t, embedding_embed: {model: "textembedding-gecko@003", text: $t}})
+            }
+            """)
+        #expect(lines.isEmpty, "\(lines)")
     }
 
     @Test func checksAnAdminDocumentUnderItsOwnName() throws {

@@ -21,7 +21,7 @@ extension APIBuilder {
                             description: "The vector to compare `\(column.name)` with."),
                         Self.input(
                             "compare_embed", "Vector_Embed", directives: [required],
-                            description: "Text to embed (Vertex AI) and compare with; not available offline."),
+                            description: "Text to embed with a model and compare with."),
                         Self.input(
                             "method", "VectorSimilarityMethod", default: Self.innerProductDefault,
                             description: "The distance: L2, COSINE, or INNER_PRODUCT (the negative inner product)."),

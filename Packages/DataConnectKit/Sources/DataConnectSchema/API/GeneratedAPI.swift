@@ -480,6 +480,14 @@ struct APIBuilder {
             if !column.isList && s == .timestamp {
                 dataFields.append(Self.input("\(column.name)_time", "Timestamp_Relative", directives: variant))
             }
+            if !column.isList && s == .vector {
+                // The text is usually a variable (`{model: "...", text: $description}`), so the field is allowed
+                // inside variable values too; `Vector_Embed` itself cannot be a variable's type.
+                dataFields.append(
+                    Self.input(
+                        "\(column.name)_embed", "Vector_Embed", directives: [group],
+                        description: "`\(column.name)` as the embedding of a text, computed by the server."))
+            }
         }
         for reference in table.references {
             dataFields.append(

@@ -102,8 +102,8 @@ public enum Prelude {
         enum VectorSimilarityMethod { L2 COSINE INNER_PRODUCT }
         "How the `query` of a full-text search is read."
         enum Search_QueryFormat { QUERY PLAIN PHRASE ADVANCED }
-        "Text to turn into a vector with an embedding model (Vertex AI)."
-        input Vector_Embed {
+        "Text to turn into a vector with an embedding model (Vertex AI upstream; the emulator's `--embeddings` provider)."
+        input Vector_Embed @fdc_forbiddenAsVariableType {
           "The embedding model."
           model: Vector_Embed_Model!
           "The text to embed."
@@ -295,6 +295,8 @@ public enum Prelude {
           nin: [Vector!]
         }
 
+        "Conditions on a list of Vector."
+        input Vector_ListFilter { includes: Vector, excludes: Vector, includesAll: [Vector!], excludesAll: [Vector!] }
         "Conditions on a list of String."
         input String_ListFilter { includes: String, excludes: String, includesAll: [String!], excludesAll: [String!] }
         "Conditions on a list of UUID."
@@ -367,19 +369,19 @@ public enum Prelude {
           on: Date @fdc_oneOf(required: true)
           add: Date_Duration
           sub: Date_Duration
-          truncateTo: Date_TruncateUnit
+          truncateTo: Date_Interval
         }
         "A length of time in whole days."
         input Date_Duration @fdc_forbiddenAsVariableType { days: Int! = 0, weeks: Int! = 0, months: Int! = 0, years: Int! = 0 }
         "The unit a relative date is truncated to."
-        enum Date_TruncateUnit { WEEK MONTH YEAR }
+        enum Date_Interval { WEEK MONTH YEAR }
         "An instant relative to now or to a given instant."
         input Timestamp_Relative @fdc_forbiddenAsVariableType {
           now: True @fdc_oneOf(required: true)
           at: Timestamp @fdc_oneOf(required: true)
           add: Timestamp_Duration
           sub: Timestamp_Duration
-          truncateTo: Timestamp_TruncateUnit
+          truncateTo: Timestamp_Interval
         }
         "A length of time."
         input Timestamp_Duration @fdc_forbiddenAsVariableType {
@@ -393,7 +395,7 @@ public enum Prelude {
           years: Int! = 0
         }
         "The unit a relative instant is truncated to."
-        enum Timestamp_TruncateUnit { SECOND MINUTE HOUR DAY WEEK MONTH YEAR }
+        enum Timestamp_Interval { SECOND MINUTE HOUR DAY WEEK MONTH YEAR }
 
         "Extra information about a row in a search result."
         type _Metadata {

@@ -88,6 +88,21 @@ import Testing
                 #"variable "$e" cannot be of type "String_Expr": it may only be written as a literal in the operation"#)
     }
 
+    @Test func forbidsVectorEmbedAsAVariableTypeButAcceptsTheIntervalEnums() {
+        expectError(
+            "query q($e: Vector_Embed) @auth(level: PUBLIC) { recipes { id } }", line: 1, column: 13,
+            message:
+                #"variable "$e" cannot be of type "Vector_Embed": it may only be written as a literal in the operation"#
+        )
+        let renamed = validateOperations("query q($u: Timestamp_TruncateUnit) @auth(level: PUBLIC) { recipes { id } }")
+        #expect(renamed.diagnostics.contains { $0.message.hasPrefix(#"unknown type "Timestamp_TruncateUnit""#) })
+        for type in ["Timestamp_Interval", "Date_Interval", "Vector_ListFilter"] {
+            let result = validateOperations("query q($u: \(type)) @auth(level: PUBLIC) { recipes { id } }")
+            let messages = result.diagnostics.map(\.message)
+            #expect(messages == [#"variable "$u" is never used in operation "q""#], "\(type): \(messages)")
+        }
+    }
+
     @Test func checksFragmentsAcrossFiles() {
         let result = OperationValidator.validate(
             [
