@@ -102,7 +102,7 @@ test-kit:
 test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
 	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
-	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests|SeedOnceTests|RequiredColumnMigrationTests|PostgreSQLAuthStorageTests'
+	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|EmbeddingsOverHTTPTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests|SeedOnceTests|RequiredColumnMigrationTests|PostgreSQLAuthStorageTests'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)
