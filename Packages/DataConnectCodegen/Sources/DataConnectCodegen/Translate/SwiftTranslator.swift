@@ -17,6 +17,7 @@ struct SwiftTranslator {
     static let scalarTypes: [String: String] = [
         "String": "String", "ID": "String", "Int": "Int", "Float": "Double", "Boolean": "Bool", "UUID": "UUID",
         "Date": "LocalDate", "Timestamp": "Timestamp", "Int64": "Int64", "Any": "AnyValue", "Vector": "[Double]",
+        "Vector_Embed_Model": "String",
     ]
 
     func translate() -> SwiftConnector {

@@ -239,4 +239,15 @@ import Testing
                 + "-> QueryRefObservation<GetRecipeQuery.Data, GetRecipeQuery.Variables> {"
         )
     }
+
+    @Test func aDataVariableCarriesVectorEmbedWithAStringModel() throws {
+        let schema = kitchenSchema + "\ntype Note @table { text: String!, embedding: Vector @col(size: 768) }\n"
+        let operations = try generate(
+            schema: schema, operations: "mutation addNote($data: Note_Data!) { note_insert(data: $data) }"
+        ).operations
+        #expect(operations.contains("public var embedding_embed: Vector_Embed?"), "\(operations)")
+        #expect(
+            declaration("public init(model:", in: operations, headerOnly: true)
+                == "public init(model: String, text: String) {")
+    }
 }
