@@ -177,6 +177,21 @@ import Testing
         #expect(read.data?["trip"]?["holidays"] == ["2024-12-25", "2025-01-01"])
     }
 
+    @Test func storesTheDateOfATimestampExpression() throws {
+        // given
+        let backend = try TestBackend(Self.operations, schema: Self.schema, seeded: false)
+
+        // when: CEL writes the request time in UTC, so its date is the UTC date
+        let insert = backend.admin(
+            #"mutation { trip_insert(data: {id: "\#(Self.id)", name: "expr", day_expr: "request.time"}) }"#)
+        let read = backend.query("Trip", ["id": .string(Self.id)])
+
+        // then
+        #expect(insert.errors.isEmpty && insert.status == .ok, "\(insert.body)")
+        let day = try #require(read.data?["trip"]?["day"]?.stringValue)
+        #expect(day.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil, "\(read.body)")
+    }
+
     // MARK: Refused
 
     @Test(arguments: notDates)
