@@ -356,9 +356,11 @@ export function parseControl(descriptor, raw) {
       }
       return { value: big.toString() };
     }
-    case "date":
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return { error: `${text} is not a date (YYYY-MM-DD)` };
-      return { value: text.trim() };
+    case "date": {
+      const date = dateInputToDate(text.trim());
+      if (date === null) return { error: `${text} is not a date (YYYY-MM-DD, optionally with a time part)` };
+      return { value: date };
+    }
     case "datetime": {
       const iso = localDateTimeToRFC3339(text.trim());
       if (iso === null) return { error: `${text} is not a date and time` };
@@ -388,6 +390,8 @@ export function controlText(descriptor, value) {
     case "json":
       return JSON.stringify(value);
     case "date":
+      if (typeof value === "string") return dateInputToDate(value) ?? value;
+      return JSON.stringify(value);
     case "select":
     case "text":
     case "int64":
@@ -395,6 +399,29 @@ export function controlText(descriptor, value) {
     default:
       return String(value);
   }
+}
+
+/**
+ * A `Date` as the server reads it: `YYYY-MM-DD`, or that date followed by a Timestamp's time part (`T`, `hh:mm:ss`,
+ * an optional fraction of 1 to 9 digits, and `Z` or an offset `+hh:mm`/`-hh:mm`; `t` and `z` in either case),
+ * which is checked and dropped. Returns the date as written before the `T`, not the date of the instant in UTC
+ * ("2024-05-01T23:30:00-05:00" is "2024-05-01"); null when the text is neither or the date does not exist.
+ */
+export function dateInputToDate(text) {
+  const match =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2})))?$/.exec(
+      String(text),
+    );
+  if (!match) return null;
+  const [, y, mo, d, hour, minute, second, offsetHour, offsetMinute] = match;
+  if (hour !== undefined && (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59)) return null;
+  if (offsetHour !== undefined && (Number(offsetHour) > 23 || Number(offsetMinute) > 59)) return null;
+  const year = Number(y);
+  const month = Number(mo);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  if (month < 1 || month > 12 || Number(d) < 1 || Number(d) > lengths[month - 1]) return null;
+  return `${y}-${mo}-${d}`;
 }
 
 function pad(number, width = 2) {

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import {
   buildFormModel,
   controlText,
+  dateInputToDate,
   defaultValue,
   parseGraphQLValue,
   fieldKey,
@@ -133,6 +134,43 @@ test("controls parse their text into JSON values, and back", () => {
   assert.equal(controlText(d("int"), 7), "7");
   assert.equal(controlText(d("checkbox"), undefined), false);
   assert.equal(controlText(d("text"), null), "");
+});
+
+test("dates accept a timestamp's time part and keep the date as written, as the server does", () => {
+  const d = { widget: "date", required: false };
+  for (const [text, date] of [
+    ["2024-05-01", "2024-05-01"],
+    ["2024-05-01T00:00:00Z", "2024-05-01"],
+    ["2024-05-01T23:30:00-05:00", "2024-05-01"],
+    ["2024-05-01T00:30:00+01:00", "2024-05-01"],
+    ["2024-05-01T12:00:00.123456Z", "2024-05-01"],
+    ["2024-05-01t10:00:00z", "2024-05-01"],
+    ["2024-02-29T10:00:00Z", "2024-02-29"],
+    [" 2024-05-01 ", "2024-05-01"],
+  ]) {
+    assert.deepEqual(parseControl(d, text), { value: date }, text);
+    assert.equal(dateInputToDate(text.trim()), date, text);
+  }
+  for (const text of [
+    "2024-02-30",
+    "2023-02-29",
+    "2024-13-01",
+    "2024-02-30T10:00:00Z",
+    "2024-05-01T25:00:00Z",
+    "2024-05-01T10:60:00Z",
+    "2024-05-01T10:00:00",
+    "2024-05-01T",
+    "2024-05-01T10:00:00+0100",
+    "2024-05-01T10:00:00+24:00",
+    "2024-05-01T10:00:00.Z",
+    "2024-05-01T10:00:00.1234567890Z",
+    "yesterday",
+  ]) {
+    assert.match(parseControl(d, text).error, /is not a date/, text);
+    assert.equal(dateInputToDate(text), null, text);
+  }
+  assert.equal(controlText(d, "2024-05-01T23:30:00-05:00"), "2024-05-01");
+  assert.equal(controlText(d, "1977-05-25"), "1977-05-25");
 });
 
 test("datetime-local values become RFC 3339 UTC and come back", () => {

@@ -335,7 +335,7 @@ import Testing
         let added = try await client.mutation(
             "addBook",
             [
-                "isbn": "978-1-4028-9462-6", "title": "The Dispossessed", "published": "1974-05-01T00:00:00Z",
+                "isbn": "978-1-4028-9462-6", "title": "The Dispossessed", "published": "1974-05-01T21:00:00-05:00",
                 "pages": 387,
                 "copies": 4, "tags": ["sci-fi", "utopia"],
                 "extra": ["hugo": 1975, "nebula": true, "notes": [nil, "first ed."]],

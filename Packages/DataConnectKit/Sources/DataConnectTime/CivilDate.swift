@@ -5,17 +5,17 @@
 /// - ``init(parsing:)`` takes exactly `YYYY-MM-DD` (RFC 3339's `full-date`): ten characters, ASCII digits, a
 ///   month from 01 to 12 and a day that exists in that month, so `2024-02-29` is a date and `2023-02-29`,
 ///   `2024-2-9`, ` 2024-02-09` and `2024-02-09Z` are not.
-/// - ``init(parsingDateOrUTCMidnight:)`` also takes the same date at exactly midnight UTC,
-///   `YYYY-MM-DDT00:00:00Z`, optionally with a `.` and one or more zeros before the `Z`, which is what many
-///   clients send for a date. Any other time is refused rather than dropped: `2024-01-01T23:59:59-05:00` is
-///   January 2 in UTC, so keeping only its date would store another day than the caller meant. The `T` and the
-///   `Z` must be upper case here.
+/// - ``init(parsingDroppingTime:)`` also takes the date followed by the time part of a timestamp, `T` then a
+///   time and an offset exactly as ``RFC3339Timestamp`` reads them, and keeps the date as written: the input rule
+///   of Data Connect's `Date` scalar. `2024-05-01T23:30:00-05:00` is `2024-05-01`, the local date written before
+///   the `T`, although that instant falls on May 2 in UTC. The time part is checked, then dropped, so
+///   `2024-05-01T25:00:00Z`, `2024-05-01T10:00:00` (no offset) and `2024-05-01T` are refused.
 ///
 /// ```swift
 /// let date = try CivilDate(parsing: "2024-02-29")
-/// date.daysSinceEpoch                                                  // 19782
-/// try CivilDate(parsingDateOrUTCMidnight: "2024-02-29T00:00:00.000Z")  // 2024-02-29
-/// CivilDate(year: 2023, month: 2, day: 29)                             // nil
+/// date.daysSinceEpoch                                                 // 19782
+/// try CivilDate(parsingDroppingTime: "2024-02-29T23:30:00.5-05:00")  // 2024-02-29
+/// CivilDate(year: 2023, month: 2, day: 29)                            // nil
 /// ```
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The year; 0 is 1 BC. Text holds 0000 to 9999; arithmetic may reach beyond.
@@ -67,35 +67,31 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }.get()
     }
 
-    /// Parses `YYYY-MM-DD`, or that date followed by exactly `T00:00:00Z` (with optionally `.` and one or more
-    /// zeros before the `Z`): the input rule of Data Connect's `Date` scalar.
+    /// Parses `YYYY-MM-DD`, or that date followed by a timestamp's time part, which is checked and dropped: the
+    /// input rule of Data Connect's `Date` scalar.
     ///
-    /// - Parameter text: The date, e.g. `2024-05-01` or `2024-05-01T00:00:00.000Z`.
-    /// - Throws: ``TimeFormatError`` when the text is neither form, or the date does not exist.
-    public init(parsingDateOrUTCMidnight text: String) throws(TimeFormatError) {
+    /// What follows the date, when anything does, must be what ``RFC3339Timestamp/init(parsing:)`` reads after a
+    /// date: `T` (or `t`), `hh:mm:ss`, an optional fraction of 1 to 9 digits, and `Z` (or `z`) or an offset
+    /// `±hh:mm`. The result is the date as written before the `T`, not the date of the instant in UTC.
+    ///
+    /// ```swift
+    /// try CivilDate(parsingDroppingTime: "2024-05-01")                 // 2024-05-01
+    /// try CivilDate(parsingDroppingTime: "2024-05-01T23:30:00-05:00")  // 2024-05-01
+    /// try CivilDate(parsingDroppingTime: "2024-05-01T10:00:00")        // throws: no time zone
+    /// ```
+    ///
+    /// - Parameter text: The date, e.g. `2024-05-01` or `2024-05-01T12:00:00.123456+02:00`.
+    /// - Throws: ``TimeFormatError`` when the date does not exist, or the text after it is not a timestamp's time
+    ///   part.
+    public init(parsingDroppingTime text: String) throws(TimeFormatError) {
         self = try text.withContiguousUTF8 { bytes in
             var scanner = ASCII.Scanner(bytes)
             return Self.scan(&scanner).flatMap { date in
-                Self.skipUTCMidnight(&scanner) ? .success(date) : .failure(TimeFormatError(reason: Self.timeReason))
+                if scanner.isAtEnd { return .success(date) }
+                return RFC3339Timestamp.scanTime(&scanner).map { _ in date }
             }
         }.get()
     }
-
-    /// Whether the bytes left are nothing, or `T00:00:00` with an optional all-zero fraction and `Z`.
-    private static func skipUTCMidnight(_ scanner: inout ASCII.Scanner) -> Bool {
-        if scanner.isAtEnd { return true }
-        guard scanner.skip(UInt8(ascii: "T")) else { return false }
-        for byte in "00:00:00".utf8 {
-            guard scanner.skip(byte) else { return false }
-        }
-        if scanner.skip(UInt8(ascii: ".")) {
-            guard scanner.skip(ASCII.zero) else { return false }
-            while scanner.skip(ASCII.zero) {}
-        }
-        return scanner.skip(UInt8(ascii: "Z")) && scanner.isAtEnd
-    }
-
-    private static let timeReason = "a date has no time part, other than exactly T00:00:00Z"
 
     /// Reads `YYYY-MM-DD` at the scanner, checking that the date exists.
     static func scan(_ scanner: inout ASCII.Scanner) -> Result<CivilDate, TimeFormatError> {

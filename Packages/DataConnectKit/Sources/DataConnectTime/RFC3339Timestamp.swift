@@ -6,7 +6,8 @@
 /// ## The accepted text
 ///
 /// One rule, shared by the SDK's `Timestamp`, the schema's literal validation, the emulator's storage and CEL's
-/// `timestamp()`:
+/// `timestamp()`; the `Date` scalar accepts the same time part after a date, and drops it
+/// (``CivilDate/init(parsingDroppingTime:)``):
 ///
 /// ```
 /// date-time = YYYY "-" MM "-" DD ("T" / "t") hh ":" mm ":" ss ["." 1*9DIGIT] ("Z" / "z" / offset)
@@ -111,13 +112,36 @@ extension RFC3339Timestamp {
     }
 
     private static func scan(_ scanner: inout ASCII.Scanner) -> Result<RFC3339Timestamp, TimeFormatError> {
-        func failure(_ reason: String) -> Result<RFC3339Timestamp, TimeFormatError> {
-            .failure(TimeFormatError(reason: reason))
+        CivilDate.scan(&scanner).flatMap { date in
+            scanTime(&scanner).flatMap { time in
+                let local = date.daysSinceEpoch * CivilCalendar.secondsPerDay + Int64(time.secondOfDay)
+                let seconds = local - Int64(time.offsetSeconds)
+                guard seconds >= earliestSeconds, seconds <= latestSeconds else {
+                    return .failure(TimeFormatError(reason: "the instant in UTC is outside years 0000-9999"))
+                }
+                return .success(RFC3339Timestamp(seconds: seconds, nanoseconds: Int32(time.nanoseconds)))
+            }
         }
-        let date: CivilDate
-        switch CivilDate.scan(&scanner) {
-        case .success(let value): date = value
-        case .failure(let error): return .failure(error)
+    }
+
+    /// The part of RFC 3339 text after the date, as written: the time of day and the offset from UTC.
+    struct TimePart {
+        /// The seconds since local midnight, `0..<86_400`.
+        let secondOfDay: Int
+        /// The fraction of the second, in nanoseconds.
+        let nanoseconds: Int
+        /// The offset from UTC in seconds, e.g. -18_000 for `-05:00`.
+        let offsetSeconds: Int
+    }
+
+    /// Reads what follows the date, to the end of the text: `T` (or `t`), `hh:mm:ss`, an optional fraction of 1
+    /// to 9 digits, and `Z` (or `z`) or an offset `±hh:mm`.
+    ///
+    /// The timestamp parser and the `Date` scalar's (``CivilDate/init(parsingDroppingTime:)``) both read the time
+    /// part here, so a date accepts exactly the time parts a timestamp does.
+    static func scanTime(_ scanner: inout ASCII.Scanner) -> Result<TimePart, TimeFormatError> {
+        func failure(_ reason: String) -> Result<TimePart, TimeFormatError> {
+            .failure(TimeFormatError(reason: reason))
         }
         guard scanner.skip(letterIgnoringCase: UInt8(ascii: "T")) else {
             return failure("expected 'T' between the date and the time")
@@ -160,13 +184,10 @@ extension RFC3339Timestamp {
             offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
         }
         guard scanner.isAtEnd else { return failure("unexpected text after the time zone") }
-
-        let local = date.daysSinceEpoch * CivilCalendar.secondsPerDay + Int64(hour * 3600 + minute * 60 + second)
-        let seconds = local - Int64(offsetSeconds)
-        guard seconds >= earliestSeconds, seconds <= latestSeconds else {
-            return failure("the instant in UTC is outside years 0000-9999")
-        }
-        return .success(RFC3339Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds)))
+        return .success(
+            TimePart(
+                secondOfDay: hour * 3600 + minute * 60 + second, nanoseconds: nanoseconds,
+                offsetSeconds: offsetSeconds))
     }
 }
 

@@ -198,7 +198,7 @@ private let may1: Int64 = 1_714_557_600
     func acceptsDate(text: String, year: Int, month: Int, day: Int) throws {
         // when
         let strict = try CivilDate(parsing: text)
-        let lenient = try CivilDate(parsingDateOrUTCMidnight: text)
+        let lenient = try CivilDate(parsingDroppingTime: text)
 
         // then
         #expect(strict == CivilDate(year: year, month: month, day: day))
@@ -207,15 +207,27 @@ private let may1: Int64 = 1_714_557_600
     }
 
     @Test(arguments: [
-        "2024-05-01T00:00:00Z", "2024-05-01T00:00:00.0Z", "2024-05-01T00:00:00.000Z",
-        "2024-05-01T00:00:00.000000000000Z",
+        ("2024-05-01T00:00:00Z", "2024-05-01"),
+        ("2024-05-01T00:00:00.000Z", "2024-05-01"),
+        ("2024-05-01T09:00:00Z", "2024-05-01"),
+        // the date as written, not the UTC date (May 2 04:30 UTC)
+        ("2024-05-01T23:30:00-05:00", "2024-05-01"),
+        // the date as written, not the UTC date (April 30 23:30 UTC)
+        ("2024-05-01T00:30:00+01:00", "2024-05-01"),
+        ("2024-05-01T23:59:59.123456+01:00", "2024-05-01"),
+        ("2024-05-01T12:00:00.123456789-00:00", "2024-05-01"),
+        ("2024-02-29T23:59:59-23:59", "2024-02-29"),
+        ("2024-05-01t10:00:00z", "2024-05-01"),
+        // a date whose instant RFC3339Timestamp refuses (before year 0000 in UTC) is still that date
+        ("0000-01-01T00:00:00+01:00", "0000-01-01"),
+        ("9999-12-31T23:00:00-05:00", "9999-12-31"),
     ])
-    func acceptsDateAtUTCMidnightOnlyWhereAllowed(text: String) throws {
+    func acceptsDateWithATimePartAndKeepsTheDateAsWritten(text: String, expected: String) throws {
         // when
-        let date = try CivilDate(parsingDateOrUTCMidnight: text)
+        let date = try CivilDate(parsingDroppingTime: text)
 
         // then
-        #expect(date == CivilDate(year: 2024, month: 5, day: 1))
+        #expect(date.description == expected)
         #expect(throws: TimeFormatError.self) { try CivilDate(parsing: text) }
     }
 
@@ -227,15 +239,35 @@ private let may1: Int64 = 1_714_557_600
         " 2024-05-01", "2024-05-01 ", "2024-05-01\n",
         // ranges
         "2024-00-01", "2024-13-01", "2024-05-00", "2024-05-32", "2024-04-31", "2023-02-29", "1900-02-29",
-        // a time other than exactly midnight UTC, in upper case
-        "2024-05-01T", "2024-05-01T00:00:00", "2024-05-01T00:00Z", "2024-05-01T09:00:00Z",
-        "2024-05-01T23:30:00-05:00", "2024-05-01T00:00:00+01:00", "2024-05-01T00:00:00+00:00",
-        "2024-05-01T00:00:00.Z", "2024-05-01T00:00:00.001Z", "2024-05-01t00:00:00Z", "2024-05-01T00:00:00z",
-        "2024-05-01T00:00:00Z ", "2024-05-01Z",
+        // a date that does not exist, with a valid time part
+        "2024-02-30T10:00:00Z", "2023-02-29T00:00:00Z",
+        // a time part a timestamp would refuse
+        "2024-05-01T", "2024-05-01T00:00:00", "2024-05-01T10:00:00", "2024-05-01T00:00Z", "2024-05-01T25:00:00Z",
+        "2024-05-01T24:00:00Z", "2024-05-01T10:60:00Z", "2024-05-01T10:00:60Z", "2024-05-01T00:00:00.Z",
+        "2024-05-01T00:00:00.1234567890Z", "2024-05-01T00:00:00+0100", "2024-05-01T00:00:00+24:00",
+        "2024-05-01T00:00:00+01:60", "2024-05-01T00:00:00Z ", "2024-05-01T00:00:00ZZ", "2024-05-01 10:00:00Z",
+        "2024-05-01Z", "2024-05-01T10:00:00Zjunk", "yesterday",
     ])
     func refusesDate(text: String) {
         // when / then
         #expect(throws: TimeFormatError.self) { try CivilDate(parsing: text) }
-        #expect(throws: TimeFormatError.self) { try CivilDate(parsingDateOrUTCMidnight: text) }
+        #expect(throws: TimeFormatError.self) { try CivilDate(parsingDroppingTime: text) }
+    }
+
+    @Test(arguments: [
+        ("2024-05-01T25:00:00Z", "hour 25 is out of range 00-23"),
+        ("2024-05-01T10:00:00", "expected the time zone: 'Z' or an offset like +02:00"),
+        ("2024-05-01T", "expected a time written hh:mm:ss"),
+        ("2024-05-01Z", "expected 'T' between the date and the time"),
+        ("2024-02-30T10:00:00Z", "day 30 does not exist in 2024-02"),
+    ])
+    func namesWhatIsWrongWithADateLikeATimestampWould(text: String, reason: String) {
+        // when
+        let error = #expect(throws: TimeFormatError.self) { try CivilDate(parsingDroppingTime: text) }
+
+        // then: the reason the timestamp parser gives for the same text
+        #expect(error?.reason == reason)
+        let timestampError = #expect(throws: TimeFormatError.self) { try RFC3339Timestamp(parsing: text) }
+        #expect(timestampError?.reason == reason)
     }
 }

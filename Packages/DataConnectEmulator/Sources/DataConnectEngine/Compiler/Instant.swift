@@ -27,9 +27,10 @@ struct Instant: Comparable, Sendable {
         microseconds = timestamp.unixMicroseconds
     }
 
-    /// Midnight UTC of a `Date` (`YYYY-MM-DD`, or that date at exactly `T00:00:00Z`); `nil` when invalid.
+    /// Midnight UTC of a `Date` read by the `Date` scalar's rule (`YYYY-MM-DD`, or that date followed by a
+    /// timestamp's time part, which is dropped); `nil` when invalid.
     init?(date text: String) {
-        guard let date = try? CivilDate(parsingDateOrUTCMidnight: text) else { return nil }
+        guard let date = try? CivilDate(parsingDroppingTime: text) else { return nil }
         microseconds = date.daysSinceEpoch * Self.microsecondsPerDay
     }
 

@@ -20,7 +20,7 @@ public enum Prelude {
         scalar UUID @specifiedBy(url: "https://tools.ietf.org/html/rfc4122")
         "A 64-bit signed integer, written as a decimal string on output."
         scalar Int64
-        "A calendar date, YYYY-MM-DD."
+        "A calendar date, YYYY-MM-DD. Inputs may include a Timestamp's time part: it is checked, then only the date before the T is used."
         scalar Date @specifiedBy(url: "https://tools.ietf.org/html/rfc3339")
         "An instant with microsecond precision, RFC 3339 with a UTC offset."
         scalar Timestamp @specifiedBy(url: "https://tools.ietf.org/html/rfc3339")

@@ -42,16 +42,17 @@ public enum ScalarFormats {
         return hex.count == 32 ? String(decoding: hex, as: UTF8.self) : nil
     }
 
-    /// Parses a `Date`: `YYYY-MM-DD`, or the same date at exactly midnight UTC (`YYYY-MM-DDT00:00:00Z`, with
-    /// any number of zero fractional digits), which is what many clients send for a date.
+    /// Parses a `Date`: `YYYY-MM-DD`, or a timestamp whose date is kept and whose time part is dropped.
     ///
-    /// Any other time part is refused rather than dropped: `2024-01-01T23:59:59-05:00` is January 2 in UTC,
-    /// so keeping only its date would store another day than the caller meant. The rule is
-    /// `CivilDate.init(parsingDateOrUTCMidnight:)`.
+    /// Google's rule: an input with a time part (as the `Timestamp` scalar writes it) is accepted and only the
+    /// text before the `T` is used, so `2024-05-01T23:30:00-05:00` is `2024-05-01`, the local date as written,
+    /// not the date of that instant in UTC. The time part must still be valid (`2024-05-01T25:00:00Z` and
+    /// `2024-05-01T10:00:00`, with no offset, are not dates). The rule is `CivilDate.init(parsingDroppingTime:)`.
     ///
-    /// - Returns: the canonical `YYYY-MM-DD`, or `nil` when the text is not exactly a valid calendar date.
+    /// - Returns: the canonical `YYYY-MM-DD`, or `nil` when the text is neither a valid calendar date nor one
+    ///   followed by a valid time part.
     public static func canonicalDate(_ text: String) -> String? {
-        guard let date = try? CivilDate(parsingDateOrUTCMidnight: text) else { return nil }
+        guard let date = try? CivilDate(parsingDroppingTime: text) else { return nil }
         return date.description
     }
 

@@ -241,7 +241,7 @@ struct ValueChecker {
         case "Date":
             guard case .string(let s) = value else { return "" }
             return ScalarFormats.canonicalDate(s.value) == nil
-                ? " (a Date is written \"YYYY-MM-DD\", with no time part)" : nil
+                ? " (a Date is written \"YYYY-MM-DD\", optionally with a Timestamp's time part, which is dropped)" : nil
         case "Timestamp":
             guard case .string(let s) = value else { return "" }
             return ScalarFormats.isValidTimestamp(s.value)

@@ -62,6 +62,21 @@ import Testing
         )
     }
 
+    @Test(arguments: ["2024-01-01", "2024-01-01T23:30:00-05:00", "2024-01-01T00:00:00.123456+01:00"])
+    func acceptsDateLiteralsWithOrWithoutATimePart(_ date: String) {
+        expectValid(#"query q @auth(level: PUBLIC) { bookmarks(where: {savedOn: {lt: "\#(date)"}}) { savedOn } }"#)
+    }
+
+    @Test(arguments: ["2024-02-30", "2024-05-01T25:00:00Z", "2024-05-01T10:00:00", "2024-05-01T", "yesterday"])
+    func refusesDateLiteralsThatAreNeitherADateNorATimestamp(_ date: String) {
+        expectError(
+            #"query q @auth(level: PUBLIC) { bookmarks(where: {savedOn: {lt: "\#(date)"}}) { savedOn } }"#, line: 1,
+            column: 64,
+            message:
+                #"expected value of type "Date", found "\#(date)" (a Date is written "YYYY-MM-DD", optionally with a Timestamp's time part, which is dropped)"#
+        )
+    }
+
     @Test func checksVariables() {
         expectError(
             "query q @auth(level: PUBLIC) { recipes(limit: $n) { id } }", line: 1, column: 47,
