@@ -188,8 +188,9 @@ import FoundationNetworking
 
         // when
         let (floatStatus, float) = try await create("Overflow", #""durationHours": 1e999"#)
-        let (dateStatus, date) = try await create("Shifted", #""releaseDate": "2024-01-01T23:59:59-05:00""#)
-        let (okStatus, ok) = try await create("Exact", #""releaseDate": "2024-01-01", "durationHours": 1.5"#)
+        let (dateStatus, date) = try await create("Shifted", #""releaseDate": "2024-01-01T23:59:59""#)
+        let (okStatus, ok) = try await create(
+            "Exact", #""releaseDate": "2024-01-01T23:59:59-05:00", "durationHours": 1.5"#)
 
         // then
         #expect(floatStatus == 400 && Self.errorStatus(float) == "INVALID_ARGUMENT", "\(float)")
@@ -197,8 +198,10 @@ import FoundationNetworking
         #expect(dateStatus == 400 && Self.errorStatus(date) == "INVALID_ARGUMENT", "\(date)")
         #expect(Self.errorMessage(date).contains("releaseDate"), "\(date)")
         #expect(okStatus == 200, "\(ok)")
-        let (_, text, _) = try await Self.admin(emulator, "{ movies { title } }")
+        let (_, text, _) = try await Self.admin(emulator, "{ movies { title movieMetadata_on_movie { releaseDate } } }")
         #expect(!text.contains("Overflow") && !text.contains("Shifted") && text.contains("Exact"), "\(text)")
+        // A time part is dropped: the date is the one written before the T, not the UTC date (January 2).
+        #expect(text.contains(#""releaseDate":"2024-01-01""#), "\(text)")
         #expect(await emulator.stop() == 0)
     }
 
