@@ -7,6 +7,7 @@ let package = Package(
     name: "DataConnectEmulator",
     products: [
         .library(name: "EmulatorHTTP", targets: ["EmulatorHTTP"]),
+        .library(name: "OutboundHTTP", targets: ["OutboundHTTP"]),
         .library(name: "DataConnectCEL", targets: ["DataConnectCEL"]),
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
@@ -28,6 +29,11 @@ let package = Package(
         // The benchmark ceiling: the same HTTP layer answering a fixed reply.
         .executableTarget(name: "HTTPBench", dependencies: ["EmulatorHTTP"]),
 
+        // MARK: Outbound HTTP: custom resolvers, embedding providers and token endpoints, called from request threads
+
+        // The `HTTPTransport` seam and its live implementation, a blocking HTTP/1.1 client on sockets.
+        .target(name: "OutboundHTTP"),
+
         // MARK: CEL: the expressions of @auth(expr:), @check, _expr values and @default(expr:)
 
         .target(
@@ -44,6 +50,8 @@ let package = Package(
             name: "DataConnectEngine",
             dependencies: [
                 "DataConnectCEL",
+                // the transport protocol custom resolver fields are sent through; the service passes the live one
+                "OutboundHTTP",
                 .product(name: "DataConnectTime", package: "DataConnectKit"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
@@ -71,7 +79,7 @@ let package = Package(
         .target(
             name: "DataConnectEmulator",
             dependencies: [
-                "EmulatorHTTP", "DataConnectEngine", "AuthEmulator",
+                "EmulatorHTTP", "DataConnectEngine", "AuthEmulator", "OutboundHTTP",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
@@ -102,6 +110,8 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
+        // the live transport against servers on loopback ports (EmulatorHTTP's server, or a raw socket)
+        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "EmulatorHTTP"]),
         .testTarget(
             name: "AuthEmulatorTests",
             dependencies: [

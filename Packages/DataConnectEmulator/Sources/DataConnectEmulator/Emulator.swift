@@ -5,6 +5,7 @@ import DataConnectWire
 import EmulatorHTTP
 import Foundation
 import GraphQLLanguage
+import OutboundHTTP
 import Synchronization
 
 /// Why the emulator could not start or do what was asked.
@@ -105,6 +106,8 @@ public final class Emulator: Sendable {
         public var authPort: UInt16?
         /// The project key-based Auth calls act on (the CLI reads `$FIREBASE_PROJECT_ID` / `$GCLOUD_PROJECT`).
         public var projectID: String
+        /// What outbound calls go through: custom resolver fields. A ``LiveHTTPTransport`` by default.
+        public var transport: any HTTPTransport = LiveHTTPTransport()
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -221,7 +224,7 @@ public final class Emulator: Sendable {
         }
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
-            executionLimits: options.executionLimits)
+            executionLimits: options.executionLimits, transport: options.transport)
         Self.report(engine, dialect: store.dialect, log: options.log)
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         Self.connect(hub, to: store)
@@ -475,7 +478,7 @@ public final class Emulator: Sendable {
         try Self.migrate(service, store: next, log: options.log)
         let engine = Engine(
             service: service, database: next.access, dialect: next.dialect, limits: options.limits,
-            executionLimits: options.executionLimits)
+            executionLimits: options.executionLimits, transport: options.transport)
         let previous = currentStore.withLock { current in
             defer { current = next }
             return current
@@ -501,7 +504,7 @@ public final class Emulator: Sendable {
         try Self.migrate(service, store: store, log: options.log)
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
-            executionLimits: options.executionLimits)
+            executionLimits: options.executionLimits, transport: options.transport)
         Self.report(engine, dialect: store.dialect, log: options.log)
         responder.replace(engine)
         return serviceID

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a custom resolver listens: an `http://host:port/path` URL taken apart.
+/// Where a request goes: an `http://host:port/path` URL taken apart.
 struct HTTPEndpoint: Hashable, Sendable {
     /// The host name or address, without brackets.
     let host: String
@@ -21,9 +21,9 @@ struct HTTPEndpoint: Hashable, Sendable {
 
     /// Parses an endpoint URL.
     ///
-    /// - Throws: ``RemoteHTTPError/unsupported(_:)`` for `https://` (the emulator speaks plain HTTP to
+    /// - Throws: ``OutboundHTTPError/unsupported(_:)`` for `https://` (the emulator speaks plain HTTP to
     ///   resolvers) and for anything that is not an `http://` URL.
-    init(parsing uri: String) throws(RemoteHTTPError) {
+    init(parsing uri: String) throws(OutboundHTTPError) {
         guard uri.hasPrefix("http://") else {
             if uri.hasPrefix("https://") {
                 throw .unsupported(
@@ -61,55 +61,51 @@ struct HTTPEndpoint: Hashable, Sendable {
     }
 }
 
-/// A response of a custom resolver.
-struct RemoteHTTPResponse: Sendable {
-    /// The status code.
-    var status: Int
-    /// The header fields, names lowercased.
-    var headers: [String: String]
-    /// The body, de-chunked.
-    var body: [UInt8]
-}
-
-/// Why a call to a custom resolver failed before it answered.
-enum RemoteHTTPError: Error, Equatable {
-    /// The URL cannot be called by the emulator.
-    case unsupported(String)
-    /// The host name did not resolve, or no connection could be made (refused, unreachable).
-    case unreachable(String)
-    /// The deadline passed before the answer was complete.
-    case timedOut
-    /// The connection broke, or the answer is not HTTP.
-    case broken(String)
-}
-
-/// A blocking HTTP/1.1 client for calling custom resolvers from the engine's request threads.
+/// The live ``HTTPTransport``: a blocking HTTP/1.1 client for calling custom resolvers and other services from
+/// request threads.
 ///
-/// One `POST` per connection (`Connection: close`), every wait bounded by the deadline with `poll`, the
-/// socket closed on every path: a resolver that never answers costs one thread until the deadline, never a
+/// One request per connection (`Connection: close`), every wait bounded by the deadline with `poll`, the
+/// socket closed on every path: a server that never answers costs one thread until the deadline, never a
 /// leaked socket or a hang.
-enum RemoteHTTPClient {
-    /// The largest answer read, in bytes.
-    static let maximumResponseSize = 64 * 1024 * 1024
+///
+/// ```swift
+/// let transport = LiveHTTPTransport()
+/// let response = try transport.send(
+///     OutboundRequest(url: "http://127.0.0.1:5001/graphql", body: Array(#"{"query":"{ a }"}"#.utf8)),
+///     deadline: .now + .seconds(30))
+/// ```
+public final class LiveHTTPTransport: HTTPTransport {
+    /// The largest answer read by default, in bytes.
+    public static let defaultMaximumResponseSize = 64 * 1024 * 1024
 
-    /// Sends a `POST` and reads the answer.
+    /// The largest answer read, in bytes; a larger one fails with ``OutboundHTTPError/broken(_:)``.
+    public let maximumResponseSize: Int
+
+    /// Creates a transport.
+    ///
+    /// - Parameter maximumResponseSize: the largest answer read, 64 MB by default.
+    public init(maximumResponseSize: Int = LiveHTTPTransport.defaultMaximumResponseSize) {
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// Sends a request and reads the answer.
     ///
     /// - Parameters:
-    ///   - endpoint: where to send.
-    ///   - body: the request body.
-    ///   - headers: extra header fields (`Host`, `Content-Length` and `Connection` are set here).
+    ///   - request: what to send.
     ///   - deadline: when to give up.
-    /// - Throws: ``RemoteHTTPError``.
-    static func post(
-        _ endpoint: HTTPEndpoint, body: [UInt8], headers: [(String, String)], deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) -> RemoteHTTPResponse {
-        let descriptor = try openConnection(endpoint, deadline: deadline)
+    /// - Returns: the answer.
+    /// - Throws: ``OutboundHTTPError``.
+    public func send(
+        _ request: OutboundRequest, deadline: ContinuousClock.Instant
+    ) throws(OutboundHTTPError) -> OutboundResponse {
+        let endpoint = try HTTPEndpoint(parsing: request.url)
+        let descriptor = try Self.openConnection(endpoint, deadline: deadline)
         defer { close(descriptor) }
-        var head = "POST \(endpoint.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        try sendAll(Array(head.utf8) + body, on: descriptor, deadline: deadline)
-        return try receiveAnswer(on: descriptor, deadline: deadline)
+        var head = "\(request.method) \(endpoint.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
+        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n"
+        try Self.sendAll(Array(head.utf8) + request.body, on: descriptor, deadline: deadline)
+        return try Self.receiveAnswer(on: descriptor, limit: maximumResponseSize, deadline: deadline)
     }
 
     /// Milliseconds left until `deadline`, at least 0.
@@ -121,9 +117,10 @@ enum RemoteHTTPClient {
         return Int32(clamping: milliseconds)
     }
 
-    /// Waits until `descriptor` is ready for `events`, or throws ``RemoteHTTPError/timedOut``.
-    static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant) throws(RemoteHTTPError)
-    {
+    /// Waits until `descriptor` is ready for `events`, or throws ``OutboundHTTPError/timedOut``.
+    static func wait(
+        _ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant
+    ) throws(OutboundHTTPError) {
         while true {
             let timeout = remainingMilliseconds(deadline)
             if timeout == 0 { throw .timedOut }
@@ -136,6 +133,13 @@ enum RemoteHTTPClient {
         }
     }
 
+    /// A byte count for messages: `64 MB`, `512 KB`, `100 bytes`.
+    static func describeSize(_ bytes: Int) -> String {
+        if bytes >= 1024 * 1024, bytes % (1024 * 1024) == 0 { return "\(bytes / (1024 * 1024)) MB" }
+        if bytes >= 1024, bytes % 1024 == 0 { return "\(bytes / 1024) KB" }
+        return "\(bytes) bytes"
+    }
+
     static func describeErrno(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
@@ -143,30 +147,20 @@ enum RemoteHTTPClient {
     /// Opens a connection to the first address of the host that accepts one.
     static func openConnection(
         _ endpoint: HTTPEndpoint, deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .unreachable("cannot resolve \"\(endpoint.host)\": \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(list) }
+    ) throws(OutboundHTTPError) -> Int32 {
+        let addresses = try HostResolver.resolve(endpoint.host, port: endpoint.port, deadline: deadline)
         var lastError = "no address"
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let address = cursor {
-            cursor = address.pointee.ai_next
-            let descriptor = socket(
-                address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        for address in addresses {
+            let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if descriptor < 0 {
                 lastError = describeErrno()
                 continue
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
-                return descriptor
+            let connected = address.bytes.withUnsafeBytes { raw in
+                connect(descriptor, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
             }
+            if connected == 0 { return descriptor }
             guard errno == EINPROGRESS else {
                 lastError = describeErrno()
                 close(descriptor)
@@ -190,11 +184,11 @@ enum RemoteHTTPClient {
 
     static func sendAll(
         _ bytes: [UInt8], on descriptor: Int32, deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) {
+    ) throws(OutboundHTTPError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBufferPointer { buffer in
-                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                systemSend(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if sent > 0 {
                 offset += sent
@@ -207,14 +201,14 @@ enum RemoteHTTPClient {
     }
 
     static func receiveAnswer(
-        on descriptor: Int32, deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) -> RemoteHTTPResponse {
+        on descriptor: Int32, limit: Int, deadline: ContinuousClock.Instant
+    ) throws(OutboundHTTPError) -> OutboundResponse {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var parsedHead: (status: Int, headers: [String: String], bodyStart: Int)?
         while true {
             if let head = parsedHead, let body = completeBody(data, head: head, atEnd: false) {
-                return RemoteHTTPResponse(status: head.status, headers: head.headers, body: body)
+                return OutboundResponse(status: head.status, headers: head.headers, body: body)
             }
             try wait(descriptor, for: Int16(POLLIN), deadline: deadline)
             let count = buffer.withUnsafeMutableBufferPointer { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -229,10 +223,10 @@ enum RemoteHTTPClient {
                 guard let body = completeBody(data, head: head, atEnd: true) else {
                     throw .broken("the connection closed before the whole body arrived")
                 }
-                return RemoteHTTPResponse(status: head.status, headers: head.headers, body: body)
+                return OutboundResponse(status: head.status, headers: head.headers, body: body)
             }
             data += buffer[0..<count]
-            if data.count > maximumResponseSize { throw .broken("the answer is larger than 64 MB") }
+            if data.count > limit { throw .broken("the answer is larger than \(Self.describeSize(limit))") }
             if parsedHead == nil { parsedHead = try parseHead(data) }
         }
     }
@@ -240,7 +234,7 @@ enum RemoteHTTPClient {
     /// The status line and headers, once the blank line that ends them has arrived.
     static func parseHead(
         _ data: [UInt8]
-    ) throws(RemoteHTTPError) -> (status: Int, headers: [String: String], bodyStart: Int)? {
+    ) throws(OutboundHTTPError) -> (status: Int, headers: [String: String], bodyStart: Int)? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard data.count >= 4 else { return nil }
         var end: Int?
@@ -306,6 +300,11 @@ enum RemoteHTTPClient {
         }
         return nil
     }
+}
+
+/// `send(2)` without `SIGPIPE`; inside ``LiveHTTPTransport`` the name `send` is its own method.
+private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
 }
 
 extension StringProtocol {
