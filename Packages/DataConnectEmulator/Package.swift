@@ -31,8 +31,11 @@ let package = Package(
 
         // MARK: Outbound HTTP: custom resolvers, embedding providers and token endpoints, called from request threads
 
-        // The `HTTPTransport` seam and its live implementation, a blocking HTTP/1.1 client on sockets.
-        .target(name: "OutboundHTTP"),
+        // OpenSSL: HTTPS to resolvers and Vertex AI, certificates checked against the system's trust store; RS256
+        // signatures of service account JWTs.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // The `HTTPTransport` seam and its live implementation, a blocking HTTP/1.1 and HTTPS client on sockets.
+        .target(name: "OutboundHTTP", dependencies: ["COpenSSL"]),
 
         // MARK: CEL: the expressions of @auth(expr:), @check, _expr values and @default(expr:)
 
@@ -110,8 +113,13 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
-        // the live transport against servers on loopback ports (EmulatorHTTP's server, or a raw socket)
-        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "EmulatorHTTP"]),
+        // the live transport against servers on loopback ports: EmulatorHTTP's, a raw socket, Python's TLS server
+        .testTarget(
+            name: "OutboundHTTPTests",
+            dependencies: [
+                "OutboundHTTP", "EmulatorHTTP", .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
         .testTarget(
             name: "AuthEmulatorTests",
             dependencies: [

@@ -1,44 +1,52 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Where a request goes: an `http://host:port/path` URL taken apart.
+/// Where a request goes: an `http://` or `https://` URL taken apart.
 struct HTTPEndpoint: Hashable, Sendable {
+    /// Whether the URL is `https://`: the connection is TLS.
+    let secure: Bool
     /// The host name or address, without brackets.
     let host: String
-    /// The TCP port (80 when the URL has none).
+    /// The TCP port (80, or 443 for `https://`, when the URL has none).
     let port: UInt16
     /// The path and query, `/` when the URL has none.
     let target: String
 
+    /// The scheme's port.
+    var defaultPort: UInt16 { secure ? 443 : 80 }
+
     /// The `Host` header's value.
     var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == defaultPort ? name : "\(name):\(port)"
     }
 
     /// Parses an endpoint URL.
     ///
-    /// - Throws: ``OutboundHTTPError/unsupported(_:)`` for `https://` (the emulator speaks plain HTTP to
-    ///   resolvers) and for anything that is not an `http://` URL.
+    /// - Throws: ``OutboundHTTPError/unsupported(_:)`` for anything that is not an `http://` or `https://` URL
+    ///   with a host.
     init(parsing uri: String) throws(OutboundHTTPError) {
-        guard uri.hasPrefix("http://") else {
-            if uri.hasPrefix("https://") {
-                throw .unsupported(
-                    "the emulator calls custom resolvers over plain HTTP; serve the resolver locally (for example in "
-                        + "the Cloud Functions emulator) and set its uri to an http:// URL")
-            }
-            throw .unsupported("the uri is not an http:// URL")
+        let rest: Substring
+        if uri.hasPrefix("http://") {
+            secure = false
+            rest = uri.dropFirst("http://".count)
+        } else if uri.hasPrefix("https://") {
+            secure = true
+            rest = uri.dropFirst("https://".count)
+        } else {
+            throw .unsupported("the uri is not an http:// or https:// URL")
         }
-        let rest = uri.dropFirst("http://".count)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
         if target.isEmpty { target = "/" } else if target.hasPrefix("?") { target = "/" + target }
         var host = Substring(authority)
-        var port: UInt16 = 80
+        var port: UInt16 = secure ? 443 : 80
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { throw .unsupported("the uri's host is malformed") }
             let after = host[host.index(after: close)...]
@@ -55,18 +63,25 @@ struct HTTPEndpoint: Hashable, Sendable {
             host = host[..<colon]
         }
         guard !host.isEmpty else { throw .unsupported("the uri has no host") }
+        guard !host.contains(where: { $0 == "@" || $0 == " " || $0.isNewline }) else {
+            throw .unsupported("the uri's host is malformed")
+        }
         self.host = String(host)
         self.port = port
         self.target = target
     }
 }
 
-/// The live ``HTTPTransport``: a blocking HTTP/1.1 client for calling custom resolvers and other services from
-/// request threads.
+/// The live ``HTTPTransport``: a blocking HTTP/1.1 and HTTPS client for calling custom resolvers and other
+/// services from request threads.
 ///
-/// One request per connection (`Connection: close`), every wait bounded by the deadline with `poll`, the
-/// socket closed on every path: a server that never answers costs one thread until the deadline, never a
-/// leaked socket or a hang.
+/// One request per connection (`Connection: close`), every wait bounded by the deadline with `poll` (name
+/// resolution, connecting, the TLS handshake, writing, reading), the socket closed on every path: a server that
+/// never answers costs one thread until the deadline, never a leaked socket or a hang.
+///
+/// `https://` URLs are served by OpenSSL: TLS 1.2 or later, the server's certificate verified against the
+/// system's trust store (on Debian, `/etc/ssl/certs` from `ca-certificates`) and, when given, one more CA file,
+/// and its name checked against the URL's host (sent as SNI too).
 ///
 /// ```swift
 /// let transport = LiveHTTPTransport()
@@ -80,11 +95,21 @@ public final class LiveHTTPTransport: HTTPTransport {
 
     /// The largest answer read, in bytes; a larger one fails with ``OutboundHTTPError/broken(_:)``.
     public let maximumResponseSize: Int
+    /// A PEM file of CA certificates trusted besides the system's, if any.
+    public let additionalCAFile: String?
+    /// The TLS settings, made at the first `https://` request and shared by every later one.
+    private let tls = Mutex<Result<TLSContext, OutboundHTTPError>?>(nil)
 
     /// Creates a transport.
     ///
-    /// - Parameter maximumResponseSize: the largest answer read, 64 MB by default.
-    public init(maximumResponseSize: Int = LiveHTTPTransport.defaultMaximumResponseSize) {
+    /// - Parameters:
+    ///   - additionalCAFile: a PEM file of CA certificates to trust besides the system's (a test CA, a company
+    ///     proxy's); `nil` trusts the system's only.
+    ///   - maximumResponseSize: the largest answer read, 64 MB by default.
+    public init(
+        additionalCAFile: String? = nil, maximumResponseSize: Int = LiveHTTPTransport.defaultMaximumResponseSize
+    ) {
+        self.additionalCAFile = additionalCAFile
         self.maximumResponseSize = maximumResponseSize
     }
 
@@ -94,18 +119,54 @@ public final class LiveHTTPTransport: HTTPTransport {
     ///   - request: what to send.
     ///   - deadline: when to give up.
     /// - Returns: the answer.
-    /// - Throws: ``OutboundHTTPError``.
+    /// - Throws: ``OutboundHTTPError``: `unsupported` for a URL it cannot call (or a CA file it cannot load),
+    ///   `unreachable` when no connection can be made, `timedOut` at the deadline, `broken` for a failed TLS
+    ///   handshake (a certificate that does not verify), a broken connection or an answer that is not HTTP.
     public func send(
         _ request: OutboundRequest, deadline: ContinuousClock.Instant
     ) throws(OutboundHTTPError) -> OutboundResponse {
         let endpoint = try HTTPEndpoint(parsing: request.url)
+        let head = try Self.head(of: request, endpoint: endpoint)
+        let context = endpoint.secure ? try tlsContext() : nil
         let descriptor = try Self.openConnection(endpoint, deadline: deadline)
         defer { close(descriptor) }
+        let socket = SocketChannel(descriptor: descriptor)
+        guard let context else {
+            try socket.write(head + request.body, deadline: deadline)
+            return try Self.receiveAnswer(from: socket, limit: maximumResponseSize, deadline: deadline)
+        }
+        let channel = try TLSChannel(
+            context: context, socket: socket, host: endpoint.host, port: endpoint.port, deadline: deadline)
+        try channel.write(head + request.body, deadline: deadline)
+        return try Self.receiveAnswer(from: channel, limit: maximumResponseSize, deadline: deadline)
+    }
+
+    /// The request line and header fields; refuses fields that would break the head.
+    static func head(of request: OutboundRequest, endpoint: HTTPEndpoint) throws(OutboundHTTPError) -> [UInt8] {
+        func isToken(_ text: String) -> Bool {
+            !text.isEmpty && text.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
+        }
+        guard isToken(request.method) else { throw .unsupported("the method \"\(request.method)\" is malformed") }
         var head = "\(request.method) \(endpoint.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
-        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
+        for (name, value) in request.headers {
+            guard isToken(name), !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw .unsupported("the header field \"\(name)\" is malformed")
+            }
+            head += "\(name): \(value)\r\n"
+        }
         head += "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n"
-        try Self.sendAll(Array(head.utf8) + request.body, on: descriptor, deadline: deadline)
-        return try Self.receiveAnswer(on: descriptor, limit: maximumResponseSize, deadline: deadline)
+        return Array(head.utf8)
+    }
+
+    /// The shared TLS settings, made on first use.
+    private func tlsContext() throws(OutboundHTTPError) -> TLSContext {
+        let result = tls.withLock { cached in
+            if let cached { return cached }
+            let made = Result { () throws(OutboundHTTPError) in try TLSContext(additionalCAFile: additionalCAFile) }
+            cached = made
+            return made
+        }
+        return try result.get()
     }
 
     /// Milliseconds left until `deadline`, at least 0.
@@ -182,26 +243,9 @@ public final class LiveHTTPTransport: HTTPTransport {
         throw .unreachable(lastError)
     }
 
-    static func sendAll(
-        _ bytes: [UInt8], on descriptor: Int32, deadline: ContinuousClock.Instant
-    ) throws(OutboundHTTPError) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBufferPointer { buffer in
-                systemSend(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if sent > 0 {
-                offset += sent
-            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                try wait(descriptor, for: Int16(POLLOUT), deadline: deadline)
-            } else {
-                throw .broken("sending failed: \(describeErrno())")
-            }
-        }
-    }
-
+    /// Reads the answer until its body is complete (or the connection ends), at most `limit` bytes.
     static func receiveAnswer(
-        on descriptor: Int32, limit: Int, deadline: ContinuousClock.Instant
+        from channel: some ByteChannel, limit: Int, deadline: ContinuousClock.Instant
     ) throws(OutboundHTTPError) -> OutboundResponse {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -210,12 +254,10 @@ public final class LiveHTTPTransport: HTTPTransport {
             if let head = parsedHead, let body = completeBody(data, head: head, atEnd: false) {
                 return OutboundResponse(status: head.status, headers: head.headers, body: body)
             }
-            try wait(descriptor, for: Int16(POLLIN), deadline: deadline)
-            let count = buffer.withUnsafeMutableBufferPointer { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                throw .broken("reading the answer failed: \(describeErrno())")
+            let read = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(OutboundHTTPError) in try channel.read(into: raw, deadline: deadline) }
             }
+            let count = try read.get()
             if count == 0 {
                 guard let head = parsedHead else {
                     throw .broken("the connection closed before a complete HTTP answer")
@@ -300,11 +342,6 @@ public final class LiveHTTPTransport: HTTPTransport {
         }
         return nil
     }
-}
-
-/// `send(2)` without `SIGPIPE`; inside ``LiveHTTPTransport`` the name `send` is its own method.
-private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
 }
 
 extension StringProtocol {

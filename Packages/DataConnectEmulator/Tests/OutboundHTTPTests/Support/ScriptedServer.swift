@@ -16,6 +16,9 @@ final class ScriptedServer: Sendable {
         case answer([UInt8])
         /// Never answers; the connection stays open until the server stops.
         case silence
+        /// Writes these bytes as soon as the connection is accepted, without reading anything (a server that is
+        /// not HTTP, or not TLS), then closes the connection.
+        case blurt([UInt8])
     }
 
     /// The requests read so far, as text.
@@ -31,7 +34,7 @@ final class ScriptedServer: Sendable {
     /// Starts listening and serving on a thread of its own.
     init(_ script: Script) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw ScriptedServerError("socket failed: \(errno)") }
+        guard listener >= 0 else { throw TestServerError("socket failed: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -46,7 +49,7 @@ final class ScriptedServer: Sendable {
         var pipeEnds: [Int32] = [0, 0]
         guard bound, pipe(&pipeEnds) == 0 else {
             close(listener)
-            throw ScriptedServerError("cannot listen on a loopback port: \(errno)")
+            throw TestServerError("cannot listen on a loopback port: \(errno)")
         }
         self.listener = listener
         self.port = UInt16(bigEndian: address.sin_port)
@@ -82,10 +85,12 @@ final class ScriptedServer: Sendable {
             if entries[1].revents != 0 { return }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
-            let request = readRequest(connection)
-            received.withLock { $0.append(request) }
+            if case .answer = script {
+                let request = readRequest(connection)
+                received.withLock { $0.append(request) }
+            }
             switch script {
-            case .answer(let bytes):
+            case .answer(let bytes), .blurt(let bytes):
                 var offset = 0
                 while offset < bytes.count {
                     let sent = bytes.withUnsafeBytes { raw in
@@ -96,6 +101,8 @@ final class ScriptedServer: Sendable {
                 }
                 close(connection)
             case .silence:
+                let request = readRequest(connection)
+                received.withLock { $0.append(request) }
                 held.withLock { $0.append(connection) }
             }
         }
@@ -121,10 +128,4 @@ final class ScriptedServer: Sendable {
             data += buffer[0..<count]
         }
     }
-}
-
-/// A scripted server could not start.
-struct ScriptedServerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
