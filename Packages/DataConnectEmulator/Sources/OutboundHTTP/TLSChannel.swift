@@ -25,14 +25,14 @@ final class TLSContext: @unchecked Sendable {
     init(additionalCAFile: String?) throws(OutboundHTTPError) {
         ERR_clear_error()
         guard let context = copenssl_client_context() else {
-            throw .unsupported("cannot set up TLS: \(TLSChannel.describeErrorQueue() ?? "OpenSSL failed")")
+            throw .unsupported("cannot set up TLS: \(OpenSSLErrorQueue.drain() ?? "OpenSSL failed")")
         }
         guard let socketMethod = copenssl_socket_method() else {
             SSL_CTX_free(context)
-            throw .unsupported("cannot set up TLS: \(TLSChannel.describeErrorQueue() ?? "OpenSSL failed")")
+            throw .unsupported("cannot set up TLS: \(OpenSSLErrorQueue.drain() ?? "OpenSSL failed")")
         }
         if let additionalCAFile, SSL_CTX_load_verify_locations(context, additionalCAFile, nil) != 1 {
-            let reason = TLSChannel.describeErrorQueue() ?? "it holds no certificate"
+            let reason = OpenSSLErrorQueue.drain() ?? "it holds no certificate"
             SSL_CTX_free(context)
             BIO_meth_free(socketMethod)
             throw .unsupported("cannot load the CA file \(additionalCAFile): \(reason)")
@@ -68,7 +68,7 @@ final class TLSChannel: ByteChannel {
     ) throws(OutboundHTTPError) {
         ERR_clear_error()
         guard let connection = SSL_new(context.context) else {
-            throw .unsupported("cannot set up TLS: \(Self.describeErrorQueue() ?? "OpenSSL failed")")
+            throw .unsupported("cannot set up TLS: \(OpenSSLErrorQueue.drain() ?? "OpenSSL failed")")
         }
         self.connection = connection
         self.socket = socket
@@ -77,7 +77,7 @@ final class TLSChannel: ByteChannel {
         guard copenssl_expect_host(connection, host) == 1,
             copenssl_attach_socket(connection, context.socketMethod, socket.descriptor) == 1
         else {
-            throw .unsupported("cannot set up TLS for \(peer): \(Self.describeErrorQueue() ?? "OpenSSL failed")")
+            throw .unsupported("cannot set up TLS for \(peer): \(OpenSSLErrorQueue.drain() ?? "OpenSSL failed")")
         }
         try handshake(deadline: deadline)
     }
@@ -153,26 +153,11 @@ final class TLSChannel: ByteChannel {
     /// What went wrong, from OpenSSL's error queue, or from `errno` for a failed system call.
     private func describe(_ code: Int32) -> String {
         let failedErrno = errno
-        if let queued = Self.describeErrorQueue() { return queued }
+        if let queued = OpenSSLErrorQueue.drain() { return queued }
         if code == SSL_ERROR_SYSCALL {
             return failedErrno == 0 ? "the connection closed" : LiveHTTPTransport.describeErrno(failedErrno)
         }
         if code == SSL_ERROR_ZERO_RETURN { return "the connection closed" }
         return "OpenSSL error \(code)"
-    }
-
-    /// The reasons in this thread's OpenSSL error queue, emptying it; `nil` when it is empty.
-    static func describeErrorQueue() -> String? {
-        var reasons: [String] = []
-        while case let code = ERR_get_error(), code != 0 {
-            if let reason = ERR_reason_error_string(code) {
-                reasons.append(String(cString: reason))
-            } else {
-                var buffer = [CChar](repeating: 0, count: 256)
-                ERR_error_string_n(code, &buffer, buffer.count)
-                reasons.append(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-            }
-        }
-        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 }

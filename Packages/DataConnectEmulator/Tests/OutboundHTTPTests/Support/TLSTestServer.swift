@@ -44,20 +44,24 @@ struct TestCertificates {
     }
 
     private func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestServerError(
-                "openssl \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
-        }
+        try runOpenSSL(arguments, in: directory)
+    }
+}
+
+/// Runs the `openssl` command in a folder; fails with its error output.
+func runOpenSSL(_ arguments: [String], in directory: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["openssl"] + arguments
+    process.currentDirectoryURL = directory
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let output = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw TestServerError("openssl \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
     }
 }
 
