@@ -13,7 +13,7 @@
 public enum EmbeddingsSetting: Hashable, Sendable {
     /// Vertex AI's `predict` for the model the operation names, with Google credentials from the environment.
     case vertex
-    /// The offline hashing embedding: deterministic vectors, no network, no meaning.
+    /// The offline hashing embedding: deterministic vectors computed from the text, without a network or a model.
     case hashing
     /// A server of the common `/v1/embeddings` shape (a local model server such as Ollama or llama.cpp).
     ///
