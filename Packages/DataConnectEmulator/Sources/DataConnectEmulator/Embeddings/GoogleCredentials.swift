@@ -149,9 +149,11 @@ final class GoogleCredentials: Sendable {
     /// - Throws: `FAILED_PRECONDITION` when the token endpoint refuses the account, `UNAVAILABLE` when it cannot be
     ///   reached or fails, `DEADLINE_EXCEEDED` at the deadline.
     func accessToken(deadline: ContinuousClock.Instant) throws(EmbeddingError) -> String {
-        guard case .serviceAccount(let key, let signer) = source else {
-            if case .accessToken(let token) = source { return token }
-            preconditionFailure("a source is a token or an account")
+        let key: ServiceAccountKey
+        let signer: RS256Signer
+        switch source {
+        case .accessToken(let token): return token
+        case .serviceAccount(let account, let accountSigner): (key, signer) = (account, accountSigner)
         }
         if let cached = cache.withLock({ $0 }), ContinuousClock.now < cached.refreshAt { return cached.token }
         let fresh = try exchange(key, signer: signer, deadline: deadline)
