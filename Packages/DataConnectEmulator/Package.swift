@@ -7,6 +7,7 @@ let package = Package(
     name: "DataConnectEmulator",
     products: [
         .library(name: "EmulatorHTTP", targets: ["EmulatorHTTP"]),
+        .library(name: "OutboundHTTP", targets: ["OutboundHTTP"]),
         .library(name: "DataConnectCEL", targets: ["DataConnectCEL"]),
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
@@ -28,6 +29,14 @@ let package = Package(
         // The benchmark ceiling: the same HTTP layer answering a fixed reply.
         .executableTarget(name: "HTTPBench", dependencies: ["EmulatorHTTP"]),
 
+        // MARK: Outbound HTTP: custom resolvers, embedding providers and token endpoints, called from request threads
+
+        // OpenSSL: HTTPS to resolvers and Vertex AI, certificates checked against the system's trust store; RS256
+        // signatures of service account JWTs.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // The `HTTPTransport` seam and its live implementation, a blocking HTTP/1.1 and HTTPS client on sockets.
+        .target(name: "OutboundHTTP", dependencies: ["COpenSSL"]),
+
         // MARK: CEL: the expressions of @auth(expr:), @check, _expr values and @default(expr:)
 
         .target(
@@ -44,6 +53,8 @@ let package = Package(
             name: "DataConnectEngine",
             dependencies: [
                 "DataConnectCEL",
+                // the transport protocol custom resolver fields are sent through; the service passes the live one
+                "OutboundHTTP",
                 .product(name: "DataConnectTime", package: "DataConnectKit"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
@@ -71,7 +82,7 @@ let package = Package(
         .target(
             name: "DataConnectEmulator",
             dependencies: [
-                "EmulatorHTTP", "DataConnectEngine", "AuthEmulator",
+                "EmulatorHTTP", "DataConnectEngine", "AuthEmulator", "OutboundHTTP",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
@@ -102,6 +113,13 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
+        // the live transport against servers on loopback ports: EmulatorHTTP's, a raw socket, Python's TLS server
+        .testTarget(
+            name: "OutboundHTTPTests",
+            dependencies: [
+                "OutboundHTTP", "EmulatorHTTP", .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
         .testTarget(
             name: "AuthEmulatorTests",
             dependencies: [

@@ -40,6 +40,24 @@ import FoundationNetworking
         #expect(emulator.errors.contains("serving service \"movies\""))
     }
 
+    @Test func servesWithTheEmbeddingsProviderItIsGiven() async throws {
+        // given an emulator told to use a local embeddings server, one model mapped
+        let emulator = try await EmulatorProcess([
+            "--backend", RepositoryPaths.movies, "--no-watch", "--embeddings", "http://127.0.0.1:9/v1/embeddings",
+            "--embeddings-model", "textembedding-gecko@003=nomic-embed-text",
+        ])
+        // when
+        let (status, body) = try await emulator.send("GET", "/emulator/info")
+        let exit = await emulator.stop()
+        // then /emulator/info and the log name it
+        #expect(status == 200)
+        let info = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        let embeddings = info?["embeddings"] as? [String: Any]
+        #expect(embeddings?["provider"] as? String == "http")
+        #expect(emulator.errors.contains("embeddings: http://127.0.0.1:9/v1/embeddings (1 model mapped)"))
+        #expect(exit == 0)
+    }
+
     @Test func refusesABrokenBackendWithDiagnostics() async throws {
         // given
         let backend = try RepositoryPaths.copyOfMovies()

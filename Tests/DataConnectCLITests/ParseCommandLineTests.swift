@@ -93,6 +93,58 @@ import Testing
         #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
     }
 
+    @Test(arguments: [
+        (["emulator", "--embeddings", "vertex"], EmbeddingsSetting.vertex),
+        (["emulator", "--embeddings=hashing"], .hashing),
+        (
+            ["emulator", "--embeddings", "http://127.0.0.1:11434/v1/embeddings"],
+            .http(url: "http://127.0.0.1:11434/v1/embeddings", models: [:], apiKeyVariable: nil)
+        ),
+        (
+            [
+                "emulator", "--embeddings-model", "textembedding-gecko@003=nomic-embed-text", "--embeddings",
+                "https://models.example.test/v1/embeddings", "--embeddings-model", "text-embedding-004=all-minilm",
+                "--embeddings-key-env", "EMBEDDINGS_KEY",
+            ],
+            .http(
+                url: "https://models.example.test/v1/embeddings",
+                models: ["textembedding-gecko@003": "nomic-embed-text", "text-embedding-004": "all-minilm"],
+                apiKeyVariable: "EMBEDDINGS_KEY")
+        ),
+    ])
+    func emulatorEmbeddings(_ arguments: [String], expected: EmbeddingsSetting) throws {
+        var options = EmulatorOptions()
+        options.embeddings = expected
+        #expect(try parseCommandLine(arguments) == .emulator(options))
+    }
+
+    @Test(arguments: [
+        (
+            ["emulator", "--embeddings", "openai"],
+            "--embeddings needs vertex, hashing or an http:// or https:// URL, got \"openai\""
+        ),
+        (["emulator", "--embeddings"], "--embeddings needs vertex, hashing or a URL"),
+        (
+            ["emulator", "--embeddings", "vertex", "--embeddings-model", "a=b"],
+            "--embeddings-model applies to an embeddings server: give --embeddings URL too"
+        ),
+        (
+            ["emulator", "--embeddings-key-env", "KEY"],
+            "--embeddings-key-env applies to an embeddings server: give --embeddings URL too"
+        ),
+        (
+            ["emulator", "--embeddings", "http://x/v1/embeddings", "--embeddings-model", "gecko"],
+            "--embeddings-model needs NAME=MODEL, such as textembedding-gecko@003=nomic-embed-text, got \"gecko\""
+        ),
+        (
+            ["emulator", "--embeddings", "http://x/v1/embeddings", "--embeddings-key-env", "MY-KEY"],
+            "--embeddings-key-env needs an environment variable's name (letters, digits and _), got \"MY-KEY\""
+        ),
+    ])
+    func emulatorEmbeddingsUsageErrors(_ arguments: [String], message: String) {
+        #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }
+    }
+
     @Test func authProjectComesFromOptionThenEnvironment() {
         let both = ["FIREBASE_PROJECT_ID": "from-firebase", "GCLOUD_PROJECT": "from-gcloud"]
         #expect(EmulatorCommand.projectID("from-option", environment: both) == "from-option")

@@ -9,7 +9,8 @@ enum Command: Equatable {
     case validate(ValidateOptions)
     /// `dataconnect emulator [--backend DIR | --no-backend] [--host H] [--port P] [--data-dir DIR | --postgres URL]
     /// [--seed FILE] [--import DIR] [--export-on-exit DIR] [--no-watch] [--allow-host HOST]... [--allow-origin ORIGIN]...
-    /// [--no-auth] [--auth-port N] [--project ID]`
+    /// [--no-auth] [--auth-port N] [--project ID] [--embeddings vertex|hashing|URL [--embeddings-model NAME=MODEL]...
+    /// [--embeddings-key-env VARIABLE]]`
     case emulator(EmulatorOptions)
     /// `dataconnect execute FILE.gql [--emulator HOST:PORT] [--vars JSON] [--operation NAME]`
     case execute(ExecuteOptions)
@@ -75,6 +76,9 @@ struct EmulatorOptions: Equatable {
     var executionLimits = ExecutionLimits.default
     /// `--slow-lane N`: slow requests that may run at once; `nil` for the emulator's default.
     var slowLaneCapacity: Int?
+    /// `--embeddings vertex|hashing|URL` with `--embeddings-model` and `--embeddings-key-env`: the provider of
+    /// `_embed` vectors, over `dataconnect.yaml`'s; `nil` to leave the choice to the file.
+    var embeddings: EmbeddingsSetting?
 }
 
 /// Options of `dataconnect execute`.
@@ -257,11 +261,16 @@ extension EmulatorOptions {
                     .flag("--no-auth"), .value("--auth-port"), .value("--project"), .value("--max-selected-fields"),
                     .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
                     .value("--request-timeout"), .value("--slow-lane-after"), .value("--slow-lane"),
+                    .value("--embeddings", expecting: "vertex, hashing or a URL"),
+                    .value("--embeddings-model", expecting: "NAME=MODEL"),
+                    .value("--embeddings-key-env", expecting: "an environment variable's name"),
                 ], command: "emulator")
         }
         if parsed.helpRequested { return .help(topic: "emulator") }
         if let extra = parsed.positionals.first { throw .unexpected(extra, for: "emulator") }
         var options = EmulatorOptions()
+        var embeddingModels: [String: String] = [:]
+        var embeddingsKeyVariable: String?
         for occurrence in parsed.occurrences {
             let option = occurrence.option
             let text = occurrence.value ?? ""
@@ -334,8 +343,39 @@ extension EmulatorOptions {
                 }
                 options.executionLimits.slowLaneAfter = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
             case "--slow-lane": options.slowLaneCapacity = try positiveInteger(text, for: option)
+            case "--embeddings":
+                do {
+                    options.embeddings = try EmbeddingsSetting(parsing: text)
+                } catch {
+                    throw UsageError(
+                        message: "--embeddings needs vertex, hashing or an http:// or https:// URL, got \"\(text)\"")
+                }
+            case "--embeddings-model":
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
+                    text.index(after: equals) != text.endIndex
+                else {
+                    throw UsageError(
+                        message:
+                            "--embeddings-model needs NAME=MODEL, such as textembedding-gecko@003=nomic-embed-text, "
+                            + "got \"\(text)\"")
+                }
+                embeddingModels[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            case "--embeddings-key-env":
+                guard EmbeddingsSetting.isVariableName(text) else {
+                    throw UsageError(
+                        message: "--embeddings-key-env needs an environment variable's name (letters, digits and _), "
+                            + "got \"\(text)\"")
+                }
+                embeddingsKeyVariable = text
             default: break
             }
+        }
+        if !embeddingModels.isEmpty || embeddingsKeyVariable != nil {
+            guard case .http(let url, _, _)? = options.embeddings else {
+                let flag = embeddingModels.isEmpty ? "--embeddings-key-env" : "--embeddings-model"
+                throw UsageError(message: "\(flag) applies to an embeddings server: give --embeddings URL too")
+            }
+            options.embeddings = .http(url: url, models: embeddingModels, apiKeyVariable: embeddingsKeyVariable)
         }
         if !options.auth, options.authPort != nil {
             throw UsageError(message: "--auth-port serves the Auth emulator; it cannot be combined with --no-auth")

@@ -50,7 +50,7 @@ enum EmulatorCommand {
                     executionLimits: options.executionLimits, console: options.console, auth: options.auth,
                     authPort: options.authPort,
                     projectID: Self.projectID(options.projectID, environment: ProcessInfo.processInfo.environment),
-                    slowLaneCapacity: options.slowLaneCapacity))
+                    slowLaneCapacity: options.slowLaneCapacity, embeddings: options.embeddings))
             try emulator.start()
         } catch {
             // A refused backend or seed file prints the `file:line:col: error:` lines `dataconnect validate` prints.

@@ -74,6 +74,8 @@ func usage(_ topic: String?) -> String {
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
                                         [--max-filter-terms N] [--request-timeout SECONDS]
                                         [--slow-lane-after SECONDS] [--slow-lane N]
+                                        [--embeddings vertex|hashing|URL [--embeddings-model NAME=MODEL]...
+                                         [--embeddings-key-env VARIABLE]]
 
             Serves the backend's connectors and admin GraphQL over HTTP, executing them on SQLite, or on
             PostgreSQL with --postgres. The SQLite data lives in memory unless --data-dir is given (WAL,
@@ -131,6 +133,18 @@ func usage(_ topic: String?) -> String {
                                        (default 0.2): lower priority, off the threads cheap requests use
               --slow-lane N            slow requests that may run at once (default: readers - 1, so 2); one
                                        more is stopped with 429 RESOURCE_EXHAUSTED
+
+            Embeddings (the vectors of <field>_embed and compare_embed; without a provider they answer
+            FAILED_PRECONDITION). The flag wins over emulator.embeddings in dataconnect.yaml:
+              --embeddings vertex      Vertex AI's predict for the operation's model: credentials from
+                                       $GOOGLE_OAUTH_ACCESS_TOKEN or the service account key file of
+                                       $GOOGLE_APPLICATION_CREDENTIALS; project from $GOOGLE_CLOUD_PROJECT
+                                       (or the key file); region from $GOOGLE_CLOUD_LOCATION, else the
+                                       service's location; $DATACONNECT_VERTEX_ENDPOINT replaces Google's host
+              --embeddings hashing     offline, deterministic vectors computed from the text (no network)
+              --embeddings URL         a server of the /v1/embeddings shape (Ollama, llama.cpp, vLLM, ...)
+              --embeddings-model NAME=MODEL  send MODEL for the operation's model NAME (repeatable; URL only)
+              --embeddings-key-env VARIABLE  send $VARIABLE as a bearer token (URL only)
             """
     case "execute":
         return """

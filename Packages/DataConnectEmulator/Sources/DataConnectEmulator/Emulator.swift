@@ -5,6 +5,7 @@ import DataConnectWire
 import EmulatorHTTP
 import Foundation
 import GraphQLLanguage
+import OutboundHTTP
 import Synchronization
 
 /// Why the emulator could not start or do what was asked.
@@ -105,6 +106,15 @@ public final class Emulator: Sendable {
         public var authPort: UInt16?
         /// The project key-based Auth calls act on (the CLI reads `$FIREBASE_PROJECT_ID` / `$GCLOUD_PROJECT`).
         public var projectID: String
+        /// The provider of `_embed` vectors, winning over the service's `emulator.embeddings` in `dataconnect.yaml`;
+        /// with neither, `_embed` answers `FAILED_PRECONDITION`.
+        public var embeddings: EmbeddingsSetting?
+        /// What outbound calls go through: custom resolver fields and embedding providers. A ``LiveHTTPTransport``
+        /// by default.
+        public var transport: any HTTPTransport = LiveHTTPTransport()
+        /// Where the embedding providers read their settings and credentials (`GOOGLE_APPLICATION_CREDENTIALS`, …):
+        /// the process environment by default.
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
 
         /// Creates options; everything but the backend has a default.
         public init(
@@ -117,8 +127,9 @@ public final class Emulator: Sendable {
             allowedHosts: [String] = [], allowedOrigins: [String] = [], limits: OperationLimits = .default,
             executionLimits: ExecutionLimits = .default, clock: any EmulatorClock = LiveClock(),
             console: Bool = true, auth: Bool = true, authPort: UInt16? = nil, projectID: String = "demo-project",
-            slowLaneCapacity: Int? = nil
+            slowLaneCapacity: Int? = nil, embeddings: EmbeddingsSetting? = nil
         ) {
+            self.embeddings = embeddings
             self.slowLaneCapacity = max(1, slowLaneCapacity ?? max(1, readers - 1))
             self.console = console
             self.auth = auth
@@ -169,6 +180,8 @@ public final class Emulator: Sendable {
     let backendDirectory: Mutex<String?>
     /// Lets the responder's maintenance actions reach the emulator without keeping it alive.
     private let handle = Handle()
+    /// The embedding provider of each engine built.
+    let embeddings: EmbeddingProviders
 
     /// A weak reference to the emulator, set once it is initialized.
     private final class Handle: Sendable {
@@ -219,9 +232,14 @@ public final class Emulator: Sendable {
                 throw EmulatorError("cannot import \(directory): \(error)")
             }
         }
+        let embeddings = EmbeddingProviders(
+            option: options.embeddings, environment: options.environment, transport: options.transport,
+            log: options.log)
+        self.embeddings = embeddings
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
-            executionLimits: options.executionLimits)
+            executionLimits: options.executionLimits, embeddings: embeddings.provider(for: service),
+            transport: options.transport)
         Self.report(engine, dialect: store.dialect, log: options.log)
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         Self.connect(hub, to: store)
@@ -266,6 +284,7 @@ public final class Emulator: Sendable {
         serverConfiguration.requestLanes = RequestLanes.Configuration(
             fastWorkers: max(1, options.threads), slowLaneCapacity: options.slowLaneCapacity)
         serverConfiguration.laneThreadStarted = { worker in SlowLanes.register(EngineSlowLane(worker)) }
+        responder.embeddings.withLock { $0 = embeddings }
         server = HTTPServer(
             host: options.host, port: options.port, configuration: serverConfiguration, responder: responder)
         if let seed = options.seedFile {
@@ -475,7 +494,8 @@ public final class Emulator: Sendable {
         try Self.migrate(service, store: next, log: options.log)
         let engine = Engine(
             service: service, database: next.access, dialect: next.dialect, limits: options.limits,
-            executionLimits: options.executionLimits)
+            executionLimits: options.executionLimits, embeddings: embeddings.provider(for: service),
+            transport: options.transport)
         let previous = currentStore.withLock { current in
             defer { current = next }
             return current
@@ -501,7 +521,8 @@ public final class Emulator: Sendable {
         try Self.migrate(service, store: store, log: options.log)
         let engine = Engine(
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
-            executionLimits: options.executionLimits)
+            executionLimits: options.executionLimits, embeddings: embeddings.provider(for: service),
+            transport: options.transport)
         Self.report(engine, dialect: store.dialect, log: options.log)
         responder.replace(engine)
         return serviceID

@@ -52,6 +52,8 @@ public final class EmulatorResponder: HTTPResponder {
     let startedAt = Date()
     /// The Firebase Auth emulator served on the same port, when enabled.
     public let auth: AuthEmulator?
+    /// The embedding providers of the engines served, for `/emulator/info`; set by the ``Emulator``.
+    let embeddings = Mutex<EmbeddingProviders?>(nil)
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
@@ -385,6 +387,7 @@ public final class EmulatorResponder: HTTPResponder {
             ],
         ]
         if let auth { body["auth"] = ["projectId": .string(auth.defaultProjectID)] }
+        body["embeddings"] = embeddings.withLock { $0 }?.report.json ?? ["provider": "none"]
         body["storage"] = Self.storageState(engine.storageHealth?.failure)
         return .json(JSONValue.object(body).jsonString())
     }

@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectWire
 import EmulatorHTTP
 import EmulatorTesting
@@ -160,6 +161,29 @@ import Testing
         let error = try #require(result.errors.first, "\(result)")
         #expect(error["extensions"]?["code"] == "DEADLINE_EXCEEDED")
         #expect(error["message"]?.stringValue?.contains("200ms") == true, "\(result)")
+    }
+
+    @Test func anEngineWithoutATransportFailsTheFieldWithFailedPrecondition() throws {
+        // given the resolvers service served by an engine made without an outbound transport
+        let endpoint = try ResolverEndpoint()
+        let setup = try ResolverBackend(uri: endpoint.uri)
+        defer { withExtendedLifetime(setup) {} }
+        let store = setup.emulator.emulator.store
+        let engine = Engine(
+            service: setup.emulator.emulator.engine.service, database: store.access, dialect: store.dialect)
+
+        // when the remote field is asked for
+        let response = engine.execute(
+            EngineRequest(
+                kind: .connector(connector: "resolvers", operationName: "Greet", mutation: false),
+                variables: ["name": "Ada"], enforceAuth: false))
+
+        // then the field fails, saying why, and nothing was sent
+        let body = try JSONValue(parsing: response.body)
+        let error = try #require(body["errors"]?.arrayValue?.first, "\(body)")
+        #expect(error["extensions"]?["code"] == "FAILED_PRECONDITION")
+        #expect(error["message"]?.stringValue?.contains("no outbound transport") == true, "\(body)")
+        #expect(endpoint.received.withLock { $0 }.isEmpty)
     }
 
     // MARK: Helpers

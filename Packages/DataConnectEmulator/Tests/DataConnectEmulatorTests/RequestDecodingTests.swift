@@ -363,13 +363,15 @@ import Testing
             name: "info", method: .get, path: "/emulator/info", body: "", status: 200,
             answer:
                 #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}],"database":{"engine":"sqlite","location":"memory","version":""#
-                + sqliteVersion + #""},"auth":{"projectId":"demo-project"},"storage":{"state":"ok"}}"#
+                + sqliteVersion
+                + #""},"auth":{"projectId":"demo-project"},"embeddings":{"provider":"none"},"storage":{"state":"ok"}}"#
         ),
         Exchange(
             name: "info by POST", path: "/emulator/info", body: "", status: 200,
             answer:
                 #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}],"database":{"engine":"sqlite","location":"memory","version":""#
-                + sqliteVersion + #""},"auth":{"projectId":"demo-project"},"storage":{"state":"ok"}}"#
+                + sqliteVersion
+                + #""},"auth":{"projectId":"demo-project"},"embeddings":{"provider":"none"},"storage":{"state":"ok"}}"#
         ),
         Exchange(
             name: "clear by GET", method: .get, path: "/emulator/clear", body: "", status: 400,

@@ -2,6 +2,7 @@ import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
 import GraphQLLanguage
+import OutboundHTTP
 import SQLiteKit
 import Synchronization
 
@@ -119,6 +120,8 @@ public final class Engine: Sendable {
     let deadlines: any DeadlineScheduler
     /// Computes `<field>_embed` and `compare_embed` vectors; `nil` when none is configured.
     let embeddings: (any EmbeddingProvider)?
+    /// Sends custom resolver fields to their endpoints; `nil` when the engine makes no outbound calls.
+    let transport: (any HTTPTransport)?
     /// The schema's introspection and SDL, computed once.
     let answers: SchemaAnswers
     /// The input types' kinds, for binding each request's arguments.
@@ -137,14 +140,18 @@ public final class Engine: Sendable {
     ///     by default.
     ///   - embeddings: the provider of `<field>_embed` and `compare_embed` vectors; without one they answer
     ///     `FAILED_PRECONDITION`.
+    ///   - transport: what custom resolver (`httpGraphql`) fields are sent through, `LiveHTTPTransport` from
+    ///     OutboundHTTP in the emulator; without one they fail with `FAILED_PRECONDITION`.
     public init(
         service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect(),
         limits: OperationLimits = .default, executionLimits: ExecutionLimits = .default,
-        deadlines: any DeadlineScheduler = DeadlineWatchdog.shared, embeddings: (any EmbeddingProvider)? = nil
+        deadlines: any DeadlineScheduler = DeadlineWatchdog.shared, embeddings: (any EmbeddingProvider)? = nil,
+        transport: (any HTTPTransport)? = nil
     ) {
         self.executionLimits = executionLimits
         self.deadlines = deadlines
         self.embeddings = embeddings
+        self.transport = transport
         self.service = service
         self.answers = SchemaAnswers(api: service.api, schemaSources: service.project.schemaSources)
         self.inputKinds = InputTypeKinds(service.api.typeSystem)

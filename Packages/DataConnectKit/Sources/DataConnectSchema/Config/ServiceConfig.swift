@@ -12,6 +12,8 @@ import GraphQLLanguage
 ///     postgresql:
 ///       database: "movies"
 /// connectorDirs: ["./connector"]
+/// emulator:                      # ours: read by the emulator only
+///   embeddings: vertex
 /// ```
 ///
 /// Both the single `schema:` form and the multi-schema `schemas: [{id, source, datasource}]` form load;
@@ -93,6 +95,18 @@ public struct ServiceConfig: Hashable, Sendable {
         case httpGraphQL(HTTPGraphQL)
     }
 
+    /// `emulator:`, a section of our own (upstream's file has none): how the local emulator runs this service.
+    public struct EmulatorSettings: Hashable, Sendable {
+        /// `embeddings`: the provider of `_embed` vectors; `nil` when unset (then `_embed` answers
+        /// `FAILED_PRECONDITION` unless `dataconnect emulator --embeddings` names one).
+        public var embeddings: EmbeddingsSetting?
+
+        /// Creates emulator settings.
+        public init(embeddings: EmbeddingsSetting? = nil) {
+            self.embeddings = embeddings
+        }
+    }
+
     /// One schema: its id, folder and datasource.
     public struct Schema: Hashable, Sendable {
         /// The id from the multi-schema form; `nil` in the single `schema:` form.
@@ -132,11 +146,13 @@ public struct ServiceConfig: Hashable, Sendable {
     public var secondarySchemas: [Schema]
     /// `connectorDirs`: connector folders relative to `dataconnect.yaml`.
     public var connectorDirs: [String]
+    /// `emulator:`: the emulator's settings; empty when the section is absent.
+    public var emulator: EmulatorSettings
 
     /// Creates a service configuration.
     public init(
         specVersion: SpecVersion = .v1, serviceId: String, location: String, schema: Schema = Schema(),
-        secondarySchemas: [Schema] = [], connectorDirs: [String] = []
+        secondarySchemas: [Schema] = [], connectorDirs: [String] = [], emulator: EmulatorSettings = EmulatorSettings()
     ) {
         self.specVersion = specVersion
         self.serviceId = serviceId
@@ -144,6 +160,7 @@ public struct ServiceConfig: Hashable, Sendable {
         self.schema = schema
         self.secondarySchemas = secondarySchemas
         self.connectorDirs = connectorDirs
+        self.emulator = emulator
     }
 
     /// Parses the text of a `dataconnect.yaml`.
@@ -170,7 +187,8 @@ public struct ServiceConfig: Hashable, Sendable {
     public static func decode(_ root: YAMLNode, file: String) -> (config: ServiceConfig?, diagnostics: [Diagnostic]) {
         var decoder = ConfigDecoder(file: file, documentName: "dataconnect.yaml")
         guard let top = decoder.root(root) else { return (nil, decoder.diagnostics) }
-        decoder.checkKeys(top, known: ["specVersion", "serviceId", "location", "schema", "schemas", "connectorDirs"])
+        decoder.checkKeys(
+            top, known: ["specVersion", "serviceId", "location", "schema", "schemas", "connectorDirs", "emulator"])
 
         let specVersion = decoder.optionalEnum(top, "specVersion", as: SpecVersion.self) ?? .v1
         let serviceId = decoder.requiredString(top, "serviceId")
@@ -188,12 +206,17 @@ public struct ServiceConfig: Hashable, Sendable {
             mainSchema = decodeSchema(schemaMapping, decoder: &decoder, allowsId: false)
         }
 
+        var emulator = EmulatorSettings()
+        if let section = decoder.optionalMapping(top, "emulator") {
+            emulator = decodeEmulator(section, decoder: &decoder)
+        }
+
         guard !decoder.diagnostics.containsErrors, let serviceId, let location else {
             return (nil, decoder.diagnostics)
         }
         let config = ServiceConfig(
             specVersion: specVersion, serviceId: serviceId, location: location, schema: mainSchema,
-            secondarySchemas: secondary, connectorDirs: connectorDirs)
+            secondarySchemas: secondary, connectorDirs: connectorDirs, emulator: emulator)
         return (config, decoder.diagnostics)
     }
 
@@ -282,6 +305,52 @@ public struct ServiceConfig: Hashable, Sendable {
             settings.cloudSQL = CloudSQL(
                 instanceId: decoder.optionalString(cloudSQL, "instanceId"),
                 schemaValidation: decoder.optionalEnum(cloudSQL, "schemaValidation", as: SchemaValidation.self))
+        }
+        return settings
+    }
+
+    /// `emulator:`: `embeddings` as `vertex`, `hashing` or a URL, or as `{url, models: {name: serverName}, apiKeyEnv}`.
+    private static func decodeEmulator(_ section: ConfigMapping, decoder: inout ConfigDecoder) -> EmulatorSettings {
+        decoder.checkKeys(section, known: ["embeddings"])
+        var settings = EmulatorSettings()
+        guard let node = section.value("embeddings") else { return settings }
+        let path = ConfigDecoder.path(section.path, "embeddings")
+        if node.pairs == nil {
+            guard let text = decoder.string(node, path: path) else { return settings }
+            do {
+                settings.embeddings = try EmbeddingsSetting(parsing: text)
+            } catch {
+                decoder.error(
+                    "\"\(path)\" must be vertex, hashing, an http:// or https:// URL, or a mapping with "
+                        + "\"url\", got \"\(text)\"", at: node.location)
+            }
+            return settings
+        }
+        guard let mapping = decoder.mapping(node, path: path) else { return settings }
+        decoder.checkKeys(mapping, known: ["url", "models", "apiKeyEnv"])
+        let url = decoder.requiredString(mapping, "url")
+        if let url, !EmbeddingsSetting.isURL(url) {
+            decoder.error(
+                "\"\(path).url\" must be an http:// or https:// URL, found \"\(url)\"",
+                at: mapping.value("url")?.location ?? mapping.location)
+        }
+        var models: [String: String] = [:]
+        if let modelsMapping = decoder.optionalMapping(mapping, "models") {
+            for entry in modelsMapping.entries {
+                if let serverName = decoder.string(entry.value, path: ConfigDecoder.path(modelsMapping.path, entry.key))
+                {
+                    models[entry.key] = serverName
+                }
+            }
+        }
+        let variable = decoder.optionalString(mapping, "apiKeyEnv")
+        if let variable, !EmbeddingsSetting.isVariableName(variable) {
+            decoder.error(
+                "\"\(path).apiKeyEnv\" must name an environment variable (letters, digits and _), found \"\(variable)\"",
+                at: mapping.value("apiKeyEnv")?.location ?? mapping.location)
+        }
+        if let url {
+            settings.embeddings = .http(url: url, models: models, apiKeyVariable: variable)
         }
         return settings
     }

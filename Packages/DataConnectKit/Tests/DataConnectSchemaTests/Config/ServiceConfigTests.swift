@@ -326,4 +326,95 @@ import Testing
                 "Backend/x/dataconnect.yaml:6:45: error: invalid duration \"soon\" for \"schema.datasource.httpGraphql.timeout\": expected a number with a unit, e.g. \"30s\" or \"1h30m\"",
             ])
     }
+
+    // MARK: emulator:
+
+    @Test(arguments: [
+        ("vertex", EmbeddingsSetting.vertex), ("hashing", .hashing),
+        (
+            "http://127.0.0.1:11434/v1/embeddings",
+            .http(url: "http://127.0.0.1:11434/v1/embeddings", models: [:], apiKeyVariable: nil)
+        ),
+    ])
+    func readsTheEmbeddingsShortForms(value: String, expected: EmbeddingsSetting) throws {
+        // given
+        let text = "serviceId: s\nlocation: l\nemulator:\n  embeddings: \"\(value)\"\n"
+        // when
+        let (config, messages) = parse(text)
+        // then
+        #expect(messages == [])
+        #expect(config?.emulator.embeddings == expected)
+    }
+
+    @Test func readsTheEmbeddingsMappingForm() throws {
+        // given a URL with a model mapping and the variable holding its key
+        let text = """
+            serviceId: s
+            location: l
+            emulator:
+              embeddings:
+                url: https://models.example.test/v1/embeddings
+                models:
+                  textembedding-gecko@003: nomic-embed-text
+                  text-embedding-004: all-minilm
+                apiKeyEnv: EMBEDDINGS_KEY
+            """
+        // when
+        let (config, messages) = parse(text)
+        // then
+        #expect(messages == [])
+        #expect(
+            config?.emulator.embeddings
+                == .http(
+                    url: "https://models.example.test/v1/embeddings",
+                    models: ["textembedding-gecko@003": "nomic-embed-text", "text-embedding-004": "all-minilm"],
+                    apiKeyVariable: "EMBEDDINGS_KEY"))
+    }
+
+    @Test func withoutTheSectionNoProviderIsSet() throws {
+        let config = try #require(parse("serviceId: s\nlocation: l\n").config)
+        #expect(config.emulator == ServiceConfig.EmulatorSettings())
+        #expect(config.emulator.embeddings == nil)
+    }
+
+    @Test func reportsEmbeddingsMistakesWithTheirPlaces() {
+        // given an unknown provider
+        let shortForm = "serviceId: s\nlocation: l\nemulator:\n  embeddings: openai\n  port: 9\n"
+        // and a mapping with a bad URL, a bad variable name, a model without a server name and an unknown key
+        let mapping = """
+            serviceId: s
+            location: l
+            emulator:
+              embeddings:
+                url: ftp://models
+                models: {a: }
+                apiKeyEnv: 1KEY
+                token: secret
+            """
+        // when
+        let shortMessages = parse(shortForm).messages
+        let (config, mappingMessages) = parse(mapping)
+        // then
+        #expect(
+            shortMessages == [
+                "Backend/x/dataconnect.yaml:5:3: warning: unknown key \"port\" in \"emulator\"",
+                "Backend/x/dataconnect.yaml:4:15: error: \"emulator.embeddings\" must be vertex, hashing, an http:// or https:// URL, or a mapping with \"url\", got \"openai\"",
+            ])
+        #expect(config == nil)
+        #expect(
+            mappingMessages == [
+                "Backend/x/dataconnect.yaml:8:5: warning: unknown key \"token\" in \"emulator.embeddings\"",
+                "Backend/x/dataconnect.yaml:5:10: error: \"emulator.embeddings.url\" must be an http:// or https:// URL, found \"ftp://models\"",
+                "Backend/x/dataconnect.yaml:6:17: error: expected a string for \"emulator.embeddings.models.a\", found null",
+                "Backend/x/dataconnect.yaml:7:16: error: \"emulator.embeddings.apiKeyEnv\" must name an environment variable (letters, digits and _), found \"1KEY\"",
+            ])
+    }
+
+    @Test func aMappingWithoutAURLIsAnError() {
+        let text = "serviceId: s\nlocation: l\nemulator:\n  embeddings:\n    models: {a: b}\n"
+        #expect(
+            parse(text).messages == [
+                "Backend/x/dataconnect.yaml:5:5: error: missing required key \"url\" in \"emulator.embeddings\""
+            ])
+    }
 }

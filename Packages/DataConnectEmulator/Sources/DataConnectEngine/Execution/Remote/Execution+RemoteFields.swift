@@ -1,6 +1,7 @@
 import DataConnectSchema
 import DataConnectWire
 import GraphQLLanguage
+import OutboundHTTP
 
 extension FieldNode {
     /// The id of the custom resolver schema serving this field, when it is a remote root field.
@@ -57,12 +58,11 @@ extension Execution {
         guard let schema = engine.service.api.remoteSchema(id: id) else {
             return failure(.failedPrecondition, "custom resolver schema \"\(id)\" is not configured")
         }
-        let endpoint: HTTPEndpoint
-        do {
-            endpoint = try HTTPEndpoint(parsing: schema.uri)
-        } catch {
+        guard let transport = engine.transport else {
             return failure(
-                .failedPrecondition, "cannot call custom resolver \"\(id)\" at \(schema.uri): \(error.reason)")
+                .failedPrecondition,
+                "cannot call custom resolver \"\(id)\" at \(schema.uri): the engine has no outbound transport "
+                    + "(Engine(transport:))")
         }
         var deadline = budget.deadline
         var limitedByTimeout = false
@@ -75,11 +75,15 @@ extension Execution {
         }
         let kind: OperationType = root.parentType == engine.service.api.typeSystem.mutationType ? .mutation : .query
         let request = ForwardedRequest(root: root, kind: kind, operationName: operation.name, resolution: resolution)
-        var headers = [("Content-Type", "application/json"), ("Accept", "application/json")]
-        if let token = ForwardedIdentity.token(for: auth) { headers.append((ForwardedIdentity.headerName, token)) }
-        let response: RemoteHTTPResponse
+        var headers = [(name: "Content-Type", value: "application/json"), (name: "Accept", value: "application/json")]
+        if let token = ForwardedIdentity.token(for: auth) {
+            headers.append((name: ForwardedIdentity.headerName, value: token))
+        }
+        let response: OutboundResponse
         do {
-            response = try RemoteHTTPClient.post(endpoint, body: request.body, headers: headers, deadline: deadline)
+            response = try transport.send(
+                OutboundRequest(method: "POST", url: schema.uri, headers: headers, body: request.body),
+                deadline: deadline)
         } catch {
             switch error {
             case .timedOut:
@@ -104,7 +108,7 @@ extension Execution {
     /// Reads a resolver's answer: a GraphQL response (whatever its status, as GraphQL servers answer
     /// request errors with 400), else an error naming the status or the malformed body.
     static func read(
-        _ response: RemoteHTTPResponse, field: FieldNode, path: [PathSegment],
+        _ response: OutboundResponse, field: FieldNode, path: [PathSegment],
         failure: (StatusCode, String) -> RemoteFieldResult
     ) -> RemoteFieldResult {
         let parsed = try? JSONValue(parsing: response.body)
@@ -144,16 +148,6 @@ extension Execution {
             return failure(.unknown, "the custom resolver's answer has no data")
         }
         return result
-    }
-}
-
-extension RemoteHTTPError {
-    /// The reason, for messages.
-    var reason: String {
-        switch self {
-        case .unsupported(let text), .unreachable(let text), .broken(let text): text
-        case .timedOut: "timed out"
-        }
     }
 }
 

@@ -1,44 +1,52 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Where a custom resolver listens: an `http://host:port/path` URL taken apart.
+/// Where a request goes: an `http://` or `https://` URL taken apart.
 struct HTTPEndpoint: Hashable, Sendable {
+    /// Whether the URL is `https://`: the connection is TLS.
+    let secure: Bool
     /// The host name or address, without brackets.
     let host: String
-    /// The TCP port (80 when the URL has none).
+    /// The TCP port (80, or 443 for `https://`, when the URL has none).
     let port: UInt16
     /// The path and query, `/` when the URL has none.
     let target: String
 
+    /// The scheme's port.
+    var defaultPort: UInt16 { secure ? 443 : 80 }
+
     /// The `Host` header's value.
     var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == defaultPort ? name : "\(name):\(port)"
     }
 
     /// Parses an endpoint URL.
     ///
-    /// - Throws: ``RemoteHTTPError/unsupported(_:)`` for `https://` (the emulator speaks plain HTTP to
-    ///   resolvers) and for anything that is not an `http://` URL.
-    init(parsing uri: String) throws(RemoteHTTPError) {
-        guard uri.hasPrefix("http://") else {
-            if uri.hasPrefix("https://") {
-                throw .unsupported(
-                    "the emulator calls custom resolvers over plain HTTP; serve the resolver locally (for example in "
-                        + "the Cloud Functions emulator) and set its uri to an http:// URL")
-            }
-            throw .unsupported("the uri is not an http:// URL")
+    /// - Throws: ``OutboundHTTPError/unsupported(_:)`` for anything that is not an `http://` or `https://` URL
+    ///   with a host.
+    init(parsing uri: String) throws(OutboundHTTPError) {
+        let rest: Substring
+        if uri.hasPrefix("http://") {
+            secure = false
+            rest = uri.dropFirst("http://".count)
+        } else if uri.hasPrefix("https://") {
+            secure = true
+            rest = uri.dropFirst("https://".count)
+        } else {
+            throw .unsupported("the uri is not an http:// or https:// URL")
         }
-        let rest = uri.dropFirst("http://".count)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
         if target.isEmpty { target = "/" } else if target.hasPrefix("?") { target = "/" + target }
         var host = Substring(authority)
-        var port: UInt16 = 80
+        var port: UInt16 = secure ? 443 : 80
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { throw .unsupported("the uri's host is malformed") }
             let after = host[host.index(after: close)...]
@@ -55,61 +63,110 @@ struct HTTPEndpoint: Hashable, Sendable {
             host = host[..<colon]
         }
         guard !host.isEmpty else { throw .unsupported("the uri has no host") }
+        guard !host.contains(where: { $0 == "@" || $0 == " " || $0.isNewline }) else {
+            throw .unsupported("the uri's host is malformed")
+        }
         self.host = String(host)
         self.port = port
         self.target = target
     }
 }
 
-/// A response of a custom resolver.
-struct RemoteHTTPResponse: Sendable {
-    /// The status code.
-    var status: Int
-    /// The header fields, names lowercased.
-    var headers: [String: String]
-    /// The body, de-chunked.
-    var body: [UInt8]
-}
-
-/// Why a call to a custom resolver failed before it answered.
-enum RemoteHTTPError: Error, Equatable {
-    /// The URL cannot be called by the emulator.
-    case unsupported(String)
-    /// The host name did not resolve, or no connection could be made (refused, unreachable).
-    case unreachable(String)
-    /// The deadline passed before the answer was complete.
-    case timedOut
-    /// The connection broke, or the answer is not HTTP.
-    case broken(String)
-}
-
-/// A blocking HTTP/1.1 client for calling custom resolvers from the engine's request threads.
+/// The live ``HTTPTransport``: a blocking HTTP/1.1 and HTTPS client for calling custom resolvers and other
+/// services from request threads.
 ///
-/// One `POST` per connection (`Connection: close`), every wait bounded by the deadline with `poll`, the
-/// socket closed on every path: a resolver that never answers costs one thread until the deadline, never a
-/// leaked socket or a hang.
-enum RemoteHTTPClient {
-    /// The largest answer read, in bytes.
-    static let maximumResponseSize = 64 * 1024 * 1024
+/// One request per connection (`Connection: close`), every wait bounded by the deadline with `poll` (name
+/// resolution, connecting, the TLS handshake, writing, reading), the socket closed on every path: a server that
+/// never answers costs one thread until the deadline, never a leaked socket or a hang.
+///
+/// `https://` URLs are served by OpenSSL: TLS 1.2 or later, the server's certificate verified against the
+/// system's trust store (on Debian, `/etc/ssl/certs` from `ca-certificates`) and, when given, one more CA file,
+/// and its name checked against the URL's host (sent as SNI too).
+///
+/// ```swift
+/// let transport = LiveHTTPTransport()
+/// let response = try transport.send(
+///     OutboundRequest(url: "http://127.0.0.1:5001/graphql", body: Array(#"{"query":"{ a }"}"#.utf8)),
+///     deadline: .now + .seconds(30))
+/// ```
+public final class LiveHTTPTransport: HTTPTransport {
+    /// The largest answer read by default, in bytes.
+    public static let defaultMaximumResponseSize = 64 * 1024 * 1024
 
-    /// Sends a `POST` and reads the answer.
+    /// The largest answer read, in bytes; a larger one fails with ``OutboundHTTPError/broken(_:)``.
+    public let maximumResponseSize: Int
+    /// A PEM file of CA certificates trusted besides the system's, if any.
+    public let additionalCAFile: String?
+    /// The TLS settings, made at the first `https://` request and shared by every later one.
+    private let tls = Mutex<Result<TLSContext, OutboundHTTPError>?>(nil)
+
+    /// Creates a transport.
     ///
     /// - Parameters:
-    ///   - endpoint: where to send.
-    ///   - body: the request body.
-    ///   - headers: extra header fields (`Host`, `Content-Length` and `Connection` are set here).
+    ///   - additionalCAFile: a PEM file of CA certificates to trust besides the system's (a test CA, a company
+    ///     proxy's); `nil` trusts the system's only.
+    ///   - maximumResponseSize: the largest answer read, 64 MB by default.
+    public init(
+        additionalCAFile: String? = nil, maximumResponseSize: Int = LiveHTTPTransport.defaultMaximumResponseSize
+    ) {
+        self.additionalCAFile = additionalCAFile
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// Sends a request and reads the answer.
+    ///
+    /// - Parameters:
+    ///   - request: what to send.
     ///   - deadline: when to give up.
-    /// - Throws: ``RemoteHTTPError``.
-    static func post(
-        _ endpoint: HTTPEndpoint, body: [UInt8], headers: [(String, String)], deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) -> RemoteHTTPResponse {
-        let descriptor = try openConnection(endpoint, deadline: deadline)
+    /// - Returns: the answer.
+    /// - Throws: ``OutboundHTTPError``: `unsupported` for a URL it cannot call (or a CA file it cannot load),
+    ///   `unreachable` when no connection can be made, `timedOut` at the deadline, `broken` for a failed TLS
+    ///   handshake (a certificate that does not verify), a broken connection or an answer that is not HTTP.
+    public func send(
+        _ request: OutboundRequest, deadline: ContinuousClock.Instant
+    ) throws(OutboundHTTPError) -> OutboundResponse {
+        let endpoint = try HTTPEndpoint(parsing: request.url)
+        let head = try Self.head(of: request, endpoint: endpoint)
+        let context = endpoint.secure ? try tlsContext() : nil
+        let descriptor = try Self.openConnection(endpoint, deadline: deadline)
         defer { close(descriptor) }
-        var head = "POST \(endpoint.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        try sendAll(Array(head.utf8) + body, on: descriptor, deadline: deadline)
-        return try receiveAnswer(on: descriptor, deadline: deadline)
+        let socket = SocketChannel(descriptor: descriptor)
+        guard let context else {
+            try socket.write(head + request.body, deadline: deadline)
+            return try Self.receiveAnswer(from: socket, limit: maximumResponseSize, deadline: deadline)
+        }
+        let channel = try TLSChannel(
+            context: context, socket: socket, host: endpoint.host, port: endpoint.port, deadline: deadline)
+        try channel.write(head + request.body, deadline: deadline)
+        return try Self.receiveAnswer(from: channel, limit: maximumResponseSize, deadline: deadline)
+    }
+
+    /// The request line and header fields; refuses fields that would break the head.
+    static func head(of request: OutboundRequest, endpoint: HTTPEndpoint) throws(OutboundHTTPError) -> [UInt8] {
+        func isToken(_ text: String) -> Bool {
+            !text.isEmpty && text.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
+        }
+        guard isToken(request.method) else { throw .unsupported("the method \"\(request.method)\" is malformed") }
+        var head = "\(request.method) \(endpoint.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
+        for (name, value) in request.headers {
+            guard isToken(name), !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw .unsupported("the header field \"\(name)\" is malformed")
+            }
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8)
+    }
+
+    /// The shared TLS settings, made on first use.
+    private func tlsContext() throws(OutboundHTTPError) -> TLSContext {
+        let result = tls.withLock { cached in
+            if let cached { return cached }
+            let made = Result { () throws(OutboundHTTPError) in try TLSContext(additionalCAFile: additionalCAFile) }
+            cached = made
+            return made
+        }
+        return try result.get()
     }
 
     /// Milliseconds left until `deadline`, at least 0.
@@ -121,9 +178,10 @@ enum RemoteHTTPClient {
         return Int32(clamping: milliseconds)
     }
 
-    /// Waits until `descriptor` is ready for `events`, or throws ``RemoteHTTPError/timedOut``.
-    static func wait(_ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant) throws(RemoteHTTPError)
-    {
+    /// Waits until `descriptor` is ready for `events`, or throws ``OutboundHTTPError/timedOut``.
+    static func wait(
+        _ descriptor: Int32, for events: Int16, deadline: ContinuousClock.Instant
+    ) throws(OutboundHTTPError) {
         while true {
             let timeout = remainingMilliseconds(deadline)
             if timeout == 0 { throw .timedOut }
@@ -136,6 +194,13 @@ enum RemoteHTTPClient {
         }
     }
 
+    /// A byte count for messages: `64 MB`, `512 KB`, `100 bytes`.
+    static func describeSize(_ bytes: Int) -> String {
+        if bytes >= 1024 * 1024, bytes % (1024 * 1024) == 0 { return "\(bytes / (1024 * 1024)) MB" }
+        if bytes >= 1024, bytes % 1024 == 0 { return "\(bytes / 1024) KB" }
+        return "\(bytes) bytes"
+    }
+
     static func describeErrno(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
@@ -143,30 +208,20 @@ enum RemoteHTTPClient {
     /// Opens a connection to the first address of the host that accepts one.
     static func openConnection(
         _ endpoint: HTTPEndpoint, deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .unreachable("cannot resolve \"\(endpoint.host)\": \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(list) }
+    ) throws(OutboundHTTPError) -> Int32 {
+        let addresses = try HostResolver.resolve(endpoint.host, port: endpoint.port, deadline: deadline)
         var lastError = "no address"
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let address = cursor {
-            cursor = address.pointee.ai_next
-            let descriptor = socket(
-                address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        for address in addresses {
+            let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if descriptor < 0 {
                 lastError = describeErrno()
                 continue
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
-                return descriptor
+            let connected = address.bytes.withUnsafeBytes { raw in
+                connect(descriptor, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
             }
+            if connected == 0 { return descriptor }
             guard errno == EINPROGRESS else {
                 lastError = describeErrno()
                 close(descriptor)
@@ -188,40 +243,21 @@ enum RemoteHTTPClient {
         throw .unreachable(lastError)
     }
 
-    static func sendAll(
-        _ bytes: [UInt8], on descriptor: Int32, deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBufferPointer { buffer in
-                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent > 0 {
-                offset += sent
-            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                try wait(descriptor, for: Int16(POLLOUT), deadline: deadline)
-            } else {
-                throw .broken("sending failed: \(describeErrno())")
-            }
-        }
-    }
-
+    /// Reads the answer until its body is complete (or the connection ends), at most `limit` bytes.
     static func receiveAnswer(
-        on descriptor: Int32, deadline: ContinuousClock.Instant
-    ) throws(RemoteHTTPError) -> RemoteHTTPResponse {
+        from channel: some ByteChannel, limit: Int, deadline: ContinuousClock.Instant
+    ) throws(OutboundHTTPError) -> OutboundResponse {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var parsedHead: (status: Int, headers: [String: String], bodyStart: Int)?
         while true {
             if let head = parsedHead, let body = completeBody(data, head: head, atEnd: false) {
-                return RemoteHTTPResponse(status: head.status, headers: head.headers, body: body)
+                return OutboundResponse(status: head.status, headers: head.headers, body: body)
             }
-            try wait(descriptor, for: Int16(POLLIN), deadline: deadline)
-            let count = buffer.withUnsafeMutableBufferPointer { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                throw .broken("reading the answer failed: \(describeErrno())")
+            let read = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(OutboundHTTPError) in try channel.read(into: raw, deadline: deadline) }
             }
+            let count = try read.get()
             if count == 0 {
                 guard let head = parsedHead else {
                     throw .broken("the connection closed before a complete HTTP answer")
@@ -229,10 +265,10 @@ enum RemoteHTTPClient {
                 guard let body = completeBody(data, head: head, atEnd: true) else {
                     throw .broken("the connection closed before the whole body arrived")
                 }
-                return RemoteHTTPResponse(status: head.status, headers: head.headers, body: body)
+                return OutboundResponse(status: head.status, headers: head.headers, body: body)
             }
             data += buffer[0..<count]
-            if data.count > maximumResponseSize { throw .broken("the answer is larger than 64 MB") }
+            if data.count > limit { throw .broken("the answer is larger than \(Self.describeSize(limit))") }
             if parsedHead == nil { parsedHead = try parseHead(data) }
         }
     }
@@ -240,7 +276,7 @@ enum RemoteHTTPClient {
     /// The status line and headers, once the blank line that ends them has arrived.
     static func parseHead(
         _ data: [UInt8]
-    ) throws(RemoteHTTPError) -> (status: Int, headers: [String: String], bodyStart: Int)? {
+    ) throws(OutboundHTTPError) -> (status: Int, headers: [String: String], bodyStart: Int)? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard data.count >= 4 else { return nil }
         var end: Int?
