@@ -2,7 +2,9 @@
 /// feature hashing of the text's words, normalised to length 1.
 ///
 /// Each word (a run of letters and digits, lowercased) adds +1 or -1 at one of the model's dimensions, both
-/// chosen by the word's 64-bit FNV-1a hash; the vector is then divided by its length. Texts sharing words
+/// chosen by the word's 64-bit FNV-1a hash; the vector is then divided by its length. The most common English
+/// function words ("the", "a", "of", ... ``stopWords``) are left out, so that two texts are not close merely for
+/// sharing them. Texts sharing words
 /// have nearby vectors (cosine similarity is the overlap of their words), so a similarity search returns the
 /// lexically closest rows. It is **lexical, not semantic**: "film" and "movie" are unrelated here, while Vertex
 /// AI's models place them close. A text with no word embeds as the zero vector, whose cosine distance is
@@ -49,19 +51,29 @@ public struct HashingEmbeddings: EmbeddingProvider {
         return vector.map { $0 / length }
     }
 
-    /// The text's words: runs of letters and digits, lowercased.
+    /// English function words that carry no topic, left out of the embedding.
+    public static let stopWords: Set<String> = [
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "he", "her", "his", "in",
+        "into", "is", "it", "its", "of", "on", "or", "she", "that", "the", "their", "them", "they", "this", "to", "was",
+        "were", "will", "with",
+    ]
+
+    /// The text's words: runs of letters and digits, lowercased, without ``stopWords``.
     static func words(of text: String) -> [String] {
         var words: [String] = []
         var current = ""
+        func end() {
+            if !current.isEmpty && !stopWords.contains(current) { words.append(current) }
+            current = ""
+        }
         for character in text.lowercased() {
             if character.isLetter || character.isNumber {
                 current.append(character)
-            } else if !current.isEmpty {
-                words.append(current)
-                current = ""
+            } else {
+                end()
             }
         }
-        if !current.isEmpty { words.append(current) }
+        end()
         return words
     }
 

@@ -132,14 +132,14 @@ extension Execution {
         }
         guard vectors.count == texts.count else {
             throw ExecutionError(
-                code: .unavailable,
+                code: .unknown,
                 message: "the embedding provider (\(provider.summary)) answered \(vectors.count) vectors for "
                     + "\(texts.count) texts",
                 isRequestLevel: true)
         }
         guard vectors.allSatisfy({ $0.allSatisfy(\.isFinite) }) else {
             throw ExecutionError(
-                code: .unavailable,
+                code: .unknown,
                 message: "the embedding provider (\(provider.summary)) answered a vector with a number that is not "
                     + "finite",
                 isRequestLevel: true)

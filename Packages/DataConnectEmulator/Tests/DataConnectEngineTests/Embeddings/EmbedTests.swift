@@ -222,7 +222,7 @@ struct FailingEmbeddings: EmbeddingProvider {
         let distances = rows.compactMap { $0["_metadata"]?["distance"]?.doubleValue }
         #expect(distances.count == 5)
         #expect(distances == distances.sorted())
-        #expect(distances[0] < distances[1], "\(distances)")
+        #expect(distances[0] < 0.5 && distances[1] > 0.9, "\(distances)")
         let stored = Self.numbers(Self.films(backend).first { $0["title"] == "Se7en" }?["embedding"])
         let expected = HashingEmbeddings.vector(Self.summaries[2].1, dimension: 768)
         #expect(stored.count == 768)
