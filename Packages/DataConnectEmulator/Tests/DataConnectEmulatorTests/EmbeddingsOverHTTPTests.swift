@@ -1,4 +1,6 @@
+import DataConnectEngine
 import DataConnectWire
+import EmulatorHTTP
 import EmulatorTesting
 import Foundation
 import Testing
@@ -63,5 +65,48 @@ import Testing
         #expect(updated.status == 200 && updated.errors.isEmpty, "\(updated)")
         let after = try await client.query("SearchMovies", ["query": "a wizard in the mines", "limit": 1])
         #expect(Self.titles(after) == ["The Fellowship"], "\(after)")
+    }
+
+    @Test func aLocalEmbeddingsServerComputesTheVectorsThroughTheEmulator() async throws {
+        // given: a stand-in /v1/embeddings server (it answers the hashing vectors of the texts), and the backend
+        // configured for it in dataconnect.yaml with a model mapping
+        let server = try ProviderStandIn { request in
+            let texts = request.json?["input"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let data = texts.enumerated().map { index, text -> JSONValue in
+                let vector = HashingEmbeddings.vector(text, dimension: 768).map { JSONValue.number(JSONNumber($0)) }
+                return ["index": JSONValue(index), "embedding": .array(vector)]
+            }
+            return .json(JSONValue.object(["data": .array(data)]).serialized())
+        }
+        let backend = FileManager.default.temporaryDirectory.appendingPathComponent("embeddings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: backend) }
+        try FileManager.default.copyItem(atPath: Self.directory, toPath: backend.path)
+        let config = try String(contentsOfFile: Self.directory + "/dataconnect.yaml", encoding: .utf8)
+        let section = try #require(config.range(of: "emulator:"))
+        try
+            (String(config[..<section.lowerBound]) + """
+                emulator:
+                  embeddings:
+                    url: \(server.url)/v1/embeddings
+                    models:
+                      textembedding-gecko@003: local-model
+                """).write(to: backend.appendingPathComponent("dataconnect.yaml"), atomically: true, encoding: .utf8)
+        let local = try TestEmulator(backend: backend.path, database: TestDatabase.current)
+        let client = EmulatorClient(local, connector: "movies")
+
+        // when
+        for (title, description) in Self.movies.prefix(3) {
+            let added = try await client.mutation(
+                "AddMovie", ["title": .string(title), "description": .string(description)])
+            #expect(added.status == 200 && added.errors.isEmpty, "\(added)")
+        }
+        let result = try await client.query("SearchMovies", ["query": "a ship in the atlantic", "limit": 1])
+
+        // then: one request per text, with the server's model name, and the nearest row by its vectors
+        #expect(Self.titles(result) == ["Titanic"], "\(result)")
+        let requests = server.requests(under: "/v1/embeddings")
+        #expect(requests.count == 4)
+        #expect(requests.allSatisfy { $0.json?["model"] == "local-model" })
+        #expect(requests.last?.json?["input"] == ["a ship in the atlantic"])
     }
 }
