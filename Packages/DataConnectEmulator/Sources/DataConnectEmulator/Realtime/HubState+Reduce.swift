@@ -38,7 +38,8 @@ extension HubState {
         case .started:
             effects.append(.scheduleHeartbeat(after: configuration.heartbeatInterval))
         case .subscribe(let subscription):
-            effects.append(.answer(.subscribed(subscribe(subscription, into: &effects))))
+            let added = subscribe(subscription, into: &effects)
+            effects.append(.answer(.subscribed(added)))
         case .unsubscribe(let subscriber):
             _ = removeSubscriber(subscriber, into: &effects)
         case .cancel(let subscriber, let error):
@@ -46,9 +47,11 @@ extension HubState {
             if let removed { effects.append(.end([removed.recipient], error)) }
             effects.append(.answer(.live(removed != nil)))
         case .resume(let subscriber, let knownEtag):
-            effects.append(.answer(.live(resume(subscriber, knownEtag: knownEtag, into: &effects))))
+            let live = resume(subscriber, knownEtag: knownEtag, into: &effects)
+            effects.append(.answer(.live(live)))
         case .reauthorize(let subscriber, let target, let auth):
-            effects.append(.answer(.reauthorized(move(subscriber, to: target, auth: auth, into: &effects))))
+            let moved = move(subscriber, to: target, auth: auth, into: &effects)
+            effects.append(.answer(.reauthorized(moved)))
         case .addHeartbeat(let heartbeat):
             let id = nextID
             nextID += 1
