@@ -4,169 +4,70 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Re-running the groups a change touched and sending each subscriber what it needs.
+/// Running the groups' queries the reducer asks for, and writing each result to the subscribers it names.
 extension SubscriptionHub {
     // MARK: Fan-out
 
-    struct Run {
-        let key: String
-        let request: EngineRequest
-        let engine: Engine
-        /// Whether a `@refresh(every:)` asked for it: subscribers hear from it even when nothing changed.
-        let isRefresh: Bool
-    }
-
-    func scheduleDrain() {
-        let start = state.withLock { state -> Bool in
-            guard !state.draining, !state.closed else { return false }
-            state.draining = true
-            return true
-        }
-        if start { fanOut.async { [self] in drain() } }
-    }
-
+    /// The fan-out queue's loop: asks the reducer for a batch of runs and does them, until it gets none.
     func drain() {
         while true {
-            let runs = update { state -> [Run]? in
-                if state.closed
-                    || (state.pendingTables.isEmpty && state.pendingMutations.isEmpty && state.pendingGroups.isEmpty)
-                {
-                    state.draining = false
-                    return nil
-                }
-                var keys = state.pendingGroups
-                for (key, group) in state.groups where !keys.contains(key) {
-                    if !group.target.tables.isDisjoint(with: state.pendingTables) {
-                        keys.insert(key)
-                        continue
-                    }
-                    for trigger in group.target.refresh.onMutationExecuted
-                    where state.pendingMutations.contains(where: {
-                        trigger.fires(for: $0, variables: group.target.variables, auth: group.auth)
-                    }) {
-                        keys.insert(key)
-                        break
-                    }
-                }
-                let refreshes = state.pendingRefreshes
-                state.pendingTables = []
-                state.pendingMutations = []
-                state.pendingGroups = []
-                state.pendingRefreshes = []
-                return keys.compactMap { key in
-                    guard let group = state.groups[key] else { return nil }
-                    let target = group.target
-                    return Run(
-                        key: key,
-                        request: EngineRequest(
-                            kind: .connector(
-                                connector: target.connector, operationName: target.operationName, mutation: false),
-                            variables: target.variables, auth: group.auth),
-                        engine: state.engine, isRefresh: refreshes.contains(key))
-                }
-            }
-            guard let runs else { return }
-            if runs.count == 1 {
-                deliver(runs[0], runs[0].engine.execute(runs[0].request))
-            } else if !runs.isEmpty {
-                DispatchQueue.concurrentPerform(iterations: runs.count) { index in
-                    deliver(runs[index], runs[index].engine.execute(runs[index].request))
-                }
+            let (effects, engine) = reduce { _ in .fanOutReady }
+            guard effects.contains(where: { if case .run = $0 { true } else { false } }) else { return }
+            perform(effects, engine: engine)
+        }
+    }
+
+    /// Runs a batch: each group's query once, the groups in parallel.
+    func execute(_ runs: [HubRun], on engine: Engine) {
+        if runs.count == 1 {
+            run(runs[0], on: engine)
+        } else if !runs.isEmpty {
+            DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+                run(runs[index], on: engine)
             }
         }
+    }
+
+    /// Runs a group's query and reports the outcome; the result goes to the subscribers the reducer names.
+    func run(_ run: HubRun, on engine: Engine) {
+        let response = engine.execute(
+            EngineRequest(
+                kind: .connector(connector: run.connector, operationName: run.operationName, mutation: false),
+                variables: run.variables, auth: run.auth))
+        executions.add(1, ordering: .relaxed)
+        guard response.status == .ok, response.body.count >= 2 else {
+            handle(.runFailed(key: run.key, Self.refusal(response)))
+            return
+        }
+        let event = State.Event.resultReady(
+            key: run.key, etag: Self.etag(response.body), isRefresh: run.isRefresh, time: Date())
+        let (effects, engine) = reduce { _ in event }
+        perform(effects, engine: engine, result: response.body)
     }
 
     /// Sends a group's new result to the subscribers that need it, and the unchanged etag to those of a refresh run
     /// or a resume that found nothing new.
-    func deliver(_ run: Run, _ response: EngineResponse) {
-        let key = run.key
-        executions.add(1, ordering: .relaxed)
-        guard response.status == .ok, response.body.count >= 2 else {
-            // The query no longer runs for this caller (e.g. its @auth expression now refuses): end it with the
-            // error a new request would get.
-            let error = Self.refusal(response)
-            let ended = update { state -> [Subscriber] in
-                guard let group = Self.removeGroup(key, in: &state) else { return [] }
-                for subscriber in group.subscribers.values { Self.release(subscriber.clientKey, in: &state) }
-                return Array(group.subscribers.values)
-            }
-            for subscriber in ended {
-                Self.cancel(subscriber, error: error)
-            }
-            return
-        }
-        let etag = Self.etag(response.body)
-        let (full, unchanged, pushed) = state.withLock {
-            state -> ([Subscriber], [Subscriber], (GroupSnapshot, PushReason)?) in
-            guard state.groups[key] != nil else { return ([], [], nil) }
-            return Self.recipients(of: &state.groups[key]!, etag: etag, isRefresh: run.isRefresh)
-        }
-        if !full.isEmpty {
+    func send(_ delivery: HubDelivery<Recipient>, result: [UInt8]) {
+        if !delivery.full.isEmpty {
             // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
-            var tail = Array(response.body[1..<(response.body.count - 1)])
-            tail += Array(#","dataEtag":"\#(etag)","cancelled":false}"#.utf8)
+            var tail = Array(result[1..<(result.count - 1)])
+            tail += Array(#","dataEtag":"\#(delivery.etag)","cancelled":false}"#.utf8)
             // The result is copied once per subscriber, by its transport, not joined to its prefix first.
-            Self.forEach(full) { [tail] subscriber in
-                subscriber.sink.send(subscriber.prefix, tail)
+            Self.forEach(delivery.full) { [tail] recipient in
+                recipient.sink.send(recipient.prefix, tail)
             }
         }
-        if !unchanged.isEmpty {
-            let tail = Array(#""dataEtag":"\#(etag)","cancelled":false}"#.utf8)
-            for subscriber in unchanged {
-                subscriber.sink.send(subscriber.prefix, tail)
+        if !delivery.unchanged.isEmpty {
+            let tail = Array(#""dataEtag":"\#(delivery.etag)","cancelled":false}"#.utf8)
+            for recipient in delivery.unchanged {
+                recipient.sink.send(recipient.prefix, tail)
             }
         }
-        if let pushed { observe(.pushed(pushed.0, reason: pushed.1)) }
-    }
-
-    /// Who gets a run's result: the whole group when it changed (or on a refresh, the etag alone when it did not),
-    /// otherwise only the subscribers waiting for a first result or a resume, so that subscribers joining a large
-    /// group one by one cost each run only the newcomers. Clears what was pending and records the push.
-    static func recipients(
-        of group: inout Group, etag: String, isRefresh: Bool
-    ) -> (full: [Subscriber], unchanged: [Subscriber], pushed: (GroupSnapshot, PushReason)?) {
-        let changed = group.lastEtag != etag
-        let reason: PushReason = group.lastEtag == nil ? .initial : isRefresh ? .refresh : .change
-        group.lastEtag = etag
-        if changed {
-            group.pushes += 1
-            group.lastPush = Date()
-        }
-        var full: [Subscriber] = []
-        var unchanged: [Subscriber] = []
-        func classify(_ subscriber: Subscriber) {
-            switch subscriber.pending {
-            case .initial(let known)?:
-                if known != etag { full.append(subscriber) }
-            case .resume(let known)?:
-                if known != etag { full.append(subscriber) } else { unchanged.append(subscriber) }
-            case nil:
-                if changed {
-                    full.append(subscriber)
-                } else if isRefresh {
-                    unchanged.append(subscriber)
-                }
-            }
-        }
-        if changed || isRefresh {
-            full.reserveCapacity(group.subscribers.count)
-            for subscriber in group.subscribers.values { classify(subscriber) }
-            for id in group.pendingIDs { group.subscribers[id]?.pending = nil }
-        } else {
-            for id in group.pendingIDs {
-                // Cleared as it is answered, so that an id asked for twice is answered once.
-                guard let subscriber = group.subscribers[id], subscriber.pending != nil else { continue }
-                classify(subscriber)
-                group.subscribers[id]?.pending = nil
-            }
-        }
-        group.pendingIDs.removeAll()
-        return (full, unchanged, changed ? (snapshot(group), reason) : nil)
     }
 
     /// Calls `body` for every subscriber; spread over the cores for a large group, whose sends (a copy of the
     /// result and a socket write each) would otherwise all wait on one thread. Each subscriber gets one call.
-    static func forEach(_ subscribers: [Subscriber], _ body: @Sendable (Subscriber) -> Void) {
+    static func forEach(_ subscribers: [Recipient], _ body: @Sendable (Recipient) -> Void) {
         let slices = min(ProcessInfo.processInfo.activeProcessorCount, subscribers.count / 1_000)
         guard slices > 1 else {
             subscribers.forEach(body)

@@ -59,15 +59,7 @@ extension SubscriptionHub {
 
     /// The live groups, oldest first.
     public func groupSnapshots() -> [GroupSnapshot] {
-        state.withLock { state in state.groups.values.map(Self.snapshot).sorted { $0.id < $1.id } }
-    }
-
-    static func snapshot(_ group: Group) -> GroupSnapshot {
-        GroupSnapshot(
-            id: group.id, connector: group.target.connector, operationName: group.target.operationName,
-            variables: group.target.variables, uid: group.auth?.uid, isAuthenticated: group.auth != nil,
-            subscribers: group.subscribers.count, pushes: group.pushes, lastPush: group.lastPush,
-            etag: group.lastEtag)
+        state.withLock { state in state.core.groups.values.map(\.snapshot).sorted { $0.id < $1.id } }
     }
 
     func observe(_ observation: @autoclosure () -> Observation) {

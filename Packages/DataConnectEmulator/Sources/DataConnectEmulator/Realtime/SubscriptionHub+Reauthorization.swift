@@ -39,7 +39,9 @@ extension SubscriptionHub {
     /// - Returns: Whether it stays (and its id from now on), or the error it ended with.
     public func reauthorize(_ subscriber: SubscriberID, auth: AuthContext?) -> Reauthorization {
         let found = state.withLock { state -> (SubscriptionTarget, Engine)? in
-            guard let group = state.groups[subscriber.key], group.subscribers[subscriber.id] != nil else { return nil }
+            guard let group = state.core.groups[subscriber.key], group.subscribers[subscriber.id] != nil else {
+                return nil
+            }
             return (group.target, state.engine)
         }
         guard let (old, engine) = found else { return .gone }
@@ -53,22 +55,9 @@ extension SubscriptionHub {
         case .ready(let ready):
             target = ready
         }
-        let key = Self.groupKey(target, auth: auth)
-        if key == subscriber.key { return .kept(subscriber) }
-        let moved = update { state -> SubscriberID? in
-            guard let previous = state.groups[subscriber.key]?.subscribers.removeValue(forKey: subscriber.id) else {
-                return nil
-            }
-            let knownEtag = state.groups[subscriber.key]?.lastEtag
-            if state.groups[subscriber.key]?.subscribers.isEmpty ?? false {
-                Self.removeGroup(subscriber.key, in: &state)
-            }
-            var subscriber = previous
-            subscriber.pending = .initial(knownEtag: knownEtag)
-            return join(subscriber, key: key, target: target, auth: auth, in: &state)
+        guard case .reauthorized(let moved)? = handle(.reauthorize(subscriber, target: target, auth: auth)) else {
+            preconditionFailure("the hub answers every reauthorization")
         }
-        guard let moved else { return .gone }
-        scheduleDrain()
-        return .kept(moved)
+        return moved.map(Reauthorization.kept) ?? .gone
     }
 }

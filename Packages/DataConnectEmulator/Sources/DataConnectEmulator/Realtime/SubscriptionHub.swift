@@ -29,6 +29,12 @@ import Synchronization
 /// ``ManualClock`` in tests, which then advance time instead of waiting. ``waitUntilIdle()`` returns once every
 /// re-run that was asked for has delivered its events.
 ///
+/// The hub is a shell around a pure core: `HubState` holds the groups, subscribers, timers and pending work, and
+/// `HubState.reduce(_:_:)` decides, for each `HubEvent` (a call, a change, a timer, a run's outcome), the
+/// `HubEffect`s to do. The hub keeps that state under its lock with what only it can hold (the engine, the clock's
+/// timer handles, the tasks waiting), prepares subscriptions and runs queries on the engine outside the lock, and
+/// does the effects: writes to the sinks, sets the timers, tells the observer.
+///
 /// ```swift
 /// let hub = SubscriptionHub(engine: engine)
 /// let added = hub.addSubscriber(
@@ -67,7 +73,8 @@ public final class SubscriptionHub: Sendable {
     /// Where the heartbeats and `@refresh(every:)` re-runs are scheduled.
     public let clock: any EmulatorClock
 
-    let state: Mutex<State>
+    /// The reducer's state and what only the shell can hold, under one lock.
+    let state: Mutex<LockedState>
     /// Told about each change this process commits (for other processes serving from the same database).
     let changePublisher = Mutex<Callback<DataChange>?>(nil)
     let executions = Atomic<Int>(0)
@@ -82,45 +89,26 @@ public final class SubscriptionHub: Sendable {
         let call: @Sendable (Argument) -> Void
     }
 
-    struct Subscriber {
+    /// Where one subscriber's responses go, as the hub's state keeps it.
+    struct Recipient: Sendable {
         let sink: any SubscriptionSink
         let requestID: String
         /// `{"requestId":"<id>",`: what each of its responses starts with.
         let prefix: [UInt8]
-        let clientKey: String
-        /// What the subscriber waits for besides changes: its first result, or a resumed one.
-        var pending: Pending?
     }
 
-    /// A result a subscriber asked for, with the etag it already holds.
-    enum Pending: Equatable {
-        /// The first result: skipped when the client's etag is current.
-        case initial(knownEtag: String?)
-        /// A resume: answered without `data` when the client's etag is current.
-        case resume(knownEtag: String?)
+    /// A registered heartbeat (``addHeartbeat(_:)``), in a struct for the reason ``Callback`` gives.
+    struct Heartbeat: Sendable {
+        let run: @Sendable () -> Void
     }
+
+    /// The hub's core state, with the shell's recipients and heartbeats.
+    typealias State = HubState<Recipient, Heartbeat>
 
     /// A subscriber of the hub, for ``removeSubscriber(_:)``, ``resume(_:dataEtag:)`` and ``cancel(_:reason:)``.
     public struct SubscriberID: Hashable, Sendable {
         let id: UInt64
         let key: String
-    }
-
-    struct Group {
-        /// Tells this group's timers from those of an earlier group under the same key.
-        let id: UInt64
-        var target: SubscriptionTarget
-        let auth: AuthContext?
-        var subscribers: [UInt64: Subscriber] = [:]
-        /// The subscribers waiting for a first result or a resume, in the order they asked (an id may repeat, or
-        /// name a subscriber gone since): a run that finds the result unchanged answers only these.
-        var pendingIDs: [UInt64] = []
-        var lastEtag: String?
-        /// The next `@refresh(every:)` re-run, while the query has one.
-        var refresh: ScheduledAction?
-        /// How many times new data went out to the group, and when last.
-        var pushes = 0
-        var lastPush: Date?
     }
 
     /// A task suspended in ``waitUntilIdle()`` or ``waitUntilSubscriberCount(is:)``.
@@ -130,33 +118,21 @@ public final class SubscriptionHub: Sendable {
         let continuation: CheckedContinuation<Void, Never>
     }
 
-    struct State {
+    /// What the hub's lock guards: the reducer's state, and what only the shell can hold.
+    struct LockedState {
+        var core: State
+        /// The engine whose queries are subscribed to; replaced on reload.
         var engine: Engine
-        var groups: [String: Group] = [:]
-        var clients: [String: Int] = [:]
-        var nextID: UInt64 = 1
-        var pendingTables: Set<String> = []
-        var pendingMutations: [MutationEffect] = []
-        var pendingGroups: Set<String> = []
-        /// Groups whose `@refresh(every:)` is due: they answer even when nothing changed.
-        var pendingRefreshes: Set<String> = []
-        var heartbeats: [UInt64: @Sendable () -> Void] = [:]
-        var draining = false
-        var closed = false
-        var subscribers = 0
-        var heartbeat: ScheduledAction?
+        /// The clock's handles of the groups' `@refresh(every:)` timers, by group id.
+        var refreshTimers: [UInt64: ScheduledAction] = [:]
+        var heartbeatTimer: ScheduledAction?
         var waiters: [Waiter] = []
-
-        /// Whether no re-run is asked for or running.
-        var isIdle: Bool {
-            !draining && (closed || (pendingTables.isEmpty && pendingMutations.isEmpty && pendingGroups.isEmpty))
-        }
 
         /// Removes the waiters whose condition now holds, to be resumed outside the lock.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             guard !waiters.isEmpty else { return [] }
             var satisfied: [CheckedContinuation<Void, Never>] = []
-            let (idle, subscribers) = (isIdle, subscribers)
+            let (idle, subscribers) = (core.isIdle, core.subscribers)
             waiters.removeAll { waiter in
                 let holds = waiter.subscriberCount.map { $0 == subscribers } ?? idle
                 if holds { satisfied.append(waiter.continuation) }
@@ -176,14 +152,14 @@ public final class SubscriptionHub: Sendable {
     {
         self.configuration = configuration
         self.clock = clock
-        state = Mutex(State(engine: engine))
-        state.withLock { $0.heartbeat = scheduleHeartbeat() }
+        state = Mutex(LockedState(core: State(configuration: configuration), engine: engine))
+        handle(.started)
     }
 
     deinit {
         state.withLock { state in
-            state.heartbeat?.cancel()
-            for group in state.groups.values { group.refresh?.cancel() }
+            state.heartbeatTimer?.cancel()
+            for timer in state.refreshTimers.values { timer.cancel() }
         }
     }
 
@@ -193,10 +169,10 @@ public final class SubscriptionHub: Sendable {
     public var executionCount: Int { executions.load(ordering: .relaxed) }
 
     /// The number of live subscribers.
-    public var subscriberCount: Int { state.withLock { $0.subscribers } }
+    public var subscriberCount: Int { state.withLock { $0.core.subscribers } }
 
     /// The number of groups (distinct query, variables and caller).
-    public var groupCount: Int { state.withLock { $0.groups.count } }
+    public var groupCount: Int { state.withLock { $0.core.groups.count } }
 
     /// Returns once no re-run is asked for or running: every result the hub was asked to compute so far (initial
     /// results, re-runs after mutations, reloads and refreshes) has been written to its subscribers' streams.
@@ -207,7 +183,7 @@ public final class SubscriptionHub: Sendable {
     public func waitUntilIdle() async {
         await withCheckedContinuation { continuation in
             let idle = state.withLock { state -> Bool in
-                if state.isIdle { return true }
+                if state.core.isIdle { return true }
                 state.waiters.append(Waiter(subscriberCount: nil, continuation: continuation))
                 return false
             }
@@ -221,24 +197,12 @@ public final class SubscriptionHub: Sendable {
     public func waitUntilSubscriberCount(is count: Int) async {
         await withCheckedContinuation { continuation in
             let reached = state.withLock { state -> Bool in
-                if state.subscribers == count { return true }
+                if state.core.subscribers == count { return true }
                 state.waiters.append(Waiter(subscriberCount: count, continuation: continuation))
                 return false
             }
             if reached { continuation.resume() }
         }
-    }
-
-    /// Runs `body` on the locked state, then resumes the waiters whose condition it made true.
-    func update<T>(_ body: (inout State) -> T) -> T {
-        let (result, satisfied, resized) = state.withLock { state in
-            let before = (state.subscribers, state.groups.count)
-            let result = body(&state)
-            return (result, state.satisfiedWaiters(), before != (state.subscribers, state.groups.count))
-        }
-        for continuation in satisfied { continuation.resume() }
-        if resized { observe(.groupsChanged) }
-        return result
     }
 
     // MARK: Subscribing
@@ -273,27 +237,12 @@ public final class SubscriptionHub: Sendable {
         case .ready(let ready):
             target = ready
         }
-        let key = Self.groupKey(target, auth: auth)
-        let limit = configuration.maximumSubscriptionsPerClient
-        let added = update { state -> Result<SubscriberID, RequestError> in
-            if state.closed { return .failure(RequestError(status: .unavailable, message: "the emulator is stopping")) }
-            let count = state.clients[clientKey, default: 0]
-            if count >= limit {
-                return .failure(
-                    RequestError(
-                        status: .resourceExhausted,
-                        message:
-                            "too many live subscriptions for this client: the limit is \(limit) (maximumSubscriptionsPerClient)"
-                    ))
-            }
-            state.clients[clientKey] = count + 1
-            state.subscribers += 1
-            let subscriber = Subscriber(
-                sink: sink, requestID: requestId, prefix: Self.responsePrefix(requestId), clientKey: clientKey,
-                pending: .initial(knownEtag: dataEtag))
-            return .success(join(subscriber, key: key, target: target, auth: auth, in: &state))
+        let recipient = Recipient(sink: sink, requestID: requestId, prefix: Self.responsePrefix(requestId))
+        let subscription = HubSubscription(
+            target: target, auth: auth, recipient: recipient, clientKey: clientKey, knownEtag: dataEtag)
+        guard case .subscribed(let added)? = handle(.subscribe(subscription)) else {
+            preconditionFailure("the hub answers every subscription")
         }
-        if case .success = added { scheduleDrain() }
         return added
     }
 
@@ -304,31 +253,10 @@ public final class SubscriptionHub: Sendable {
             ?? RequestError(status: response.status, message: "the subscription was refused")
     }
 
-    /// Adds a subscriber (already counted for its client) to the group of `key`, made when it is the first, and
-    /// asks for its pending result.
-    func join(
-        _ subscriber: Subscriber, key: String, target: SubscriptionTarget, auth: AuthContext?, in state: inout State
-    ) -> SubscriberID {
-        let id = state.nextID
-        state.nextID += 1
-        if state.groups[key] == nil {
-            var group = Group(id: id, target: target, auth: auth)
-            if let every = target.refresh.every {
-                group.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
-            }
-            state.groups[key] = group
-        }
-        // In place: a copy of the group would copy its subscribers, once per subscriber joining.
-        state.groups[key]!.subscribers[id] = subscriber
-        state.groups[key]!.pendingIDs.append(id)
-        state.pendingGroups.insert(key)
-        return SubscriberID(id: id, key: key)
-    }
-
     /// Removes a subscriber without sending it anything (the client cancelled or went away). Does nothing for a
     /// subscriber that has already gone.
     public func removeSubscriber(_ subscriber: SubscriberID) {
-        remove(subscriber.id, from: subscriber.key)
+        handle(.unsubscribe(subscriber))
     }
 
     /// Ends a subscriber with a last response carrying `cancelled: true` and a CANCELLED error saying `reason`.
@@ -344,10 +272,10 @@ public final class SubscriptionHub: Sendable {
     /// - Returns: Whether the subscriber was live.
     @discardableResult
     public func cancel(_ subscriber: SubscriberID, error: RequestError) -> Bool {
-        let removed = update { state in Self.removeSubscriber(subscriber.id, from: subscriber.key, in: &state) }
-        guard let removed else { return false }
-        Self.cancel(removed, error: error)
-        return true
+        guard case .live(let live)? = handle(.cancel(subscriber, error)) else {
+            preconditionFailure("the hub answers every cancellation")
+        }
+        return live
     }
 
     /// Sends a subscriber the current result again: re-runs its group's query and answers with the result, or,
@@ -356,14 +284,9 @@ public final class SubscriptionHub: Sendable {
     /// - Returns: Whether the subscriber was live.
     @discardableResult
     public func resume(_ subscriber: SubscriberID, dataEtag: String?) -> Bool {
-        let live = update { state -> Bool in
-            guard state.groups[subscriber.key]?.subscribers[subscriber.id] != nil else { return false }
-            state.groups[subscriber.key]?.subscribers[subscriber.id]?.pending = .resume(knownEtag: dataEtag)
-            state.groups[subscriber.key]?.pendingIDs.append(subscriber.id)
-            state.pendingGroups.insert(subscriber.key)
-            return true
+        guard case .live(let live)? = handle(.resume(subscriber, knownEtag: dataEtag)) else {
+            preconditionFailure("the hub answers every resume")
         }
-        if live { scheduleDrain() }
         return live
     }
 
@@ -372,50 +295,15 @@ public final class SubscriptionHub: Sendable {
     ///
     /// - Returns: The registration, for ``removeHeartbeat(_:)``.
     public func addHeartbeat(_ action: @escaping @Sendable () -> Void) -> UInt64 {
-        state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            state.heartbeats[id] = action
-            return id
+        guard case .heartbeat(let registration)? = handle(.addHeartbeat(Heartbeat(run: action))) else {
+            preconditionFailure("the hub answers every heartbeat registration")
         }
+        return registration
     }
 
     /// Stops a heartbeat registered with ``addHeartbeat(_:)``.
     public func removeHeartbeat(_ registration: UInt64) {
-        _ = state.withLock { $0.heartbeats.removeValue(forKey: registration) }
-    }
-
-    func clampedRefresh(_ every: Duration) -> Duration {
-        min(max(every, configuration.minimumRefreshInterval), configuration.maximumRefreshInterval)
-    }
-
-    func remove(_ id: UInt64, from key: String) {
-        update { state in _ = Self.removeSubscriber(id, from: key, in: &state) }
-    }
-
-    /// Takes a subscriber out of its group (in place: a copy of the group would copy its other subscribers) and
-    /// releases it, dropping the group when it was the last; `nil` when it had gone already.
-    static func removeSubscriber(_ id: UInt64, from key: String, in state: inout State) -> Subscriber? {
-        guard let subscriber = state.groups[key]?.subscribers.removeValue(forKey: id) else { return nil }
-        release(subscriber.clientKey, in: &state)
-        if state.groups[key]?.subscribers.isEmpty ?? false {
-            removeGroup(key, in: &state)
-        }
-        return subscriber
-    }
-
-    static func release(_ clientKey: String, in state: inout State) {
-        let remaining = state.clients[clientKey, default: 1] - 1
-        state.clients[clientKey] = remaining > 0 ? remaining : nil
-        state.subscribers -= 1
-    }
-
-    /// Drops a group and its refresh timer; its subscribers must have been released.
-    @discardableResult
-    static func removeGroup(_ key: String, in state: inout State) -> Group? {
-        let group = state.groups.removeValue(forKey: key)
-        group?.refresh?.cancel()
-        return group
+        handle(.removeHeartbeat(registration))
     }
 
     // MARK: Changes
@@ -431,77 +319,40 @@ public final class SubscriptionHub: Sendable {
     /// Reports a change another process committed to the same database: subscriptions re-run as for a
     /// local one.
     public func changeCommittedElsewhere(_ change: DataChange) {
-        switch change {
-        case .mutation(let effect): schedule(effect)
-        case .tables(let tables): schedule(tables)
-        }
+        handle(.changeCommitted(change, elsewhere: true))
     }
 
     /// Reports a committed mutation: groups reading its tables, and groups whose
     /// `@refresh(onMutationExecuted:)` names it, re-run (off the caller's thread).
     public func mutationExecuted(_ effect: MutationEffect) {
-        changePublisher.withLock { $0 }?.call(.mutation(effect))
-        schedule(effect)
-    }
-
-    func schedule(_ effect: MutationEffect) {
-        let hasGroups = state.withLock { state -> Bool in
-            guard !state.groups.isEmpty else { return false }
-            state.pendingTables.formUnion(effect.tables)
-            state.pendingMutations.append(effect)
-            return true
-        }
-        if hasGroups { scheduleDrain() }
+        handle(.changeCommitted(.mutation(effect), elsewhere: false))
     }
 
     /// Reports tables (GraphQL type names) written outside a mutation response (clear, import).
     public func tablesChanged(_ tables: Set<String>) {
-        changePublisher.withLock { $0 }?.call(.tables(tables))
-        schedule(tables)
-    }
-
-    func schedule(_ tables: Set<String>) {
-        let hasGroups = state.withLock { state -> Bool in
-            guard !state.groups.isEmpty else { return false }
-            state.pendingTables.formUnion(tables)
-            return true
-        }
-        if hasGroups { scheduleDrain() }
+        handle(.changeCommitted(.tables(tables), elsewhere: false))
     }
 
     /// Serves a reloaded engine: subscriptions whose query disappeared or changed, or that the new
     /// engine refuses, end with a `cancelled: true` event; the others re-run against the new engine.
     public func replaceEngine(_ engine: Engine) {
-        var cancelled: [Subscriber] = []
-        update { state in
+        let (effects, _) = reduce { state in
             state.engine = engine
-            for (key, group) in state.groups {
+            var kept: [String: SubscriptionTarget] = [:]
+            for (key, group) in state.core.groups {
                 let target = group.target
-                var replacement: SubscriptionTarget?
                 if engine.operationFingerprint(connector: target.connector, operationName: target.operationName)
                     == target.fingerprint,
                     case .ready(let ready) = engine.prepareSubscription(
                         connector: target.connector, operationName: target.operationName,
                         variables: target.variables, auth: group.auth)
                 {
-                    replacement = ready
-                }
-                if let replacement {
-                    state.groups[key]?.target = replacement
-                    state.pendingGroups.insert(key)
-                } else {
-                    for subscriber in group.subscribers.values {
-                        Self.release(subscriber.clientKey, in: &state)
-                        cancelled.append(subscriber)
-                    }
-                    Self.removeGroup(key, in: &state)
+                    kept[key] = ready
                 }
             }
+            return .engineReplaced(kept: kept)
         }
-        for subscriber in cancelled {
-            Self.cancel(subscriber, reason: "the operation changed or was removed on reload")
-        }
-        scheduleDrain()
+        perform(effects, engine: engine)
     }
 
     /// Ends every subscription with a `cancelled: true` event and refuses new ones.
@@ -510,38 +361,110 @@ public final class SubscriptionHub: Sendable {
     /// client that reads nothing can hold the stop up. It is wall-clock time, not the hub's ``clock``, because it
     /// waits for sockets, and a stop must return even when no test advances a ``ManualClock``.
     public func shutdown() {
-        let subscribers = update { state -> [Subscriber] in
-            state.closed = true
-            state.heartbeat?.cancel()
-            state.heartbeat = nil
-            let all = state.groups.values.flatMap { $0.subscribers.values }
-            for group in state.groups.values { group.refresh?.cancel() }
-            state.groups = [:]
-            state.clients = [:]
-            state.subscribers = 0
-            state.heartbeats = [:]
-            return all
-        }
+        let (effects, engine) = reduce { _ in .shutdown }
         let ended = DispatchGroup()
-        for subscriber in subscribers {
-            ended.enter()
-            subscriber.sink.whenEnded { ended.leave() }
-            Self.cancel(subscriber, reason: "the emulator is stopping")
-        }
+        perform(effects, engine: engine, ending: ended)
         // Let the server send those last events and end the responses before it closes the connections.
         _ = ended.wait(timeout: .now() + .seconds(1))
     }
 
-    static func cancel(_ subscriber: Subscriber, reason: String) {
-        cancel(subscriber, error: RequestError(status: .cancelled, message: reason))
+    // MARK: Running the reducer
+
+    /// Feeds the reducer `event` and does its effects.
+    ///
+    /// - Returns: The event's answer, when it is a request.
+    @discardableResult
+    func handle(_ event: State.Event) -> HubAnswer? {
+        let (effects, engine) = reduce { _ in event }
+        return perform(effects, engine: engine)
+    }
+
+    /// Feeds the reducer the event `makeEvent` returns, all under the lock: `makeEvent` may read and change what the
+    /// lock guards (the engine, on reload). Sets and cancels the timers the reducer asked for there too, then resumes
+    /// the waiters whose condition now holds.
+    ///
+    /// - Returns: The effects, to be done by ``perform(_:engine:result:ending:)``, and the engine of the moment.
+    func reduce(_ makeEvent: (inout LockedState) -> State.Event) -> (effects: [State.Effect], engine: Engine) {
+        let (effects, engine, satisfied) = state.withLock { state in
+            let event = makeEvent(&state)
+            let effects = State.reduce(&state.core, event)
+            for effect in effects { setTimer(effect, in: &state) }
+            return (effects, state.engine, state.satisfiedWaiters())
+        }
+        for continuation in satisfied { continuation.resume() }
+        return (effects, engine)
+    }
+
+    /// Does a timer effect, under the lock (others are done by ``perform(_:engine:result:ending:)``).
+    private func setTimer(_ effect: State.Effect, in state: inout LockedState) {
+        switch effect {
+        case .scheduleRefresh(let key, let group, let delay):
+            state.refreshTimers[group] = clock.schedule(after: delay) { [weak self] in
+                self?.handle(.refreshDue(key: key, group: group))
+            }
+        case .cancelRefresh(let group):
+            state.refreshTimers.removeValue(forKey: group)?.cancel()
+        case .scheduleHeartbeat(let delay):
+            state.heartbeatTimer = clock.schedule(after: delay) { [weak self] in self?.handle(.heartbeatDue) }
+        case .cancelHeartbeat:
+            state.heartbeatTimer?.cancel()
+            state.heartbeatTimer = nil
+        default:
+            break
+        }
+    }
+
+    /// Does the effects other than timers, in order, outside the lock.
+    ///
+    /// - Parameters:
+    ///   - effects: What ``reduce(_:)`` returned.
+    ///   - engine: The engine to run queries on.
+    ///   - result: The bytes of the result reported, for ``HubEffect/send(_:)`` (only ``HubEvent/resultReady(key:etag:isRefresh:time:)``
+    ///     asks for one).
+    ///   - ending: Entered for each subscriber ended, left once its transport let go of it.
+    /// - Returns: The answer among the effects, if any.
+    @discardableResult
+    func perform(
+        _ effects: [State.Effect], engine: Engine, result: [UInt8]? = nil, ending: DispatchGroup? = nil
+    ) -> HubAnswer? {
+        var answer: HubAnswer?
+        for effect in effects {
+            switch effect {
+            case .answer(let reply):
+                answer = reply
+            case .startFanOut:
+                fanOut.async { [self] in drain() }
+            case .run(let runs):
+                execute(runs, on: engine)
+            case .send(let delivery):
+                if let result { send(delivery, result: result) }
+            case .end(let recipients, let error):
+                for recipient in recipients {
+                    if let ending {
+                        ending.enter()
+                        recipient.sink.whenEnded { ending.leave() }
+                    }
+                    Self.end(recipient, error: error)
+                }
+            case .beat(let heartbeats):
+                for heartbeat in heartbeats { heartbeat.run() }
+            case .publish(let change):
+                changePublisher.withLock { $0 }?.call(change)
+            case .observe(let observation):
+                observe(observation)
+            case .scheduleRefresh, .cancelRefresh, .scheduleHeartbeat, .cancelHeartbeat:
+                break
+            }
+        }
+        return answer
     }
 
     /// Sends a subscriber its last response, `cancelled: true` with `error`, and ends it.
-    static func cancel(_ subscriber: Subscriber, error: RequestError) {
+    static func end(_ recipient: Recipient, error: RequestError) {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("requestId")
-        writer.write(.string(subscriber.requestID))
+        writer.write(.string(recipient.requestID))
         writer.key("data")
         writer.null()
         writer.key("errors")
@@ -557,58 +480,6 @@ public final class SubscriptionHub: Sendable {
         writer.key("cancelled")
         writer.write(.bool(true))
         writer.endObject()
-        subscriber.sink.finish(with: writer.bytes)
-    }
-
-    // MARK: Heartbeats and periodic refresh
-
-    /// Schedules the next heartbeat, one interval from now.
-    func scheduleHeartbeat() -> ScheduledAction {
-        clock.schedule(after: configuration.heartbeatInterval) { [weak self] in self?.heartbeat() }
-    }
-
-    /// Runs the registered heartbeats (pings on WebSockets) and schedules the next round.
-    func heartbeat() {
-        let actions = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.closed else { return [] }
-            state.heartbeat = scheduleHeartbeat()
-            return Array(state.heartbeats.values)
-        }
-        for action in actions {
-            action()
-        }
-    }
-
-    /// Schedules the `@refresh(every:)` re-run of the group `id` under `key`.
-    func scheduleRefresh(_ key: String, group id: UInt64, after interval: Duration) -> ScheduledAction {
-        clock.schedule(after: interval) { [weak self] in self?.refreshDue(key, group: id) }
-    }
-
-    /// Asks for a re-run of the group and schedules its next refresh, unless the group has gone meanwhile.
-    func refreshDue(_ key: String, group id: UInt64) {
-        let due = update { state -> Bool in
-            guard !state.closed, let group = state.groups[key], group.id == id,
-                let every = group.target.refresh.every
-            else { return false }
-            state.groups[key]?.refresh = scheduleRefresh(key, group: id, after: clampedRefresh(every))
-            state.pendingGroups.insert(key)
-            state.pendingRefreshes.insert(key)
-            return true
-        }
-        if due { scheduleDrain() }
-    }
-
-    // MARK: Keys and errors
-
-    /// Connector, operation, canonical variables and the claims the query can see (without the token's
-    /// timing claims, so a refreshed token of the same user shares the group).
-    static func groupKey(_ target: SubscriptionTarget, auth: AuthContext?) -> String {
-        var identity = "-"
-        if let auth {
-            var claims = auth.claims
-            for claim in ["iat", "exp", "auth_time"] { _ = claims.removeValue(forKey: claim) }
-            identity = (auth.uid ?? "") + "|" + JSONValue.object(claims).jsonString(canonical: true)
-        }
-        return [target.connector, target.operationName, target.canonicalVariables, identity].joined(separator: "\u{0}")
+        recipient.sink.finish(with: writer.bytes)
     }
 }
