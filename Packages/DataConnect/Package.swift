@@ -24,7 +24,7 @@ let package = Package(
 
         // libwebsockets: WebSocket framing, TLS (OpenSSL) and keep-alive pings for the realtime stream. Debian's
         // libcurl has no WebSocket support, so URLSessionWebSocketTask does not work on Linux
-        // (docs/decisions/0003-libwebsockets-for-the-realtime-client.md).
+        // (docs/decisions/0004-libwebsockets-for-the-realtime-client.md).
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .target(name: "FirebaseCore", dependencies: [.product(name: "DataConnectTime", package: "DataConnectKit")]),
         .target(
