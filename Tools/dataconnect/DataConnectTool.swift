@@ -24,7 +24,7 @@ struct DataConnectTool {
         case .version:
             print(Installation.versionLine(executable: InitCommand.executablePath()))
         case .validate(let options):
-            exit(validate(options))
+            exit(ValidateCommand.run(options))
         case .emulator(let options):
             exit(EmulatorCommand.run(options))
         case .execute(let options):
@@ -40,55 +40,6 @@ struct DataConnectTool {
         case .upgrade(let options):
             exit(UpgradeCommand.run(options))
         }
-    }
-
-    /// Runs `dataconnect validate`; returns the exit status.
-    ///
-    /// The stages: the front end (``ServiceCompiler``), then the checks the emulator runs at start
-    /// (``StartChecks``: CEL and compilation to SQL), then the seed file (`--seed`, or `DIR/seed_data.gql` when it
-    /// exists) as the emulator checks it before running it. So `validate` refuses what the emulator refuses.
-    static func validate(_ options: ValidateOptions) -> Int32 {
-        let (service, compiled) = ServiceCompiler.compile(backendDirectory: options.backend)
-        var diagnostics = compiled
-        if let service, !diagnostics.containsErrors {
-            diagnostics += StartChecks.diagnostics(for: service)
-            if let seed = seedFile(options) {
-                do {
-                    let text = try String(contentsOfFile: seed, encoding: .utf8)
-                    diagnostics += StartChecks.diagnostics(
-                        forAdminDocument: Source(name: seed, text: text), service: service)
-                } catch {
-                    let message = "cannot read the seed file: \(error.localizedDescription)"
-                    diagnostics.append(Diagnostic(file: seed, location: nil, message: message))
-                }
-            }
-        }
-        for diagnostic in diagnostics {
-            printError(diagnostic.description)
-        }
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        let warnings = diagnostics.filter { $0.severity == .warning }.count
-        if let service, options.printSDL {
-            print(service.api.sdl(includePrelude: options.includePrelude), terminator: "")
-        }
-        if !options.quiet {
-            if let service, errors == 0 {
-                let operations = service.connectors.reduce(0) { $0 + $1.validated.operations.count }
-                printError(
-                    "\(options.backend): valid: \(service.api.model.tables.count) tables, \(service.connectors.count) connector(s), \(operations) operations, \(warnings) warning(s)"
-                )
-            } else {
-                printError("\(options.backend): \(errors) error(s), \(warnings) warning(s)")
-            }
-        }
-        return errors == 0 ? 0 : 1
-    }
-
-    /// The seed file `validate` checks: `--seed`, or `DIR/seed_data.gql` when it exists.
-    static func seedFile(_ options: ValidateOptions) -> String? {
-        if let seed = options.seedFile { return seed }
-        let conventional = options.backend + "/seed_data.gql"
-        return FileManager.default.fileExists(atPath: conventional) ? conventional : nil
     }
 
     static func printError(_ text: String) {

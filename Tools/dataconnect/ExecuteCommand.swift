@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DataConnectWire
 import Dispatch
 import Foundation
@@ -98,5 +99,37 @@ private final class Answer: @unchecked Sendable {
 
     var value: (status: Int, body: [UInt8])? {
         lock.withLock { stored }
+    }
+}
+
+// MARK: - Options
+
+/// Options of `dataconnect execute`.
+struct ExecuteOptions: Equatable {
+    var file = ""
+    var emulator = "127.0.0.1:9399"
+    var variables = "{}"
+    var operationName: String?
+}
+
+extension ExecuteOptions {
+    static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(
+                [
+                    .value("--emulator"), .value("--vars", aliases: "--variables"),
+                    .value("--operation", aliases: "--operation-name"),
+                ], command: "execute")
+        }
+        if parsed.helpRequested { return .help(topic: "execute") }
+        guard let file = parsed.positionals.first else { throw UsageError(message: "execute needs a .gql file") }
+        if parsed.positionals.count > 1 {
+            throw UsageError(message: "execute takes one file, got \"\(parsed.positionals[1])\" too")
+        }
+        var options = ExecuteOptions(file: file)
+        options.emulator = parsed.value("--emulator") ?? options.emulator
+        options.variables = parsed.value("--vars") ?? options.variables
+        options.operationName = parsed.value("--operation")
+        return .execute(options)
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DataConnectCodegen
 import DataConnectEmulator
 import DataConnectEngine
@@ -105,5 +106,34 @@ enum GenerateCommand {
             }
         }
         return status
+    }
+}
+
+// MARK: - Options
+
+/// Options of `dataconnect generate`.
+struct GenerateOptions: Equatable {
+    var backend = "."
+    /// Keep running and regenerate after every saved change.
+    var watch = false
+    /// Write nothing; exit 1 when the generated packages on disk differ from a fresh generation.
+    var check = false
+}
+
+extension GenerateOptions {
+    static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse([backendOption, .flag("--watch"), .flag("--check")], command: "generate")
+        }
+        if parsed.helpRequested { return .help(topic: "generate") }
+        if let extra = parsed.positionals.first { throw .unexpected(extra, for: "generate") }
+        var options = GenerateOptions()
+        options.backend = parsed.value("--backend") ?? options.backend
+        options.watch = parsed.contains("--watch")
+        options.check = parsed.contains("--check")
+        if options.watch && options.check {
+            throw UsageError(message: "--watch and --check cannot be combined")
+        }
+        return .generate(options)
     }
 }

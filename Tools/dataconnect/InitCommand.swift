@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DataConnectSchema
 import Foundation
 
@@ -81,7 +82,7 @@ enum InitCommand {
         }
 
         let backend = join(directory, "dataconnect")
-        guard DataConnectTool.validate(ValidateOptions(backend: backend)) == 0 else {
+        guard ValidateCommand.run(ValidateOptions(backend: backend)) == 0 else {
             throw Failure(message: "the \(options.template) template's backend does not validate; see above")
         }
         guard GenerateCommand.generateOnce(GenerateOptions(backend: backend)) == 0 else {
@@ -392,5 +393,44 @@ enum InitCommand {
             rest = rest[close.upperBound...]
         }
         return result + rest
+    }
+}
+
+// MARK: - Options
+
+/// Options of `dataconnect init`.
+struct InitOptions: Equatable {
+    /// The folder to create the project in; it must be missing or empty.
+    var directory = ""
+    /// The template: `blank` or `movies` (see `InitCommand.templates`).
+    var template = InitCommand.defaultTemplate
+    /// The service and connector name; the directory's last path component when `nil`.
+    var name: String?
+}
+
+extension InitOptions {
+    static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse([.value("--template", aliases: "-t"), .value("--name")], command: "init")
+        }
+        if parsed.helpRequested { return .help(topic: "init") }
+        if parsed.positionals.count > 1 {
+            throw UsageError(message: "init takes one directory, got \"\(parsed.positionals[1])\" too")
+        }
+        var options = InitOptions()
+        options.template = parsed.value("--template") ?? options.template
+        options.name = parsed.value("--name")
+        guard InitCommand.templates.contains(options.template) else {
+            throw UsageError(
+                message:
+                    "unknown template \"\(options.template)\"; templates: \(InitCommand.templates.joined(separator: ", "))"
+            )
+        }
+        if let name = options.name, InitCommand.sanitizedName(name) == nil {
+            throw UsageError(message: "--name needs letters or digits, got \"\(name)\"")
+        }
+        guard let directory = parsed.positionals.first else { throw UsageError(message: "init needs a directory") }
+        options.directory = directory
+        return .initProject(options)
     }
 }

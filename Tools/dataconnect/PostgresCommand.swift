@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import PostgreSQLTesting
 
@@ -23,5 +24,54 @@ enum PostgresCommand {
             DataConnectTool.printError("dataconnect postgres: error: \(error)")
             return 1
         }
+    }
+}
+
+// MARK: - Options
+
+/// Options of `dataconnect postgres`: a development PostgreSQL server kept in a directory.
+struct PostgresOptions: Equatable {
+    /// Start (creating the cluster when missing) or stop.
+    enum Action: Equatable {
+        /// `postgres start DIR [--port N]`
+        case start(port: Int)
+        /// `postgres stop DIR`
+        case stop
+    }
+
+    var action: Action
+    /// The cluster's directory.
+    var directory: String
+}
+
+extension PostgresOptions {
+    static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        guard let verb = reader.remaining.first else {
+            throw UsageError(message: "postgres needs a subcommand: start, stop")
+        }
+        if verb == "-h" || verb == "--help" { return .help(topic: "postgres") }
+        guard verb == "start" || verb == "stop" else {
+            throw UsageError(message: ArgumentError(.unknownCommand(verb, known: ["start", "stop"])).message)
+        }
+        _ = reader.next()
+        let command = "postgres \(verb)"
+        let options: [Option] = verb == "start" ? [.value("--port", expecting: "a port number")] : []
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(options, command: command)
+        }
+        if parsed.helpRequested { return .help(topic: "postgres") }
+        guard let directory = parsed.positionals.first else {
+            throw UsageError(message: "\(command) needs a directory")
+        }
+        if let extra = parsed.positionals.dropFirst().first { throw .unexpected(extra, for: command) }
+        guard verb == "start" else { return .postgres(PostgresOptions(action: .stop, directory: directory)) }
+        var port = 5432
+        if let text = parsed.value("--port") {
+            guard let number = Int(text), (1...65_535).contains(number) else {
+                throw UsageError(message: "--port needs a number from 1 to 65535, got \"\(text)\"")
+            }
+            port = number
+        }
+        return .postgres(PostgresOptions(action: .start(port: port), directory: directory))
     }
 }

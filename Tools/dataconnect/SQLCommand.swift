@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DataConnectEngine
 import DataConnectSchema
 import Foundation
@@ -310,4 +311,96 @@ private struct Database: CustomStringConvertible {
 
     /// `127.0.0.1:5432/movies, schema "public"`.
     var description: String { "\(location), schema \"\(schema)\"" }
+}
+
+// MARK: - Options
+
+/// Options of `dataconnect sql`: the subcommand, and where the schema and the database are.
+struct SQLOptions: Equatable {
+    /// What `dataconnect sql` does.
+    enum Action: Equatable {
+        /// `sql diff`: print the statements that would bring the database to the schema.
+        case diff
+        /// `sql migrate [--force]`: apply them; destructive ones only with `force`.
+        case migrate(force: Bool)
+        /// `sql setup`: check the server and create the emulator's bookkeeping table.
+        case setup
+        /// `sql grant --role ROLE --user NAME`: give an existing PostgreSQL role access to the schema's tables.
+        case grant(SQLRole, user: String)
+    }
+
+    var action: Action
+    /// The folder holding `dataconnect.yaml` (`diff` and `migrate` only).
+    var backend = "."
+    /// `--postgres URL`; `nil` to read `FIREBASE_DATACONNECT_POSTGRESQL_STRING` when the command runs.
+    var postgreSQL: String?
+}
+
+/// The access `dataconnect sql grant --role` gives, named as firebase-tools names its SQL roles.
+enum SQLRole: String, CaseIterable, Equatable {
+    /// Read the tables: `SELECT`.
+    case reader
+    /// Read and change rows: `SELECT, INSERT, UPDATE, DELETE`.
+    case writer
+    /// Everything on the tables, and creating tables in the schema.
+    case owner
+}
+
+extension SQLOptions {
+    /// The subcommands of `dataconnect sql`.
+    static let subcommands = ["diff", "migrate", "setup", "grant"]
+
+    static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        guard let first = reader.remaining.first else {
+            throw UsageError(message: "sql needs a subcommand: \(subcommands.joined(separator: ", "))")
+        }
+        if first == "-h" || first == "--help" { return .help(topic: "sql") }
+        guard subcommands.contains(first) else {
+            throw UsageError(message: ArgumentError(.unknownCommand(first, known: subcommands)).message)
+        }
+        _ = reader.next()
+        let command = "sql \(first)"
+        let postgres = Option.value("--postgres", expecting: "a connection URL")
+        let options: [Option] =
+            switch first {
+            case "diff": [backendOption, postgres]
+            case "migrate": [backendOption, postgres, .flag("--force")]
+            case "setup": [postgres]
+            default:
+                [
+                    postgres, .value("--role", aliases: "-R", expecting: "reader, writer or owner"),
+                    .value("--user", aliases: "--email", "-E", expecting: "a role name"),
+                ]
+            }
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse(options, command: command)
+        }
+        if parsed.helpRequested { return .help(topic: "sql") }
+        if let extra = parsed.positionals.first { throw .unexpected(extra, for: command) }
+        var result = SQLOptions(action: .diff)
+        result.backend = parsed.value("--backend") ?? result.backend
+        if let url = parsed.value("--postgres") {
+            guard !url.isEmpty else {
+                throw UsageError(message: "--postgres needs a connection URL such as postgres://127.0.0.1:5432/db")
+            }
+            result.postgreSQL = url
+        }
+        switch first {
+        case "diff": result.action = .diff
+        case "migrate": result.action = .migrate(force: parsed.contains("--force"))
+        case "setup": result.action = .setup
+        default:
+            guard let roleName = parsed.value("--role") else {
+                throw UsageError(message: "sql grant needs --role reader, writer or owner")
+            }
+            guard let role = SQLRole(rawValue: roleName) else {
+                throw UsageError(message: "--role needs reader, writer or owner, got \"\(roleName)\"")
+            }
+            guard let user = parsed.value("--user"), !user.isEmpty else {
+                throw UsageError(message: "sql grant needs --user NAME, an existing PostgreSQL role")
+            }
+            result.action = .grant(role, user: user)
+        }
+        return .sql(result)
+    }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DataConnectSchema
 import Foundation
 import GraphQLLanguage
@@ -181,5 +182,26 @@ enum UpgradeCommand {
         } catch {
             throw Failure(message: "cannot write \(file): \(error.localizedDescription)")
         }
+    }
+}
+
+// MARK: - Options
+
+/// Options of `dataconnect upgrade`: the project to re-pin to this toolkit's version.
+struct UpgradeOptions: Equatable {
+    /// The project folder (holding `dataconnect/` and `App/`); the current folder by default.
+    var directory = "."
+}
+
+extension UpgradeOptions {
+    static func parse(_ reader: inout ArgumentReader) throws(UsageError) -> Command {
+        let parsed = try UsageError.reading { () throws(ArgumentError) in
+            try reader.parse([], command: "upgrade")
+        }
+        if parsed.helpRequested { return .help(topic: "upgrade") }
+        if parsed.positionals.count > 1 {
+            throw UsageError(message: "upgrade takes one directory, got \"\(parsed.positionals[1])\" too")
+        }
+        return .upgrade(UpgradeOptions(directory: parsed.positionals.first ?? "."))
     }
 }
