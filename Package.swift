@@ -135,6 +135,13 @@ let package = Package(
             name: "WorkspaceTestSupport",
             path: "Tests/TestSupport"
         ),
+        // The documented layering checked on the packages' manifests (`swift package dump-package`), and the
+        // package graph docs/architecture.md draws from them.
+        .testTarget(
+            name: "LayeringTests",
+            dependencies: ["WorkspaceTestSupport"],
+            path: "Tests/LayeringTests"
+        ),
         // The shared argument parser, without a command line around it.
         .testTarget(
             name: "ArgumentParsingTests",
