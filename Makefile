@@ -268,7 +268,7 @@ bench-search: bootstrap-test ## Benchmark search and vector similarity on SQLite
 bench-shapes: bootstrap-test ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~12 min)
 	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
 
-bench-compare: bootstrap-test ## Before and after: bench-shapes' emulator rows and bench-realtime on two checkouts' release builds, interleaved, medians of 5 (BEFORE=dir AFTER=dir; ~30 min after the builds)
+bench-compare: bootstrap-test ## Before and after: bench-shapes' emulator rows and bench-realtime on two checkouts' release builds, interleaved, medians of 5 (BEFORE=dir AFTER=dir; ~15 min after the builds)
 	@[ -n "$(BEFORE)" ] && [ -n "$(AFTER)" ] || { echo "usage: make bench-compare BEFORE=checkout AFTER=checkout"; exit 2; }
 	BENCH_COMMAND="make bench-compare BEFORE=$(BEFORE) AFTER=$(AFTER)" Benchmarks/compare/compare.sh $(BEFORE) $(AFTER)
 

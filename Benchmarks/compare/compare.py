@@ -200,6 +200,32 @@ def parse_realtime(text):
     return out
 
 
+def stop_with_children(process):
+    """Stops a process and its children: the `--subscribers` runs start their client in a process group of its
+    own, which stopping the bench's group does not reach."""
+    def command_line(pid):
+        try:
+            return open(f"/proc/{pid}/cmdline", "rb").read()
+        except OSError:
+            return None
+
+    children = {}
+    for entry in os.listdir("/proc"):
+        try:
+            text = open(f"/proc/{entry}/stat").read() if entry.isdigit() else ""
+        except OSError:
+            continue
+        if text and int(text[text.rindex(")") + 2:].split()[1]) == process.pid:
+            children[int(entry)] = command_line(entry)
+    bench.stop(process)
+    for pid, line in children.items():
+        if line and command_line(pid) == line:  # still that child, not a process that reused its id
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+
 def run_realtime_once(root, invocation):
     """One realtime-bench run from the checkout `root` (its working directory, as `make bench-realtime`)."""
     argv = [binaries(root)["realtime"]] + invocation["args"]
@@ -211,7 +237,7 @@ def run_realtime_once(root, invocation):
         try:
             output, _ = process.communicate(timeout=REALTIME_TIMEOUT)
         finally:
-            bench.stop(process)
+            stop_with_children(process)
             bench.started.remove(process)
     text = output.decode(errors="replace")
     if process.returncode != 0:
@@ -254,12 +280,13 @@ def summary(values):
 
 
 def judge(before, after, higher_is_better):
-    """The change of the medians and its verdict; `spread`: the before runs' (max − min) / median."""
+    """The change of the medians and its verdict; `spread`, the noise floor: the larger of the two builds' runs'
+    (max − min) / median."""
     change = after["median"] / before["median"] - 1 if before["median"] else 0.0
     worse = -change if higher_is_better else change
-    spread = (before["max"] - before["min"]) / before["median"] if before["median"] else 0.0
+    spread = max((s["max"] - s["min"]) / s["median"] if s["median"] else 0.0 for s in (before, after))
     if worse > THRESHOLD:
-        verdict = "**REGRESSION**" + (" (inside the before runs' spread)" if worse <= spread else "")
+        verdict = "**REGRESSION**" + (" (inside the spread)" if worse <= spread else "")
     elif -worse > THRESHOLD:
         verdict = "ok (better)"
     else:
@@ -305,7 +332,8 @@ def markdown(r):
         f"{describe(r['after'])}. Release builds; every row ran before then after, {repeats} times each, in "
         f"interleaved rounds (B, A, B, A …); figures are medians (min–max) of the runs; a row more than "
         f"{THRESHOLD:.0%} worse after (throughput lower, latency higher) is a **REGRESSION**. The noise floor: "
-        "\"spread before\" is the before runs' (max − min) / median; a regression no larger than it is marked so.",
+        "\"spread\" is the larger of the two builds' (max − min) / median of the runs; a regression no larger than "
+        "it is marked so.",
     ]
     rows = verdicts(r)
     regressions = sum(1 for row in rows if "REGRESSION" in row[5]["verdict"])
@@ -322,7 +350,7 @@ def markdown(r):
             f"reviews); answers checked equal on both builds first. Outside CPU: {disturbed} of {len(runs)} runs had "
             f"other processes using more than {bench.DISTURBED_CORES} cores. wrk errors: {errors:.0f}.",
             "",
-            "| row | before req/s | after req/s | change | spread before | verdict |",
+            "| row | before req/s | after req/s | change | spread | verdict |",
             "|---|---|---|---|---|---|",
         ]
         for part, label, _, before, after, judged, digits in rows:
@@ -340,7 +368,7 @@ def markdown(r):
             f"from the mutation's response. Longest run {longest:.0f} s. Outside CPU: {disturbed} of {len(runs)} "
             f"runs had other processes using more than {bench.DISTURBED_CORES} cores.",
             "",
-            "| invocation | measure | before | after | change | spread before | verdict |",
+            "| invocation | measure | before | after | change | spread | verdict |",
             "|---|---|---|---|---|---|---|",
         ]
         for part, label, measure, before, after, judged, digits in rows:
