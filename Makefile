@@ -39,7 +39,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-compare probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -267,6 +267,10 @@ bench-search: bootstrap-test ## Benchmark search and vector similarity on SQLite
 
 bench-shapes: bootstrap-test ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~12 min)
 	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
+
+bench-compare: bootstrap-test ## Before and after: bench-shapes' emulator rows and bench-realtime on two checkouts' release builds, interleaved, medians of 5 (BEFORE=dir AFTER=dir; ~15 min after the builds)
+	@[ -n "$(BEFORE)" ] && [ -n "$(AFTER)" ] || { echo "usage: make bench-compare BEFORE=checkout AFTER=checkout"; exit 2; }
+	BENCH_COMMAND="make bench-compare BEFORE=$(BEFORE) AFTER=$(AFTER)" Benchmarks/compare/compare.sh $(BEFORE) $(AFTER)
 
 probe-slow-queries: release ## Time limits and the slow lane against four expensive shapes (limit vs answer time; cheap latency while slow requests run; ~3 min)
 	python3 Benchmarks/slow-queries/probe.py .build/release/dataconnect
