@@ -1,6 +1,5 @@
 import DataConnectCEL
 import DataConnectSchema
-import SQLiteKit
 
 /// How a bound value turns into the SQLite value a statement compares or stores.
 enum Conversion: Sendable {
@@ -45,7 +44,7 @@ enum ParameterSource: Sendable {
     /// A relative date or timestamp (`{today: true, add: {days: 7}}`).
     case relative(Resolved, isDate: Bool)
     /// A fixed value.
-    case fixed(SQLiteValue)
+    case fixed(DatabaseValue)
     /// The keys of the parent rows of a split relation (``ReadPlan``), supplied by the executor.
     case rowKeys
     /// A column's `@default(expr:)` evaluated for the request (`uuidV4()`, `auth.uid`, `request.time`, ...).

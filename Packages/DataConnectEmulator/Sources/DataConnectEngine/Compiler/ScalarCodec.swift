@@ -1,6 +1,5 @@
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
 /// Converts between JSON wire values and SQLite storage values, per column type.
 enum ScalarCodec {
@@ -56,17 +55,17 @@ enum ScalarCodec {
     }
 
     /// The SQLite value stored for a coerced JSON value of a column.
-    static func storage(_ value: JSONValue, for column: Column) -> SQLiteValue {
+    static func storage(_ value: JSONValue, for column: Column) -> DatabaseValue {
         if case .null = value { return .null }
         if column.isList { return .text(listStorage(value, column: column)) }
         switch column.type {
-        case .enumeration: return value.stringValue.map(SQLiteValue.text) ?? .null
+        case .enumeration: return value.stringValue.map(DatabaseValue.text) ?? .null
         case .scalar(let scalar): return storage(value, scalar: scalar)
         }
     }
 
     /// The SQLite value for a coerced JSON value of a scalar type.
-    static func storage(_ value: JSONValue, scalar: ScalarType) -> SQLiteValue {
+    static func storage(_ value: JSONValue, scalar: ScalarType) -> DatabaseValue {
         switch (scalar, value) {
         case (_, .null): return .null
         case (.int, .number(let n)), (.int64, .number(let n)): return .integer(n.int64Value ?? 0)
@@ -106,7 +105,7 @@ enum ScalarCodec {
     }
 
     /// The JSON wire value of a stored SQLite value of a column (for key outputs and CEL bindings).
-    static func wireValue(_ stored: SQLiteValue, column: Column) -> JSONValue {
+    static func wireValue(_ stored: DatabaseValue, column: Column) -> JSONValue {
         switch stored {
         case .null: return .null
         case .integer(let i):
