@@ -1,7 +1,7 @@
 import DataConnectCEL
 import DataConnectSchema
 
-/// How a bound value turns into the SQLite value a statement compares or stores.
+/// How a bound value turns into the storage value a statement compares or stores.
 enum Conversion: Sendable {
     /// The storage form of a column's type (UUID canonical, Boolean 0/1, JSON text for lists).
     case column(Column)

@@ -1,7 +1,7 @@
 import DataConnectSchema
 import DataConnectWire
 
-/// Converts between JSON wire values and SQLite storage values, per column type.
+/// Converts between JSON wire values and storage values (``DatabaseValue``), per column type.
 enum ScalarCodec {
     /// Why a value does not fit a type.
     struct Mismatch: Error, Sendable {
@@ -54,7 +54,7 @@ enum ScalarCodec {
         throw Mismatch(expected: scalar, found: value)
     }
 
-    /// The SQLite value stored for a coerced JSON value of a column.
+    /// The storage value of a coerced JSON value of a column.
     static func storage(_ value: JSONValue, for column: Column) -> DatabaseValue {
         if case .null = value { return .null }
         if column.isList { return .text(listStorage(value, column: column)) }
@@ -64,7 +64,7 @@ enum ScalarCodec {
         }
     }
 
-    /// The SQLite value for a coerced JSON value of a scalar type.
+    /// The storage value of a coerced JSON value of a scalar type.
     static func storage(_ value: JSONValue, scalar: ScalarType) -> DatabaseValue {
         switch (scalar, value) {
         case (_, .null): return .null
@@ -104,7 +104,7 @@ enum ScalarCodec {
         instant.wireText
     }
 
-    /// The JSON wire value of a stored SQLite value of a column (for key outputs and CEL bindings).
+    /// The JSON wire value of a column's stored value (for key outputs and CEL bindings).
     static func wireValue(_ stored: DatabaseValue, column: Column) -> JSONValue {
         switch stored {
         case .null: return .null

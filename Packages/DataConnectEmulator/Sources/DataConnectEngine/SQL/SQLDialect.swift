@@ -3,8 +3,9 @@ import DataConnectWire
 
 /// The seam between generated SQL and one SQL engine: quoting, column types, JSON functions, upserts.
 ///
-/// SQLite is the embedded default; PostgreSQL is the next backend. Code that writes SQL asks the
-/// dialect for anything engine-specific, so SQLite idioms stay here.
+/// Each store module has its dialect: `SQLiteDialect` for the embedded database, `PostgreSQLDialect` for
+/// PostgreSQL. Code that writes SQL asks the dialect for anything engine-specific, so database idioms stay in
+/// the dialects.
 ///
 /// Storage formats are chosen so the wire format falls out directly:
 /// - `UUID`: `TEXT`, 32 lowercase hex digits;

@@ -2,6 +2,7 @@ import DataConnectEngine
 import SQLiteKit
 import Synchronization
 
+/// A pooled SQLite connection lent to one request.
 extension SQLitePooledConnection: StatementSource {
     /// The pooled connection's cached statement for `sql`.
     public func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
@@ -45,6 +46,8 @@ extension SQLitePooledConnection: StatementSource {
     }
 }
 
+/// SQLite's prepared statement as the engine steps it. `columnCount`, `columnNames` and `isReadOnly`
+/// (`sqlite3_stmt_readonly`, known before the statement runs) are the statement's own.
 extension Statement: DatabaseStatement {
     /// Binds the values in order, each straight through `sqlite3_bind_*`.
     ///
