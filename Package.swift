@@ -40,6 +40,8 @@ let package = Package(
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
                 .product(name: "DataConnectEngine", package: "DataConnectEmulator"),
+                // The store `dataconnect sql` migrates with, as the emulator's start-up does.
+                .product(name: "DataConnectPostgreSQLStore", package: "DataConnectEmulator"),
                 .product(name: "EmulatorHTTP", package: "DataConnectEmulator"),
                 .product(name: "DataConnectCodegen", package: "DataConnectCodegen"),
                 // The connection `dataconnect sql` diffs, migrates, sets up and grants on.

@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "OutboundHTTP", targets: ["OutboundHTTP"]),
         .library(name: "DataConnectCEL", targets: ["DataConnectCEL"]),
         .library(name: "DataConnectEngine", targets: ["DataConnectEngine"]),
+        .library(name: "DataConnectSQLiteStore", targets: ["DataConnectSQLiteStore"]),
+        .library(name: "DataConnectPostgreSQLStore", targets: ["DataConnectPostgreSQLStore"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
         .library(name: "DataConnectEmulator", targets: ["DataConnectEmulator"]),
         .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
@@ -49,6 +51,8 @@ let package = Package(
 
         // MARK: Engine: schema to SQL, operations to prepared statements, auth, execution
 
+        // No database driver: the engine speaks to a database through `DataStore`, `DatabaseAccess` and
+        // `SQLDialect`, which the stores below implement.
         .target(
             name: "DataConnectEngine",
             dependencies: [
@@ -58,9 +62,30 @@ let package = Package(
                 .product(name: "DataConnectTime", package: "DataConnectKit"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
-                .product(name: "SQLiteKit", package: "DataConnectKit"),
-                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+            ]
+        ),
+
+        // MARK: Stores: the databases the engine runs on
+
+        // The embedded database: SQLite in memory or in a file, its pool, migrator, dialect and SQL functions.
+        .target(
+            name: "DataConnectSQLiteStore",
+            dependencies: [
+                "DataConnectEngine",
+                .product(name: "DataConnectSchema", package: "DataConnectKit"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "SQLiteKit", package: "DataConnectKit"),
+            ]
+        ),
+        // A PostgreSQL server several emulator processes may share: its pool, migrator, dialect and change feed.
+        .target(
+            name: "DataConnectPostgreSQLStore",
+            dependencies: [
+                "DataConnectEngine",
+                .product(name: "DataConnectSchema", package: "DataConnectKit"),
+                .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "PostgreSQLKit", package: "DataConnectKit"),
             ]
         ),
 
@@ -83,6 +108,8 @@ let package = Package(
             name: "DataConnectEmulator",
             dependencies: [
                 "EmulatorHTTP", "DataConnectEngine", "AuthEmulator", "OutboundHTTP",
+                // the service opens its store through one factory (`StoreConfiguration`)
+                "DataConnectSQLiteStore", "DataConnectPostgreSQLStore",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
@@ -137,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "DataConnectEngineTests",
             dependencies: [
-                "DataConnectEngine", "EmulatorTesting",
+                "DataConnectEngine", "DataConnectSQLiteStore", "DataConnectPostgreSQLStore", "EmulatorTesting",
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
@@ -146,7 +173,8 @@ let package = Package(
         .testTarget(
             name: "DataConnectEmulatorTests",
             dependencies: [
-                "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine",
+                "DataConnectEmulator", "EmulatorTesting", "DataConnectEngine", "DataConnectSQLiteStore",
+                "DataConnectPostgreSQLStore",
                 // the custom resolver tests serve a small GraphQL endpoint with it
                 "EmulatorHTTP",
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),

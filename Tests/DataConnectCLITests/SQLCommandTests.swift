@@ -1,4 +1,5 @@
 import DataConnectEngine
+import DataConnectPostgreSQLStore
 import DataConnectSchema
 import Foundation
 import PostgreSQLKit

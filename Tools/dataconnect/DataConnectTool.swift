@@ -1,3 +1,4 @@
+import DataConnectEmulator
 import DataConnectEngine
 import DataConnectSchema
 import Foundation

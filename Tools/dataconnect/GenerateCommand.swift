@@ -54,7 +54,7 @@ enum GenerateCommand {
         var diagnostics = compilerDiagnostics
         // What the emulator would refuse to start on (CEL, compilation to SQL) is not generated either.
         if let compiled = service, !diagnostics.contains(where: { $0.severity == .error }) {
-            diagnostics += StartChecks.diagnostics(for: compiled)
+            diagnostics += StartChecks.diagnostics(for: compiled, dialect: StoreConfiguration.startCheckDialect)
         }
         for diagnostic in diagnostics {
             DataConnectTool.printError(diagnostic.description)

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import DataConnectEngine
+import DataConnectPostgreSQLStore
 import DataConnectSchema
 import Foundation
 import PostgreSQLKit

@@ -16,12 +16,13 @@ enum ValidateCommand {
         let (service, compiled) = ServiceCompiler.compile(backendDirectory: options.backend)
         var diagnostics = compiled
         if let service, !diagnostics.containsErrors {
-            diagnostics += StartChecks.diagnostics(for: service)
+            diagnostics += StartChecks.diagnostics(for: service, dialect: StoreConfiguration.startCheckDialect)
             if let seed = seedFile(options) {
                 do {
                     let text = try String(contentsOfFile: seed, encoding: .utf8)
                     diagnostics += StartChecks.diagnostics(
-                        forAdminDocument: Source(name: seed, text: text), service: service)
+                        forAdminDocument: Source(name: seed, text: text), service: service,
+                        dialect: StoreConfiguration.startCheckDialect)
                 } catch {
                     let message = "cannot read the seed file: \(error.localizedDescription)"
                     diagnostics.append(Diagnostic(file: seed, location: nil, message: message))

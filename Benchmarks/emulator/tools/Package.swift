@@ -18,6 +18,8 @@ let package = Package(
             name: "SQLExplain",
             dependencies: [
                 .product(name: "DataConnectEngine", package: "DataConnectEmulator"),
+                .product(name: "DataConnectSQLiteStore", package: "DataConnectEmulator"),
+                .product(name: "DataConnectPostgreSQLStore", package: "DataConnectEmulator"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
             ]

@@ -37,8 +37,8 @@ public struct EmulatorError: Error, Sendable, CustomStringConvertible {
     var requestError: RequestError { RequestError(status: status, message: message) }
 }
 
-/// The Data Connect emulator: a backend directory compiled, a SQLite database migrated to its schema,
-/// and the service served over HTTP.
+/// The Data Connect emulator: a backend directory compiled, a database (SQLite, or PostgreSQL) migrated to its
+/// schema, and the service served over HTTP.
 ///
 /// ```swift
 /// let emulator = try Emulator(options: .init(backend: "Backend/movies", port: 0))
@@ -163,8 +163,11 @@ public final class Emulator: Sendable {
     public let options: Options
     /// The database served from now: the one the options name, or the PostgreSQL database a
     /// `POST /emulator/configure` named since.
-    public var store: any DataStore { currentStore.withLock { $0 } }
-    private let currentStore: Mutex<any DataStore>
+    public var store: any DataStore { served.withLock { $0.store } }
+    /// Which database ``store`` is.
+    public var storeConfiguration: StoreConfiguration { served.withLock { $0.configuration } }
+    /// The store served from and the configuration it was opened with, replaced together.
+    let served: Mutex<(store: any DataStore, configuration: StoreConfiguration)>
     /// The HTTP responder: call it in-process to test routing without sockets.
     public let responder: EmulatorResponder
     let server: HTTPServer
@@ -219,8 +222,9 @@ public final class Emulator: Sendable {
         }
         backendDirectory = Mutex(options.backend)
         let handle = self.handle
-        let store = try Self.openStore(options)
-        currentStore = Mutex(store)
+        let configuration = StoreConfiguration(options)
+        let store = try configuration.open()
+        served = Mutex((store, configuration))
         options.log("database: \(store.summary.description)")
         Self.logDamage(of: store, log: options.log)
         try Self.migrate(service, store: store, log: options.log)
@@ -240,7 +244,7 @@ public final class Emulator: Sendable {
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits, embeddings: embeddings.provider(for: service),
             transport: options.transport)
-        Self.report(engine, dialect: store.dialect, log: options.log)
+        Self.report(engine, database: store.summary.kind, log: options.log)
         let hub = SubscriptionHub(engine: engine, configuration: options.realtime, clock: options.clock)
         Self.connect(hub, to: store)
         let auth = try Self.openAuth(options)
@@ -311,23 +315,6 @@ public final class Emulator: Sendable {
         }
         watch()
         scheduleIntegrityProbe()
-    }
-
-    /// Probes the database file for damage after ``Options/integrityProbeInterval``, then again, until stopped;
-    /// nothing to probe in memory or on PostgreSQL.
-    private func scheduleIntegrityProbe() {
-        guard !stopped.load(ordering: .acquiring), case .file? = (store as? SQLiteStore)?.pool.location else { return }
-        let action = options.clock.schedule(after: options.integrityProbeInterval) { [weak self] in
-            guard let self, !self.stopped.load(ordering: .acquiring) else { return }
-            self.store.probeIntegrity()
-            if self.store.health.failure == nil { self.scheduleIntegrityProbe() }
-        }
-        nextProbe.withLock { $0 = action }
-    }
-
-    /// Logs, once, the damage found in the store's database.
-    static func logDamage(of store: any DataStore, log: @escaping @Sendable (String) -> Void) {
-        store.health.setObserver { failure in log("error: \(failure.message)") }
     }
 
     /// Watches the current backend folder, when asked to watch and there is one, replacing any earlier watcher.
@@ -479,35 +466,6 @@ public final class Emulator: Sendable {
         return message
     }
 
-    /// Serves from the PostgreSQL database `connectionString` names from now on: connects, migrates the
-    /// served schema there, and closes the previous database (requests still running on it fail with
-    /// `UNAVAILABLE`). Nothing changes when the database cannot be reached or migrated.
-    private func switchDatabase(to connectionString: String) throws(EmulatorError) {
-        if let current = store as? PostgreSQLStore, current.pool.connectionString == connectionString { return }
-        let next: any DataStore
-        do throws(EmulatorError) {
-            next = try Self.openPostgreSQL(connectionString, connections: options.readers + 1)
-        } catch {
-            throw EmulatorError(error.message, status: .failedPrecondition)
-        }
-        let service = engine.service
-        try Self.migrate(service, store: next, log: options.log)
-        let engine = Engine(
-            service: service, database: next.access, dialect: next.dialect, limits: options.limits,
-            executionLimits: options.executionLimits, embeddings: embeddings.provider(for: service),
-            transport: options.transport)
-        let previous = currentStore.withLock { current in
-            defer { current = next }
-            return current
-        }
-        responder.replace(engine, database: next.summary)
-        Self.connect(responder.hub, to: next)
-        Self.logDamage(of: next, log: options.log)
-        previous.beginClosing()
-        try? previous.close()
-        options.log("database: \(next.summary.description)")
-    }
-
     /// Compiles, checks, migrates and serves the backend in `directory`; returns its service id.
     @discardableResult
     private func load(_ directory: String, expectedServiceID: String?) throws(EmulatorError) -> String {
@@ -523,7 +481,7 @@ public final class Emulator: Sendable {
             service: service, database: store.access, dialect: store.dialect, limits: options.limits,
             executionLimits: options.executionLimits, embeddings: embeddings.provider(for: service),
             transport: options.transport)
-        Self.report(engine, dialect: store.dialect, log: options.log)
+        Self.report(engine, database: store.summary.kind, log: options.log)
         responder.replace(engine)
         return serviceID
     }
@@ -548,7 +506,8 @@ public final class Emulator: Sendable {
         for diagnostic in diagnostics where diagnostic.severity != .error { log(diagnostic.description) }
         var errors = diagnostics.filter { $0.severity == .error }
         if let service, errors.isEmpty {
-            let checks = StartChecks.diagnostics(for: service, limits: limits)
+            let checks = StartChecks.diagnostics(
+                for: service, dialect: StoreConfiguration.startCheckDialect, limits: limits)
             for diagnostic in checks where diagnostic.severity != .error { log(diagnostic.description) }
             errors = checks.filter { $0.severity == .error }
         }
@@ -556,66 +515,12 @@ public final class Emulator: Sendable {
         return service
     }
 
-    /// Opens the database the options name: SQLite in the data directory (or in memory).
-    static func openStore(_ options: Options) throws(EmulatorError) -> any DataStore {
-        if let connectionString = options.postgreSQL {
-            return try openPostgreSQL(connectionString, connections: options.readers + 1)
-        }
-        do {
-            return try SQLiteStore(
-                location: options.dataDirectory.map { DatabaseLocation.dataDirectory($0) } ?? .memory,
-                readers: max(1, options.readers))
-        } catch {
-            throw EmulatorError("cannot open the database: \(error)")
-        }
-    }
-
-    /// Shares the hub's changes with the other processes serving from the store's database, and theirs with
-    /// the hub.
-    static func connect(_ hub: SubscriptionHub, to store: any DataStore) {
-        hub.setChangePublisher { [weak store] change in store?.publish(change) }
-        store.observeChanges { [weak hub] change in hub?.changeCommittedElsewhere(change) }
-    }
-
-    /// Connects to a PostgreSQL database.
-    static func openPostgreSQL(_ connectionString: String, connections: Int = 4) throws(EmulatorError) -> any DataStore
-    {
-        do {
-            return try PostgreSQLStore(connectionString: connectionString, connections: connections)
-        } catch {
-            throw EmulatorError(error.message)
-        }
-    }
-
-    /// Migrates the store to the service's schema, logging the issues that do not keep it from being served.
-    ///
-    /// - Throws: ``EmulatorError`` when the migration fails, or leaves blocking issues
-    ///   (``MigrationIssue/isBlocking``): a column the schema needs could not be added, so the schema cannot be
-    ///   served. The message lists each with what to do.
-    static func migrate(
-        _ service: CompiledService, store: any DataStore, log: @Sendable (String) -> Void
-    ) throws(EmulatorError) {
-        let report: MigrationReport
-        do {
-            report = try store.migrate(service.api.model)
-        } catch {
-            throw EmulatorError("failed to migrate the schema: \(error)")
-        }
-        let blocking = report.blockingIssues
-        for issue in report.issues where !issue.isBlocking { log("migration issue: \(issue)") }
-        guard blocking.isEmpty else {
-            throw EmulatorError(
-                "cannot migrate the database to the schema, the data does not allow it:\n"
-                    + blocking.map { "  \($0)" }.joined(separator: "\n"))
-        }
-    }
-
     /// Logs the operations the engine could not compile for the served database and answers with an error.
     ///
     /// On SQLite these are exactly what the start checks (``compile(_:limits:log:)``, which compile with the SQLite
     /// dialect) already refused or warned about, so nothing more is logged; another database may refuse more.
-    static func report(_ engine: Engine, dialect: any SQLDialect, log: @Sendable (String) -> Void) {
-        guard !(dialect is SQLiteDialect) else { return }
+    static func report(_ engine: Engine, database: DatabaseKind, log: @Sendable (String) -> Void) {
+        guard database != .sqlite else { return }
         for (connector, problems) in engine.issues.sorted(by: { $0.key < $1.key }) {
             for (operation, message) in problems.sorted(by: { $0.key < $1.key }) {
                 log(

@@ -85,7 +85,7 @@ public final class EmulatorResponder: HTTPResponder {
         auth: AuthEmulator? = nil,
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
-        self.database = Mutex(database ?? DataStoreSummary(engine: "sqlite", location: "memory", version: ""))
+        self.database = Mutex(database ?? DataStoreSummary(kind: .sqlite, location: "memory", version: ""))
         self.current = Mutex(engine)
         let hub = hub ?? SubscriptionHub(engine: engine)
         self.hub = hub
@@ -375,14 +375,14 @@ public final class EmulatorResponder: HTTPResponder {
             : [
                 .object([
                     "serviceId": .string(serviceID),
-                    "connectionString": .string(database.engine == "sqlite" ? "sqlite" : database.location),
+                    "connectionString": .string(database.kind == .sqlite ? "sqlite" : database.location),
                     "connectors": .array(engine.connectorIDs.map(JSONValue.string)),
                 ])
             ]
         var body: JSONObject = [
             "version": .string(version), "services": .array(services),
             "database": [
-                "engine": .string(database.engine), "location": .string(database.location),
+                "engine": .string(database.kind.rawValue), "location": .string(database.location),
                 "version": .string(database.version),
             ],
         ]

@@ -1,3 +1,4 @@
+import DataConnectSQLiteStore
 import DataConnectWire
 import EmulatorTesting
 import Testing

@@ -1,5 +1,6 @@
 import DataConnectEmulator
 import DataConnectEngine
+import DataConnectPostgreSQLStore
 import DataConnectSchema
 import DataConnectWire
 import EmulatorTesting

@@ -9,6 +9,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DataConnectSQLiteStore
 #endif
 
 /// A database file damaged under a running emulator: every later request is refused with 503, no write is
@@ -20,7 +21,7 @@ import FoundationNetworking
     /// folded into the file (no write-ahead log); returns the directory, the file and the filler's pages.
     static func makeDataDirectory() throws -> (directory: String, file: String, fillerPages: ClosedRange<Int>) {
         let directory = NSTemporaryDirectory() + "dataconnect-damage-" + UUID().uuidString
-        let file = directory + "/" + DatabasePool.fileName
+        let file = directory + "/" + SQLitePool.fileName
         let first = try emulator(directory, clock: ManualClock(), log: Lines())
         let members = (0..<300).map { index -> JSONValue in
             ["id": .string("uid-\(index)"), "name": .string("Member \(index) " + String(repeating: "x", count: 60))]
@@ -186,7 +187,7 @@ import FoundationNetworking
         // given
         let directory = NSTemporaryDirectory() + "dataconnect-dir-" + UUID().uuidString
         try FileManager.default.createDirectory(
-            atPath: directory + "/" + DatabasePool.fileName, withIntermediateDirectories: true)
+            atPath: directory + "/" + SQLitePool.fileName, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         // when

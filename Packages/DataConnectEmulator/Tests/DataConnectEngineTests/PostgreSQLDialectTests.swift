@@ -3,6 +3,8 @@ import DataConnectWire
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectPostgreSQLStore
+@testable import DataConnectSQLiteStore
 
 /// The PostgreSQL dialect's SQL text: column types, placeholders that turn the bound storage form into the
 /// column's type, outputs that write the SQLite dialect's wire form, and the schema's DDL.
@@ -156,7 +158,7 @@ import Testing
                     PRIMARY KEY ("id")
                 )
                 """)
-        #expect(SchemaDDL(model: model).enumTypes.isEmpty)
+        #expect(SchemaDDL(model: model, dialect: SQLiteDialect()).enumTypes.isEmpty)
     }
 
     @Test func theMoviesScriptHasTypesTablesAndIndexes() throws {
@@ -210,7 +212,7 @@ import Testing
 
         // when
         let postgreSQL = SchemaDDL(model: model, dialect: PostgreSQLDialect()).statements
-        let sqlite = SchemaDDL(model: model).statements
+        let sqlite = SchemaDDL(model: model, dialect: SQLiteDialect()).statements
 
         // then: PostgreSQL indexes the list with GIN and the text with a B-tree; neither database indexes the
         // vector (HNSW needs pgvector); SQLite has B-trees only

@@ -1,4 +1,6 @@
 import DataConnectEngine
+import DataConnectPostgreSQLStore
+import DataConnectSQLiteStore
 import DataConnectSchema
 import DataConnectWire
 
@@ -40,9 +42,9 @@ guard let service = compiled else { fail(diagnostics.map(\.description).joined(s
 guard let variables = (try? JSONValue(parsing: arguments[4]))?.objectValue else {
     fail("variables must be a JSON object")
 }
-let pool: DatabasePool
+let pool: SQLitePool
 do {
-    pool = try DatabasePool(location: .memory, readers: 1)
+    pool = try SQLitePool(location: .memory, readers: 1)
 } catch {
     fail("cannot open a database: \(error)")
 }
@@ -52,7 +54,7 @@ guard statements.count == 1, let statement = statements.first else {
     fail("expected one root read field, got \(statements.count) statements")
 }
 
-/// A parameter as `SQLiteValue` describes it, an SQL literal (`NULL`, `42`, `1.5`, `'it''s'`), as a typed line.
+/// A parameter as `DatabaseValue` describes it, an SQL literal (`NULL`, `42`, `1.5`, `'it''s'`), as a typed line.
 func parameterLine(_ literal: String) -> String {
     if literal == "NULL" { return "n:" }
     if literal.hasPrefix("'"), literal.hasSuffix("'"), literal.count >= 2 {

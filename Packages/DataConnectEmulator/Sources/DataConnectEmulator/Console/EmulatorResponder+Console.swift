@@ -62,22 +62,26 @@ extension EmulatorResponder {
         }
     }
 
-    /// `POST /emulator/console/explain`.
+    /// `POST /emulator/console/explain`: the body is an ``ExplainRequest``.
     private func explain(_ request: HTTPRequest) -> HTTPResponse {
-        guard case .object(let body)? = try? JSONValue(parsing: request.body),
-            let connector = body["connector"]?.stringValue, let operationName = body["operationName"]?.stringValue
-        else {
+        let asked: ExplainRequest
+        switch RequestDecoding.decode(request.body, for: nil, ExplainRequest.init(json:)) {
+        case .success(let decoded):
+            asked = decoded
+        case .failure(let error):
             return Self.error(
                 .invalidArgument,
-                "POST /emulator/console/explain needs {\"connector\": \"…\", \"operationName\": \"…\", \"variables\": {…}}"
+                error.message
+                    + #"; POST /emulator/console/explain needs {"connector": "…", "operationName": "…", "variables": {…}}"#
             )
         }
         let engine = self.engine
-        guard engine.operationFingerprint(connector: connector, operationName: operationName) != nil else {
-            return Self.error(.notFound, "no operation \"\(operationName)\" in connector \"\(connector)\"")
+        guard engine.operationFingerprint(connector: asked.connector, operationName: asked.operationName) != nil else {
+            return Self.error(
+                .notFound, "no operation \"\(asked.operationName)\" in connector \"\(asked.connector)\"")
         }
         let statements = engine.explain(
-            connector: connector, operationName: operationName, variables: body["variables"]?.objectValue ?? [:])
+            connector: asked.connector, operationName: asked.operationName, variables: asked.variables)
         return .json(
             JSONValue.object([
                 "statements": .array(

@@ -17,11 +17,12 @@ enum RequestDecoding {
     ///
     /// - Parameters:
     ///   - body: The request body.
-    ///   - endpoint: The endpoint it was sent to, named in some messages.
+    ///   - endpoint: The service API endpoint it was sent to, named in some messages; `nil` for the emulator's own
+    ///     endpoints (the console's).
     ///   - read: The wire type's reader, e.g. `GraphQLRequest.init(json:)`.
     /// - Returns: The request, or the error to answer with.
     static func decode<Request>(
-        _ body: [UInt8], for endpoint: APIRoute.Endpoint, _ read: (JSONValue) throws(WireFormatError) -> Request
+        _ body: [UInt8], for endpoint: APIRoute.Endpoint?, _ read: (JSONValue) throws(WireFormatError) -> Request
     ) -> Result<Request, RequestError> {
         let json: JSONValue
         do {
@@ -37,9 +38,9 @@ enum RequestDecoding {
             return .failure(requestError(error, for: endpoint))
         }
         switch endpoint {
-        case .impersonate, .executeGraphql:
+        case .impersonate?, .executeGraphql?:
             if let error = impersonationError(json["extensions"]) { return .failure(error) }
-        case .execute, .needsConnector, .serviceMethodOnConnector, .unknown:
+        case .execute?, .needsConnector?, .serviceMethodOnConnector?, .unknown?, nil:
             break
         }
         return .success(request)
@@ -76,11 +77,11 @@ enum RequestDecoding {
     }
 
     /// The answer to a body that is JSON but not the request `endpoint` takes.
-    static func requestError(_ error: WireFormatError, for endpoint: APIRoute.Endpoint) -> RequestError {
+    static func requestError(_ error: WireFormatError, for endpoint: APIRoute.Endpoint?) -> RequestError {
         RequestError(status: .invalidArgument, message: message(error, for: endpoint))
     }
 
-    private static func message(_ error: WireFormatError, for endpoint: APIRoute.Endpoint) -> String {
+    private static func message(_ error: WireFormatError, for endpoint: APIRoute.Endpoint?) -> String {
         switch (error.field, error.problem) {
         case (nil, _):
             return "the request body must be a JSON object"
@@ -99,10 +100,10 @@ enum RequestDecoding {
         }
     }
 
-    private static func connector(of endpoint: APIRoute.Endpoint) -> String {
+    private static func connector(of endpoint: APIRoute.Endpoint?) -> String {
         switch endpoint {
-        case .execute(let connector, _), .impersonate(let connector, _): return connector
-        case .executeGraphql, .needsConnector, .serviceMethodOnConnector, .unknown: return "{connector}"
+        case .execute(let connector, _)?, .impersonate(let connector, _)?: return connector
+        case .executeGraphql?, .needsConnector?, .serviceMethodOnConnector?, .unknown?, nil: return "{connector}"
         }
     }
 }

@@ -1,7 +1,6 @@
 import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
 /// Compiles mutation root fields into ``MutationPlan``s: inserts, upserts, updates and deletes with
 /// defaults, server values (`_expr`, `_date`, `_time`), update transforms (`_update`) and references set

@@ -1,8 +1,7 @@
 import DataConnectCEL
 import DataConnectSchema
-import SQLiteKit
 
-/// How a bound value turns into the SQLite value a statement compares or stores.
+/// How a bound value turns into the storage value a statement compares or stores.
 enum Conversion: Sendable {
     /// The storage form of a column's type (UUID canonical, Boolean 0/1, JSON text for lists).
     case column(Column)
@@ -45,7 +44,7 @@ enum ParameterSource: Sendable {
     /// A relative date or timestamp (`{today: true, add: {days: 7}}`).
     case relative(Resolved, isDate: Bool)
     /// A fixed value.
-    case fixed(SQLiteValue)
+    case fixed(DatabaseValue)
     /// The keys of the parent rows of a split relation (``ReadPlan``), supplied by the executor.
     case rowKeys
     /// A column's `@default(expr:)` evaluated for the request (`uuidV4()`, `auth.uid`, `request.time`, ...).

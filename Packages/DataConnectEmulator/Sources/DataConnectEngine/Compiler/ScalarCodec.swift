@@ -1,8 +1,7 @@
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
-/// Converts between JSON wire values and SQLite storage values, per column type.
+/// Converts between JSON wire values and storage values (``DatabaseValue``), per column type.
 enum ScalarCodec {
     /// Why a value does not fit a type.
     struct Mismatch: Error, Sendable {
@@ -55,18 +54,18 @@ enum ScalarCodec {
         throw Mismatch(expected: scalar, found: value)
     }
 
-    /// The SQLite value stored for a coerced JSON value of a column.
-    static func storage(_ value: JSONValue, for column: Column) -> SQLiteValue {
+    /// The storage value of a coerced JSON value of a column.
+    static func storage(_ value: JSONValue, for column: Column) -> DatabaseValue {
         if case .null = value { return .null }
         if column.isList { return .text(listStorage(value, column: column)) }
         switch column.type {
-        case .enumeration: return value.stringValue.map(SQLiteValue.text) ?? .null
+        case .enumeration: return value.stringValue.map(DatabaseValue.text) ?? .null
         case .scalar(let scalar): return storage(value, scalar: scalar)
         }
     }
 
-    /// The SQLite value for a coerced JSON value of a scalar type.
-    static func storage(_ value: JSONValue, scalar: ScalarType) -> SQLiteValue {
+    /// The storage value of a coerced JSON value of a scalar type.
+    static func storage(_ value: JSONValue, scalar: ScalarType) -> DatabaseValue {
         switch (scalar, value) {
         case (_, .null): return .null
         case (.int, .number(let n)), (.int64, .number(let n)): return .integer(n.int64Value ?? 0)
@@ -105,8 +104,8 @@ enum ScalarCodec {
         instant.wireText
     }
 
-    /// The JSON wire value of a stored SQLite value of a column (for key outputs and CEL bindings).
-    static func wireValue(_ stored: SQLiteValue, column: Column) -> JSONValue {
+    /// The JSON wire value of a column's stored value (for key outputs and CEL bindings).
+    static func wireValue(_ stored: DatabaseValue, column: Column) -> JSONValue {
         switch stored {
         case .null: return .null
         case .integer(let i):

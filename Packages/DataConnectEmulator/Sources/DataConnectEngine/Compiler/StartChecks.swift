@@ -15,19 +15,20 @@ import GraphQLLanguage
 ///
 /// ```swift
 /// let (service, diagnostics) = ServiceCompiler.compile(backendDirectory: "Backend/movies")
-/// let all = diagnostics + (service.map { StartChecks.diagnostics(for: $0) } ?? [])
+/// let all = diagnostics + (service.map { StartChecks.diagnostics(for: $0, dialect: SQLiteDialect()) } ?? [])
 /// ```
 public enum StartChecks {
     /// The problems the emulator refuses to start on, beyond the diagnostics of ``ServiceCompiler``.
     ///
     /// - Parameters:
     ///   - service: The compiled service.
+    ///   - dialect: The SQL dialect the operations compile to (the emulator and `dataconnect validate` check with
+    ///     SQLite's, the embedded database's).
     ///   - limits: The bounds on each operation's merged selection, as the engine is given.
-    ///   - dialect: The SQL dialect the operations compile to.
     /// - Returns: Errors, and warnings about operations only the emulator cannot run, in display
     ///   order; no errors when the service can be served as it is.
     public static func diagnostics(
-        for service: CompiledService, limits: OperationLimits = .default, dialect: any SQLDialect = SQLiteDialect()
+        for service: CompiledService, dialect: any SQLDialect, limits: OperationLimits = .default
     ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let context = PlanContext(
@@ -46,14 +47,16 @@ public enum StartChecks {
     /// - Parameters:
     ///   - source: The file, named as it should be printed (the path as given).
     ///   - service: The compiled service the file runs against.
+    ///   - dialect: The SQL dialect the operations compile to.
     ///   - limits: The bounds on each operation's merged selection.
     /// - Returns: Errors and warnings in display order.
     public static func diagnostics(
-        forAdminDocument source: Source, service: CompiledService, limits: OperationLimits = .default
+        forAdminDocument source: Source, service: CompiledService, dialect: any SQLDialect,
+        limits: OperationLimits = .default
     ) -> [Diagnostic] {
         let validated = OperationValidator.validate([source], api: service.api, mode: .admin, limits: limits)
         let context = PlanContext(
-            api: service.api, dialect: SQLiteDialect(), maximumFilterTerms: ExecutionLimits.default.maximumFilterTerms)
+            api: service.api, dialect: dialect, maximumFilterTerms: ExecutionLimits.default.maximumFilterTerms)
         let more = check(
             validated, files: [source], api: service.api, limits: limits, entityIDs: false, context: context)
         return (validated.diagnostics + more).sortedForDisplay()

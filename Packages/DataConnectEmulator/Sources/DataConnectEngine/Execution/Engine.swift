@@ -3,7 +3,6 @@ import DataConnectSchema
 import DataConnectWire
 import GraphQLLanguage
 import OutboundHTTP
-import SQLiteKit
 import Synchronization
 
 /// Database access as the engine needs it: concurrent reads, serialized writes.
@@ -143,7 +142,7 @@ public final class Engine: Sendable {
     ///   - transport: what custom resolver (`httpGraphql`) fields are sent through, `LiveHTTPTransport` from
     ///     OutboundHTTP in the emulator; without one they fail with `FAILED_PRECONDITION`.
     public init(
-        service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect = SQLiteDialect(),
+        service: CompiledService, database: any DatabaseAccess, dialect: any SQLDialect,
         limits: OperationLimits = .default, executionLimits: ExecutionLimits = .default,
         deadlines: any DeadlineScheduler = DeadlineWatchdog.shared, embeddings: (any EmbeddingProvider)? = nil,
         transport: (any HTTPTransport)? = nil

@@ -2,7 +2,6 @@ import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
 import GraphQLLanguage
-import SQLiteKit
 
 extension Execution {
     /// The output of a root field that no compiled read plan answers: `__typename`, the introspection meta
@@ -87,7 +86,7 @@ extension Execution {
         } catch {
             throw ExecutionError(code: .invalidArgument, message: error.message, isRequestLevel: true)
         }
-        var parameters: [SQLiteValue] = []
+        var parameters: [DatabaseValue] = []
         if let params = root.arguments.first(where: { $0.name.value == "params" })?.value {
             let items: [Value]
             switch params {

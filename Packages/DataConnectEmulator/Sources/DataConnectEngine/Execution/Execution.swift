@@ -2,7 +2,6 @@ import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
 import GraphQLLanguage
-import SQLiteKit
 
 /// One root field's outcome, ready to be written.
 enum FieldOutput {

@@ -1,7 +1,6 @@
 import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
 /// The result of one mutation root field.
 struct MutationFieldResult {

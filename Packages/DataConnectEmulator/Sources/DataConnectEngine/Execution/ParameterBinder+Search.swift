@@ -1,6 +1,5 @@
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
 // Binding the vectors and query texts of similarity and search fields.
 extension ParameterBinder {
@@ -27,7 +26,7 @@ extension ParameterBinder {
     ///   size; the provider's failure.
     func embeddingValue(
         _ json: JSONValue, column: Column, purpose: EmbeddingPurpose
-    ) throws(ExecutionError) -> SQLiteValue {
+    ) throws(ExecutionError) -> DatabaseValue {
         if case .null = json { return .null }
         let key = try EmbeddingKey(json, purpose: purpose)
         let numbers: [Double]
@@ -47,14 +46,14 @@ extension ParameterBinder {
     }
 
     /// The `compare` vector of a similarity field, as JSON text.
-    func vectorValue(_ json: JSONValue, column: Column) throws(ExecutionError) -> SQLiteValue {
+    func vectorValue(_ json: JSONValue, column: Column) throws(ExecutionError) -> DatabaseValue {
         .text(try vector(json, column: column).jsonString())
     }
 
     /// The `query` of a search field in the syntax the database reads.
     func searchQueryValue(
         _ json: JSONValue, format: SearchQueryFormat, syntax: SearchQuerySyntax
-    ) throws(ExecutionError) -> SQLiteValue {
+    ) throws(ExecutionError) -> DatabaseValue {
         var text = ""
         switch json {
         case .null: break

@@ -1,7 +1,6 @@
 import DataConnectCEL
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
 /// Evaluates parameter sources against one request.
 struct ParameterBinder {
@@ -19,14 +18,14 @@ struct ParameterBinder {
     /// When the request's time runs out.
     var deadline = ContinuousClock.now + .seconds(60)
 
-    func values(for plan: SQLStatementPlan) throws(ExecutionError) -> [SQLiteValue] {
-        var result: [SQLiteValue] = []
+    func values(for plan: SQLStatementPlan) throws(ExecutionError) -> [DatabaseValue] {
+        var result: [DatabaseValue] = []
         result.reserveCapacity(plan.parameters.count)
         for source in plan.parameters { result.append(try value(source)) }
         return result
     }
 
-    func value(_ source: ParameterSource) throws(ExecutionError) -> SQLiteValue {
+    func value(_ source: ParameterSource) throws(ExecutionError) -> DatabaseValue {
         switch source {
         case .fixed(let value):
             return value
@@ -68,7 +67,7 @@ struct ParameterBinder {
     }
 
     /// The value of a `@default(expr:)` for this request.
-    func defaultValue(_ expression: String, column: Column) throws(ExecutionError) -> SQLiteValue {
+    func defaultValue(_ expression: String, column: Column) throws(ExecutionError) -> DatabaseValue {
         switch expression {
         case "uuidV4()": return .text(UUIDGenerator.v4())
         case "uuidV7()": return .text(UUIDGenerator.v7())
@@ -93,7 +92,7 @@ struct ParameterBinder {
         return ExecutionError(code: .invalidArgument, message: "expression failed: \(error)")
     }
 
-    func convert(_ json: JSONValue, _ conversion: Conversion) throws(ExecutionError) -> SQLiteValue {
+    func convert(_ json: JSONValue, _ conversion: Conversion) throws(ExecutionError) -> DatabaseValue {
         switch conversion {
         case .column(let column):
             if case .null = json { return .null }
@@ -226,7 +225,7 @@ struct ParameterBinder {
 
 extension Column {
     /// The column describing one element of a list column (the column itself otherwise).
-    static func element(of column: Column) -> Column {
+    package static func element(of column: Column) -> Column {
         var element = column
         element.isList = false
         return element

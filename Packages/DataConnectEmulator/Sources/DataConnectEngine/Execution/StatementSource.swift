@@ -1,10 +1,8 @@
-import SQLiteKit
-
 /// A connection lent to one request: it hands out prepared statements (cached by SQL text), runs transaction
 /// control statements and lets the request's time budget stop what runs on it.
 ///
-/// The engine runs every statement through this seam; ``SQLiteDialect`` SQL runs on SQLite connections
-/// (``PooledConnection``) and ``PostgreSQLDialect`` SQL on PostgreSQL ones.
+/// The engine runs every statement through this seam; each store (DataConnectSQLiteStore,
+/// DataConnectPostgreSQLStore) lends its own connections, which run the SQL of its ``SQLDialect``.
 public protocol StatementSource {
     /// A prepared statement for `sql`, ready to bind (earlier bindings and rows cleared).
     func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement
@@ -20,18 +18,30 @@ public protocol StatementSource {
 
 /// A prepared statement of one ``StatementSource``: bind values, step through rows, read columns.
 ///
-/// Values are bound and read in their storage form (``SQLDialect``): the database's driver converts between
-/// them and its own types.
+/// Values are bound and read as ``DatabaseValue``s in their storage form (``SQLDialect``): the store converts
+/// between them and its driver's types, one value at a time, without building arrays of its own.
 public protocol DatabaseStatement: AnyObject {
     /// Binds the values to the placeholders `1...values.count`.
-    func bindParameters(_ values: [SQLiteValue]) throws(DatabaseError)
+    func bindParameters(_ values: [DatabaseValue]) throws(DatabaseError)
+    /// Binds native SQL's numbered parameters: each `$N` the SQL names gets `values[N - 1]`.
+    ///
+    /// A database that numbers parameters itself binds `values` in order; one that names them (SQLite names
+    /// them `$1`, `$2`, … in the order they first appear) binds each by its name, and throws
+    /// ``DatabaseError/unnumberedParameter`` for a parameter that is not `$N` with a value in `values`.
+    func bindNumberedParameters(_ values: [DatabaseValue]) throws(DatabaseError)
+    /// Whether the statement leaves the data unchanged, as far as the database tells before it runs: SQLite
+    /// does (`sqlite3_stmt_readonly`); a database that cannot tell answers `true` and makes the native SQL
+    /// queries it runs read-only instead (``NativeSQLSupport/readOnlyBrackets(insideTransaction:)``).
+    var isReadOnly: Bool { get }
     /// Moves to the next row (running the statement on first call); `false` once there are no more.
     func nextRow() throws(DatabaseError) -> Bool
     /// A column of the current row in its storage form (an `INTEGER` key as `.integer`, a UUID as 32 hex
     /// digits, a timestamp in the stored text form).
-    func storedValue(at index: Int) -> SQLiteValue
+    func storedValue(at index: Int) -> DatabaseValue
     /// The number of columns of the rows (known once ``nextRow()`` ran).
     var columnCount: Int { get }
+    /// The names of the columns, in order (their aliases where they have one; known once ``nextRow()`` ran).
+    var columnNames: [String] { get }
     /// A column of the current row as the bytes of its text, or `nil` for NULL.
     func textBytes(at index: Int) -> [UInt8]?
     /// The rows inserted, updated or deleted by the last run.
@@ -86,30 +96,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 }
 
 extension DatabaseError {
-    /// An SQLite error, classified by its extended result code.
-    public init(_ error: SQLiteError) {
-        let kind: Kind =
-            switch error.extendedCode {
-            case .constraintUnique, .constraintPrimaryKey: .uniqueViolation
-            case .constraintForeignKey: .foreignKeyViolation
-            case .constraintNotNull: .notNullViolation
-            case .constraintCheck: .checkViolation
-            default:
-                switch error.code {
-                case .tooBig: .tooBig
-                case .noMemory: .outOfMemory
-                case .interrupt: .interrupted
-                case .busy, .locked, .ioError, .cannotOpen: .unavailable
-                case .corrupt, .notADatabase: .damaged
-                default: .other
-                }
-            }
-        self.init(kind, error.message)
-    }
-
-    /// Whether an SQLite error means the database is damaged: its primary code is `SQLITE_CORRUPT` or
-    /// `SQLITE_NOTADB`, whatever the extended code (`SQLITE_CORRUPT_INDEX`, `SQLITE_CORRUPT_SEQUENCE`).
-    static func isDamage(_ error: SQLiteError) -> Bool {
-        error.code == .corrupt || error.code == .notADatabase
-    }
+    /// The error of native SQL whose parameters are not `$1`, `$2`, … with one value each.
+    public static let unnumberedParameter = DatabaseError(
+        .other, "native SQL parameters are written $1, $2, ... with one value each in params")
 }

@@ -1,6 +1,5 @@
 import DataConnectSchema
 import DataConnectWire
-import SQLiteKit
 
 /// Runs one native SQL field (`_select`, `_selectFirst`, `_execute`, `_executeReturning`,
 /// `_executeReturningFirst`): binds its parameters by position, runs the statement (read-only for a query)
@@ -22,7 +21,7 @@ struct NativeSQLRunner {
     ///   - insideTransaction: whether the connection has a transaction open (a mutation's).
     /// - Returns: the rows, the first row, or the number of rows affected.
     func run(
-        _ field: NativeSQLField, statement: NativeSQLStatement, parameters: [SQLiteValue], insideTransaction: Bool
+        _ field: NativeSQLField, statement: NativeSQLStatement, parameters: [DatabaseValue], insideTransaction: Bool
     ) throws(ExecutionError) -> JSONValue {
         guard field.isQuery else { return try runStatement(field, statement: statement, parameters: parameters) }
         let brackets = dialect.readOnlyBrackets(insideTransaction: insideTransaction)
@@ -46,7 +45,7 @@ struct NativeSQLRunner {
     }
 
     func runStatement(
-        _ field: NativeSQLField, statement: NativeSQLStatement, parameters: [SQLiteValue]
+        _ field: NativeSQLField, statement: NativeSQLStatement, parameters: [DatabaseValue]
     ) throws(ExecutionError) -> JSONValue {
         let wrapped = dialect.nativeSQLWrapping(statement.text, field: field)
         let prepared: any DatabaseStatement
@@ -57,7 +56,7 @@ struct NativeSQLRunner {
         }
         defer { prepared.finish() }
         try bind(parameters, to: prepared)
-        if field.isQuery, let sqlite = prepared as? Statement, !sqlite.isReadOnly {
+        if field.isQuery, !prepared.isReadOnly {
             throw ExecutionError(
                 code: .invalidArgument, message: "\"\(field.rawValue)\" runs read-only queries; this SQL writes",
                 isRequestLevel: true)
@@ -70,13 +69,14 @@ struct NativeSQLRunner {
                 return try Execution.parse(bytes)
             }
             var rows: [JSONValue] = []
-            let names = (prepared as? Statement)?.columnNames
+            var names: [String] = []
             while try prepared.nextRow() {
                 if field == .execute { continue }
                 if field.isFirstRow && !rows.isEmpty { continue }
+                if names.isEmpty { names = prepared.columnNames }
                 var row = JSONObject()
                 for index in 0..<prepared.columnCount {
-                    let name = names.map { index < $0.count ? $0[index] : "column\(index + 1)" } ?? "column\(index + 1)"
+                    let name = index < names.count ? names[index] : "column\(index + 1)"
                     row[name] = Self.json(prepared.storedValue(at: index))
                 }
                 rows.append(.object(row))
@@ -92,34 +92,12 @@ struct NativeSQLRunner {
         }
     }
 
-    /// Binds `$n` to `parameters[n - 1]`: SQLite names the parameters `$1`, `$2`, ... in the order they
-    /// first appear, so each is bound by its name; PostgreSQL numbers them itself.
-    func bind(_ parameters: [SQLiteValue], to prepared: any DatabaseStatement) throws(ExecutionError) {
+    /// Binds `$n` to `parameters[n - 1]` (``DatabaseStatement/bindNumberedParameters(_:)``).
+    func bind(_ parameters: [DatabaseValue], to prepared: any DatabaseStatement) throws(ExecutionError) {
         do {
-            guard let sqlite = prepared as? Statement else {
-                try prepared.bindParameters(parameters)
-                return
-            }
-            guard sqlite.parameterCount > 0 else { return }
-            for index in 1...sqlite.parameterCount {
-                guard let name = sqlite.parameterName(at: index), name.hasPrefix("$"),
-                    let number = Int(name.dropFirst()), parameters.indices.contains(number - 1)
-                else {
-                    throw ExecutionError(
-                        code: .invalidArgument,
-                        message: "native SQL parameters are written $1, $2, ... with one value each in params",
-                        isRequestLevel: true)
-                }
-                try sqlite.bind(parameters[number - 1], at: index)
-            }
-        } catch let error as DatabaseError {
-            throw Self.refusal(error, message: error.message)
-        } catch let error as SQLiteError {
-            throw Self.refusal(DatabaseError(error), message: error.message)
-        } catch let error as ExecutionError {
-            throw error
+            try prepared.bindNumberedParameters(parameters)
         } catch {
-            throw ExecutionError(code: .invalidArgument, message: "\(error)", isRequestLevel: true)
+            throw Self.refusal(error, message: error.message)
         }
     }
 
@@ -137,7 +115,7 @@ struct NativeSQLRunner {
     static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A stored value as JSON (a blob as hexadecimal text).
-    static func json(_ value: SQLiteValue) -> JSONValue {
+    static func json(_ value: DatabaseValue) -> JSONValue {
         switch value {
         case .null: .null
         case .integer(let integer): .number(JSONNumber(integer))
@@ -151,7 +129,7 @@ struct NativeSQLRunner {
 
     /// A parameter's JSON value as the value bound: Booleans as 1 and 0 (PostgreSQL reads `1` as true),
     /// lists and objects as JSON text.
-    static func parameter(_ json: JSONValue) -> SQLiteValue {
+    static func parameter(_ json: JSONValue) -> DatabaseValue {
         switch json {
         case .null: return .null
         case .bool(let flag): return .integer(flag ? 1 : 0)

@@ -59,6 +59,24 @@ public struct SearchIndexDDL: Hashable, Sendable {
     /// The statements, in order.
     public var statements: [String]
 
+    /// Creates the statements of one index.
+    ///
+    /// - Parameters:
+    ///   - table: The SQL name of the indexed table.
+    ///   - name: The index's name.
+    ///   - objects: The names of the schema objects the statements create.
+    ///   - columns: Columns the index keeps on the indexed table itself.
+    ///   - statements: The statements, in order.
+    public init(
+        table: String, name: String, objects: [String], columns: [HiddenColumn] = [], statements: [String]
+    ) {
+        self.table = table
+        self.name = name
+        self.objects = objects
+        self.columns = columns
+        self.statements = statements
+    }
+
     /// `ALTER TABLE ... ADD COLUMN` of each of ``columns``.
     public func addColumnStatement(_ column: HiddenColumn, quote: (String) -> String) -> String {
         "ALTER TABLE \(quote(table)) ADD COLUMN \(quote(column.name)) \(column.type)"
@@ -71,4 +89,10 @@ public struct HiddenColumn: Hashable, Sendable {
     public var name: String
     /// The SQL type.
     public var type: String
+
+    /// Creates a column.
+    public init(name: String, type: String) {
+        self.name = name
+        self.type = type
+    }
 }

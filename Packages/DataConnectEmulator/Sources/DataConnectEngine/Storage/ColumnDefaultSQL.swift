@@ -15,9 +15,9 @@ import GraphQLLanguage
 ///   like `@default(value:)`; any other expression is the author's PostgreSQL SQL and is written as is, in
 ///   parentheses (``isNative(_:for:)``).
 /// - `@default(expr:)`: nothing; the engine evaluates CEL defaults when it inserts.
-enum ColumnDefaultSQL {
+package enum ColumnDefaultSQL {
     /// The SQL of the `DEFAULT` clause for `column`, or `nil` when the column has none in the DDL.
-    static func render(_ column: Column, dialect: any SQLDialect) -> String? {
+    package static func render(_ column: Column, dialect: any SQLDialect) -> String? {
         switch column.defaultValue {
         case nil, .expression: return nil
         case .value(let value): return literal(value, for: column, dialect: dialect)
@@ -162,9 +162,20 @@ enum ColumnDefaultSQL {
 
     /// Whether a `@default(sql:)` is written to the database as is: not one of the portable functions or
     /// constants this type translates.
-    static func isNative(_ sql: String, for column: Column) -> Bool {
+    ///
+    /// The same cases as ``sqlDefault(_:for:dialect:)``, decided without a dialect: a portable function or
+    /// `true`/`false`, a quoted string, or a numeric literal is translated; anything else is native.
+    package static func isNative(_ sql: String, for column: Column) -> Bool {
         let trimmed = sql.trimmingWhitespace
-        return sqlDefault(sql, for: column, dialect: SQLiteDialect()) == "(\(trimmed))"
+        let normalized = String(trimmed.lowercased().filter { !$0.isWhitespace })
+        switch normalized {
+        case "now()", "current_timestamp", "current_date", "gen_random_uuid()", "uuid_generate_v4()", "true", "false":
+            return false
+        default:
+            break
+        }
+        if trimmed.count >= 2, trimmed.hasPrefix("'"), trimmed.hasSuffix("'") { return false }
+        return !isNumericLiteral(trimmed)
     }
 
     /// Whether `text` is a plain SQL numeric literal: an optional sign, digits with an optional fraction, and

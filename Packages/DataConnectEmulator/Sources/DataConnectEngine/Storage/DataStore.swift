@@ -3,8 +3,9 @@ import DataConnectSchema
 /// The database an emulator serves from: how the engine reaches it, the SQL it speaks, and the maintenance the
 /// emulator offers on it (migration, clearing, export and import, a clean stop).
 ///
-/// ``SQLiteStore`` keeps the data in an embedded SQLite database (in memory or in a file); ``PostgreSQLStore``
-/// in a PostgreSQL server, which several emulator processes may share.
+/// DataConnectSQLiteStore's `SQLiteStore` keeps the data in an embedded SQLite database (in memory or in a
+/// file); DataConnectPostgreSQLStore's `PostgreSQLStore` in a PostgreSQL server, which several emulator
+/// processes may share.
 public protocol DataStore: AnyObject, Sendable {
     /// The engine's access to the database.
     var access: any DatabaseAccess { get }
@@ -14,10 +15,13 @@ public protocol DataStore: AnyObject, Sendable {
     var summary: DataStoreSummary { get }
     /// Whether the database was found damaged; once it is, the engine answers every request `UNAVAILABLE`.
     var health: StorageHealth { get }
+    /// Whether ``probeIntegrity()`` checks anything, so that the emulator schedules it: a database file does;
+    /// a database in memory, or one that checks itself (PostgreSQL), does not.
+    var probesIntegrity: Bool { get }
     /// Checks the database cheaply for damage no request has hit yet, recording what it finds in ``health``;
     /// the emulator calls it periodically. Nothing for a database that checks itself (PostgreSQL).
     func probeIntegrity()
-    /// Brings the database's tables to the schema, additively (see ``Migrator``).
+    /// Brings the database's tables to the schema, additively (see ``MigrationReport``).
     func migrate(_ model: SchemaModel) throws -> MigrationReport
     /// Deletes every row of every table, keeping the schema.
     func clear() throws
@@ -43,6 +47,9 @@ public protocol DataStore: AnyObject, Sendable {
 }
 
 extension DataStore {
+    /// `false`: nothing to check.
+    public var probesIntegrity: Bool { false }
+
     /// Nothing to check: the database server checks its own data.
     public func probeIntegrity() {}
 
@@ -66,27 +73,49 @@ public enum DataChange: Sendable {
     case tables(Set<String>)
 }
 
+/// What an import copied.
+public struct ImportReport: Hashable, Sendable {
+    /// Rows copied per table.
+    public var rows: [String: Int]
+    /// Tables of the export that the database does not have; their rows were not copied.
+    public var skippedTables: [String]
+
+    /// Creates a report.
+    public init(rows: [String: Int], skippedTables: [String]) {
+        self.rows = rows
+        self.skippedTables = skippedTables
+    }
+}
+
+/// The kind of database a store serves from; its raw value is how `/emulator/info` names it.
+public enum DatabaseKind: String, Hashable, Sendable {
+    /// The embedded SQLite database, in memory or in a file.
+    case sqlite
+    /// A PostgreSQL server.
+    case postgreSQL = "postgresql"
+}
+
 /// What an emulator reports about its database.
 public struct DataStoreSummary: Hashable, Sendable {
-    /// `sqlite` or `postgresql`.
-    public var engine: String
+    /// The kind of database.
+    public var kind: DatabaseKind
     /// Where the data lives: `memory`, a file path, or `host:port/database` (never a password).
     public var location: String
     /// The database's version (`3.40.1`, `15.18`).
     public var version: String
 
     /// Creates a summary.
-    public init(engine: String, location: String, version: String) {
-        self.engine = engine
+    public init(kind: DatabaseKind, location: String, version: String) {
+        self.kind = kind
         self.location = location
         self.version = version
     }
 
     /// `SQLite 3.40.1 (memory)`, `PostgreSQL 15.18 at 127.0.0.1:5432/postgres`.
     public var description: String {
-        switch engine {
-        case "postgresql": "PostgreSQL \(version) at \(location)"
-        default: "SQLite \(version) (\(location))"
+        switch kind {
+        case .postgreSQL: "PostgreSQL \(version) at \(location)"
+        case .sqlite: "SQLite \(version) (\(location))"
         }
     }
 }

@@ -24,13 +24,17 @@ import DataConnectSchema
 /// accepts, checking keys on use) fails there.
 ///
 /// ```swift
-/// let ddl = SchemaDDL(model: model)
+/// let ddl = SchemaDDL(model: model, dialect: store.dialect)
 /// try connection.execute(ddl.script)
 /// print(ddl.tables[0].createStatement)  // CREATE TABLE IF NOT EXISTS "chef" ( ... )
 /// ```
 ///
 /// The output is deterministic: the same model and dialect give the same bytes, and ``fingerprint`` names them.
 public struct SchemaDDL: Sendable {
+    /// The table where a store's migrator records what it applied: each table's definition and the DDL's
+    /// fingerprint. Not one of the schema's tables.
+    public static let metadataTable = "_dataconnect_meta"
+
     /// The dialect the SQL is written in.
     public let dialect: any SQLDialect
     /// The statements that create the user enums' types, in declaration order (none where enum columns need
@@ -48,8 +52,8 @@ public struct SchemaDDL: Sendable {
     ///
     /// - Parameters:
     ///   - model: The compiled schema.
-    ///   - dialect: The SQL dialect; SQLite by default.
-    public init(model: SchemaModel, dialect: any SQLDialect = SQLiteDialect()) {
+    ///   - dialect: The SQL dialect of the database (the store's ``DataStore/dialect``).
+    public init(model: SchemaModel, dialect: any SQLDialect) {
         self.dialect = dialect
         let translator = TableTranslator(model: model, dialect: dialect)
         self.enumTypes = model.enums.compactMap(dialect.enumTypeDefinition)
@@ -109,7 +113,7 @@ public struct SchemaDDL: Sendable {
     }
 
     /// Renders `CREATE TABLE` from already rendered column definitions and table constraints.
-    static func createTable(quotedName: String, items: [String], ifNotExists: Bool) -> String {
+    package static func createTable(quotedName: String, items: [String], ifNotExists: Bool) -> String {
         let head = ifNotExists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE "
         return head + quotedName + " (\n" + items.map { "    " + $0 }.joined(separator: ",\n") + "\n)"
     }

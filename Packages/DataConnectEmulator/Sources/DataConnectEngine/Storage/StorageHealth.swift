@@ -1,4 +1,3 @@
-import SQLiteKit
 import Synchronization
 
 /// Damage found in the database the emulator serves from: where, what was found, and what the user can do.
@@ -22,17 +21,6 @@ public struct StorageFailure: Hashable, Sendable {
         "the database \(location) is damaged (\(detail)); the emulator stopped serving it and acknowledges no "
             + "more writes. \(remedy)"
     }
-
-    /// What to do with a damaged SQLite database file.
-    static func sqliteRemedy(_ file: String) -> String {
-        "Stop the emulator, copy \(file) and \(file)-wal aside, then restore an export (move the file away and "
-            + "start with --import DIR) or recover the data with `sqlite3 \(file) .recover`"
-    }
-
-    /// What to do with a PostgreSQL database that reports damaged data.
-    static let postgreSQLRemedy =
-        "Check the server's log; rebuild a damaged index with REINDEX, or restore the database from a backup, "
-        + "then restart the emulator"
 }
 
 /// The one owner of whether the database the emulator serves from is still usable.
@@ -77,7 +65,7 @@ public final class StorageHealth: Sendable {
     }
 
     /// Names the database once it is known (PostgreSQL's location is read from the server after connecting).
-    func setLocation(_ location: String) {
+    package func setLocation(_ location: String) {
         state.withLock { $0.location = location }
     }
 
@@ -107,13 +95,10 @@ public final class StorageHealth: Sendable {
         return failure
     }
 
-    /// Records the damage `error` reports, if it reports damage: an ``SQLiteError`` whose primary code is
-    /// `SQLITE_CORRUPT` or `SQLITE_NOTADB` (extended codes such as `SQLITE_CORRUPT_INDEX` included), or a
-    /// ``DatabaseError`` of kind ``DatabaseError/Kind/damaged``.
-    func recordDamage(ifReportedBy error: any Error) {
-        if let error = error as? SQLiteError, DatabaseError.isDamage(error) {
-            recordDamage(error.message)
-        } else if let error = error as? DatabaseError, error.kind == .damaged {
+    /// Records the damage `error` reports, if it reports damage: a ``DatabaseError`` of kind
+    /// ``DatabaseError/Kind/damaged``. A store whose driver throws errors of its own checks those itself.
+    package func recordDamage(ifReportedBy error: any Error) {
+        if let error = error as? DatabaseError, error.kind == .damaged {
             recordDamage(error.message)
         }
     }

@@ -13,7 +13,7 @@
 /// ```
 ///
 /// Not synchronized: wrap it in a `Mutex` to share it.
-struct LRUCache<Key: Hashable, Value> {
+package struct LRUCache<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
         var value: Value
@@ -22,7 +22,7 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The most entries kept.
-    let capacity: Int
+    package let capacity: Int
     private var slots: [Key: Int] = [:]
     private var entries: [Entry] = []
     private var newest: Int?
@@ -31,15 +31,15 @@ struct LRUCache<Key: Hashable, Value> {
     /// Creates an empty cache.
     ///
     /// - Parameter capacity: The most entries kept; at least 1.
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// The number of entries.
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The value for `key`, marking it most recently used; setting a value inserts or replaces it.
-    subscript(key: Key) -> Value? {
+    package subscript(key: Key) -> Value? {
         mutating get {
             guard let slot = slots[key] else { return nil }
             touch(slot)
@@ -55,12 +55,12 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The value for `key` without changing the recency order.
-    func peek(_ key: Key) -> Value? {
+    package func peek(_ key: Key) -> Value? {
         slots[key].map { entries[$0].value }
     }
 
     /// Inserts or replaces the value for `key`, forgetting the least recently used entry when full.
-    mutating func insert(_ value: Value, for key: Key) {
+    package mutating func insert(_ value: Value, for key: Key) {
         if let slot = slots[key] {
             entries[slot].value = value
             touch(slot)
@@ -83,7 +83,7 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     /// Forgets every entry.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         slots = [:]
         entries = []
         newest = nil

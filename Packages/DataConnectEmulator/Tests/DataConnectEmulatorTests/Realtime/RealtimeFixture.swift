@@ -1,5 +1,6 @@
 import DataConnectEmulator
 import DataConnectEngine
+import DataConnectSQLiteStore
 import DataConnectWire
 import EmulatorTesting
 import Foundation

@@ -2,6 +2,7 @@ import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectSQLiteStore
 
 /// The per-connection setup behind string filters: case-sensitive `LIKE` and `dataconnect_regexp`.
 @Suite struct ConnectionSetupTests {

@@ -7,6 +7,8 @@ import Synchronization
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectPostgreSQLStore
+@testable import DataConnectSQLiteStore
 
 /// The schema, seed rows and callers shared by the engine tests.
 ///
@@ -373,11 +375,11 @@ final class TestBackend {
     }
 
     /// The stored values of a raw SQL query's rows (for checking storage forms and side effects).
-    func rows(_ sql: String) throws -> [[SQLiteValue]] {
+    func rows(_ sql: String) throws -> [[DatabaseValue]] {
         try store.access.read { source in
             let statement = try source.statement(sql)
             defer { statement.finish() }
-            var rows: [[SQLiteValue]] = []
+            var rows: [[DatabaseValue]] = []
             while try statement.nextRow() {
                 rows.append((0..<statement.columnCount).map { statement.storedValue(at: $0) })
             }

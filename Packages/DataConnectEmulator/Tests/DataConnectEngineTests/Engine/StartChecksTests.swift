@@ -1,4 +1,5 @@
 import DataConnectEngine
+import DataConnectSQLiteStore
 import DataConnectSchema
 import GraphQLLanguage
 import Testing
@@ -22,7 +23,7 @@ import Testing
         let (compiled, diagnostics) = ServiceCompiler.compile(project: project)
         #expect(!diagnostics.containsErrors, "\(diagnostics)")
         let service = try #require(compiled)
-        return StartChecks.diagnostics(for: service).map(\.description)
+        return StartChecks.diagnostics(for: service, dialect: SQLiteDialect()).map(\.description)
     }
 
     @Test func pointsAtTheOffendingCharacterInsideTheString() throws {
@@ -88,7 +89,8 @@ import Testing
         let seed = Source(
             name: "dataconnect/seed_data.gql",
             text: "mutation @transaction {\n  movie_insert(data: { title: \"A\", rating: \"five\" })\n}\n")
-        let lines = StartChecks.diagnostics(forAdminDocument: seed, service: service).map(\.description)
+        let lines = StartChecks.diagnostics(forAdminDocument: seed, service: service, dialect: SQLiteDialect()).map(
+            \.description)
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("dataconnect/seed_data.gql:2:44: error: ") == true, "\(lines)")
     }

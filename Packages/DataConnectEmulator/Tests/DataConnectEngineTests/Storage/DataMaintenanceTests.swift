@@ -4,6 +4,7 @@ import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectSQLiteStore
 
 @Suite struct DataMaintenanceTests {
     static let chefId: SQLiteValue = .text(String(repeating: "c", count: 32))
@@ -11,9 +12,9 @@ import Testing
     static let noteId: SQLiteValue = .text(String(repeating: "d", count: 32))
 
     /// A migrated pool holding the running example and a row in every table.
-    static func seededPool(onFile: Bool, directory: String) throws -> DatabasePool {
-        let pool = try DatabasePool(location: onFile ? .dataDirectory(directory + "/data") : .memory, readers: 2)
-        let report = try Migrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(pool)
+    static func seededPool(onFile: Bool, directory: String) throws -> SQLitePool {
+        let pool = try SQLitePool(location: onFile ? .dataDirectory(directory + "/data") : .memory, readers: 2)
+        let report = try SQLiteMigrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(pool)
         #expect(report.issues.isEmpty)
         try pool.write { db in
             let c = db.connection
@@ -31,7 +32,7 @@ import Testing
     }
 
     /// Every row of every data table, sorted.
-    static func dump(_ pool: DatabasePool) throws -> [String: [String]] {
+    static func dump(_ pool: SQLitePool) throws -> [String: [String]] {
         try pool.read { db in
             var result: [String: [String]] = [:]
             for table in try DataMaintenance.dataTables(db.connection, schema: "main") {
@@ -55,7 +56,7 @@ import Testing
         // then: every table is empty, the schema and the migrator's records stay
         #expect(try Self.dump(pool).values.allSatisfy(\.isEmpty))
         #expect(try Self.dump(pool).keys.sorted() == ["bookmark", "chef", "cook", "recipe", "recipe_note"])
-        let again = try Migrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(pool)
+        let again = try SQLiteMigrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(pool)
         #expect(again.wasUpToDate)
         try pool.write { try $0.connection.execute("INSERT INTO chef (id, name) VALUES (?, 'Grace')", [Self.chefId]) }
     }
@@ -93,8 +94,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = try Self.seededPool(onFile: false, directory: directory)
         try DataMaintenance(pool: source).export(to: directory, version: "1.2.3")
-        let target = try DatabasePool(location: .dataDirectory(directory + "/other"), readers: 1)
-        _ = try Migrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(target)
+        let target = try SQLitePool(location: .dataDirectory(directory + "/other"), readers: 1)
+        _ = try SQLiteMigrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(target)
 
         // when
         try DataMaintenance(pool: target).import(from: directory)
@@ -159,16 +160,17 @@ import Testing
         // given: an export of a schema without the chef's bio and with a table since removed
         let directory = try StorageFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let old = try DatabasePool(location: .memory, readers: 1)
-        _ = try Migrator(
+        let old = try SQLitePool(location: .memory, readers: 1)
+        _ = try SQLiteMigrator(
             model: try StorageFixtures.model("type Chef @table { name: String! }\ntype Gone @table { x: Int }")
         )
         .migrate(old)
         try old.write { try $0.connection.execute("INSERT INTO chef (id, name) VALUES (?, 'Ada')", [Self.chefId]) }
         try DataMaintenance(pool: old).export(to: directory, version: "1")
-        let new = try DatabasePool(location: .memory, readers: 1)
-        _ = try Migrator(model: try StorageFixtures.model("type Chef @table { name: String!, bio: String }")).migrate(
-            new)
+        let new = try SQLitePool(location: .memory, readers: 1)
+        _ = try SQLiteMigrator(model: try StorageFixtures.model("type Chef @table { name: String!, bio: String }"))
+            .migrate(
+                new)
 
         // when
         let report = try DataMaintenance(pool: new).import(from: directory)
@@ -205,7 +207,7 @@ import Testing
         // given
         let directory = try StorageFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pool = try DatabasePool(location: .memory, readers: 1)
+        let pool = try SQLitePool(location: .memory, readers: 1)
 
         // when
         let error = #expect(throws: StorageError.self) { try DataMaintenance(pool: pool).import(from: directory) }

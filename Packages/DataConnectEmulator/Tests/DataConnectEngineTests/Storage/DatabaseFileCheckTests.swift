@@ -3,15 +3,16 @@ import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectSQLiteStore
 
 /// A damaged or empty database file stops the pool from opening, says what is wrong, and is left untouched.
 @Suite struct DatabaseFileCheckTests {
     /// A file database with a table of 2,000 rows (many pages), closed again.
     static func makeDatabase() throws -> (directory: String, file: String) {
         let directory = NSTemporaryDirectory() + "dataconnect-filecheck-" + UUID().uuidString
-        let file = directory + "/" + DatabasePool.fileName
+        let file = directory + "/" + SQLitePool.fileName
         do {
-            let pool = try DatabasePool(location: .file(file), readers: 1)
+            let pool = try SQLitePool(location: .file(file), readers: 1)
             try pool.write { db in
                 try db.connection.execute("CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
                 try db.connection.execute(
@@ -25,7 +26,7 @@ import Testing
 
     static func openError(_ file: String) -> String? {
         do {
-            _ = try DatabasePool(location: .file(file), readers: 1)
+            _ = try SQLitePool(location: .file(file), readers: 1)
             return nil
         } catch {
             return "\(error)"
@@ -38,7 +39,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         // when
-        let pool = try DatabasePool(location: .file(file), readers: 1)
+        let pool = try SQLitePool(location: .file(file), readers: 1)
 
         // then
         #expect(try pool.read { try $0.connection.query("SELECT count(*) FROM note") }[0][0] == .integer(2000))
@@ -49,7 +50,7 @@ import Testing
         let directory = NSTemporaryDirectory() + "dataconnect-filecheck-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let file = directory + "/" + DatabasePool.fileName
+        let file = directory + "/" + SQLitePool.fileName
         _ = FileManager.default.createFile(atPath: file, contents: Data())
 
         // when

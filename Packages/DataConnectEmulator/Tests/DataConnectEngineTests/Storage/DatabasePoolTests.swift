@@ -4,11 +4,12 @@ import Synchronization
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectSQLiteStore
 
 @Suite struct DatabasePoolTests {
     @Test func memoryPoolSharesOneDatabaseBetweenWriterAndReaders() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 2)
+        let pool = try SQLitePool(location: .memory, readers: 2)
         #expect(pool.path.hasPrefix("file:/dataconnect-") && pool.path.hasSuffix("?vfs=memdb"))
 
         // when
@@ -26,7 +27,7 @@ import Testing
 
     @Test func memoryPoolJournalsInMemoryAndRollsBack() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 1)
+        let pool = try SQLitePool(location: .memory, readers: 1)
         try pool.write { try $0.connection.execute("CREATE TABLE chef (name TEXT)") }
 
         // when
@@ -45,8 +46,8 @@ import Testing
 
     @Test func twoMemoryPoolsAreSeparateDatabases() throws {
         // given
-        let a = try DatabasePool(location: .memory, readers: 1)
-        let b = try DatabasePool(location: .memory, readers: 1)
+        let a = try SQLitePool(location: .memory, readers: 1)
+        let b = try SQLitePool(location: .memory, readers: 1)
 
         // when
         try a.write { try $0.connection.execute("CREATE TABLE only_in_a (x)") }
@@ -59,7 +60,7 @@ import Testing
 
     @Test func readersAreQueryOnly() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 1)
+        let pool = try SQLitePool(location: .memory, readers: 1)
         try pool.write { try $0.connection.execute("CREATE TABLE t (x)") }
 
         // when
@@ -78,7 +79,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         // when
-        let pool = try DatabasePool(location: .dataDirectory(directory + "/nested"), readers: 2)
+        let pool = try SQLitePool(location: .dataDirectory(directory + "/nested"), readers: 2)
 
         // then
         #expect(pool.path == directory + "/nested/dataconnect.sqlite")
@@ -104,7 +105,7 @@ import Testing
         // given
         let directory = try StorageFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pool = try DatabasePool(location: .dataDirectory(directory), readers: 2, busyTimeout: .milliseconds(100))
+        let pool = try SQLitePool(location: .dataDirectory(directory), readers: 2, busyTimeout: .milliseconds(100))
         try pool.write { db in
             try db.connection.execute("CREATE TABLE chef (name TEXT)")
             try db.connection.execute("INSERT INTO chef VALUES ('Ada')")
@@ -135,7 +136,7 @@ import Testing
         // given
         let directory = try StorageFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pool = try DatabasePool(location: .dataDirectory(directory), readers: 2, busyTimeout: .milliseconds(100))
+        let pool = try SQLitePool(location: .dataDirectory(directory), readers: 2, busyTimeout: .milliseconds(100))
         try pool.write { db in
             try db.connection.execute("CREATE TABLE chef (name TEXT)")
             try db.connection.execute("INSERT INTO chef VALUES ('Ada')")
@@ -156,7 +157,7 @@ import Testing
 
     @Test func memoryReaderWaitsForAnOpenWriteTransactionToCommit() throws {
         // given: the reader reports when it finds the database locked, and retries once the writer has committed
-        let pool = try DatabasePool(location: .memory, readers: 1)
+        let pool = try SQLitePool(location: .memory, readers: 1)
         try pool.write { db in
             try db.connection.execute("CREATE TABLE chef (name TEXT)")
             try db.connection.execute("INSERT INTO chef VALUES ('Ada')")
@@ -197,7 +198,7 @@ import Testing
 
     @Test func memoryReaderFailsBusyWhenAWriteTransactionOutlastsTheTimeout() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 1, busyTimeout: .milliseconds(20))
+        let pool = try SQLitePool(location: .memory, readers: 1, busyTimeout: .milliseconds(20))
         try pool.write { try $0.connection.execute("CREATE TABLE chef (name TEXT)") }
 
         // when
@@ -218,7 +219,7 @@ import Testing
         // given
         let directory = try StorageFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pool = try DatabasePool(location: onFile ? .dataDirectory(directory) : .memory, readers: 2)
+        let pool = try SQLitePool(location: onFile ? .dataDirectory(directory) : .memory, readers: 2)
         try pool.write { try $0.connection.execute("CREATE TABLE counter (n INTEGER NOT NULL)") }
 
         // when: four writers and four readers run at once
@@ -263,7 +264,7 @@ import Testing
 
     @Test func cachedStatementsAreReusedPerConnection() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 1)
+        let pool = try SQLitePool(location: .memory, readers: 1)
         try pool.write { try $0.connection.execute("CREATE TABLE t (x INTEGER)") }
 
         // when
@@ -286,7 +287,7 @@ import Testing
         // given
         let directory = try StorageFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pool = try DatabasePool(location: .dataDirectory(directory), readers: 1)
+        let pool = try SQLitePool(location: .dataDirectory(directory), readers: 1)
         try pool.write { db in
             try db.connection.execute("CREATE TABLE t (x INTEGER)")
             try db.connection.execute("INSERT INTO t VALUES (1), (2)")
@@ -308,7 +309,7 @@ import Testing
 
     @Test func aThreadGetsBackTheReaderItUsedLast() throws {
         // given: two threads, each holding a reader at the same time, then handing it back in turn
-        let pool = try DatabasePool(location: .memory, readers: 3)
+        let pool = try SQLitePool(location: .memory, readers: 3)
         let firstHolds = DispatchSemaphore(value: 0)
         let secondHolds = DispatchSemaphore(value: 0)
         let firstReturned = DispatchSemaphore(value: 0)
@@ -365,7 +366,7 @@ private final class BorrowLog: Sendable {
 
     var entries: [String: [ObjectIdentifier]] { state.withLock { $0 } }
 
-    @Sendable func record(_ name: String, _ connection: PooledConnection) {
+    @Sendable func record(_ name: String, _ connection: SQLitePooledConnection) {
         state.withLock { $0[name, default: []].append(ObjectIdentifier(connection)) }
     }
 }

@@ -3,13 +3,14 @@ import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectSQLiteStore
 
 @Suite struct MigratorTests {
     static let chefId: SQLiteValue = .text(String(repeating: "c", count: 32))
     static let otherId: SQLiteValue = .text(String(repeating: "d", count: 32))
 
     static func migrate(_ db: Connection, _ schema: String) throws -> MigrationReport {
-        try Migrator(model: try StorageFixtures.model(schema)).migrate(db)
+        try SQLiteMigrator(model: try StorageFixtures.model(schema)).migrate(db)
     }
 
     static func rows(_ db: Connection, _ sql: String) throws -> [[SQLiteValue]] {
@@ -381,10 +382,10 @@ import Testing
 
     @Test func migratingThroughAPoolUsesTheWriter() throws {
         // given
-        let pool = try DatabasePool(location: .memory, readers: 1)
+        let pool = try SQLitePool(location: .memory, readers: 1)
 
         // when
-        let report = try Migrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(pool)
+        let report = try SQLiteMigrator(model: try StorageFixtures.model(StorageFixtures.runningExample)).migrate(pool)
 
         // then
         #expect(report.issues.isEmpty)

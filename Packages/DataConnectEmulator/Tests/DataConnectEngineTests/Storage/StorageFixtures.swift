@@ -5,6 +5,7 @@ import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectSQLiteStore
 
 /// Schemas, databases and folders shared by the storage tests.
 enum StorageFixtures {
@@ -29,7 +30,7 @@ enum StorageFixtures {
 
     /// The DDL of schema text.
     static func ddl(_ text: String) throws -> SchemaDDL {
-        SchemaDDL(model: try model(text))
+        SchemaDDL(model: try model(text), dialect: SQLiteDialect())
     }
 
     /// A fresh private in-memory connection with the DDL of `text` applied.

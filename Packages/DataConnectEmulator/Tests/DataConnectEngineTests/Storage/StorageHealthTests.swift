@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @testable import DataConnectEngine
+@testable import DataConnectPostgreSQLStore
+@testable import DataConnectSQLiteStore
 
 /// Storage errors that mean damage are classified as such, and recorded once.
 @Suite struct StorageHealthTests {

@@ -1,5 +1,5 @@
+import DataConnectEngine
 import PostgreSQLKit
-import SQLiteKit
 
 /// A prepared PostgreSQL statement as the engine steps it: bound values are kept until the first row is asked
 /// for, then the statement runs once and its rows are read from the result.
@@ -19,12 +19,21 @@ final class PostgreSQLStatement: DatabaseStatement {
         self.source = source
     }
 
-    func bindParameters(_ values: [SQLiteValue]) throws(DatabaseError) {
+    func bindParameters(_ values: [DatabaseValue]) throws(DatabaseError) {
         parameters = values.map(Self.parameter)
     }
 
+    /// Binds the values in order: PostgreSQL numbers native SQL's `$1...$n` itself.
+    func bindNumberedParameters(_ values: [DatabaseValue]) throws(DatabaseError) {
+        try bindParameters(values)
+    }
+
+    /// `true`: PostgreSQL cannot tell before the statement runs; native SQL queries run in a read-only
+    /// transaction instead.
+    var isReadOnly: Bool { true }
+
     /// A storage value as a text parameter.
-    static func parameter(_ value: SQLiteValue) -> PGValue {
+    static func parameter(_ value: DatabaseValue) -> PGValue {
         switch value {
         case .null: .null
         case .integer(let integer): .int(integer)
@@ -51,7 +60,7 @@ final class PostgreSQLStatement: DatabaseStatement {
         return row < result.rowCount
     }
 
-    func storedValue(at index: Int) -> SQLiteValue {
+    func storedValue(at index: Int) -> DatabaseValue {
         guard let result, row >= 0, row < result.rowCount, let text = result.string(row: row, column: index) else {
             return .null
         }
@@ -66,6 +75,8 @@ final class PostgreSQLStatement: DatabaseStatement {
     var rowsChanged: Int { result?.affectedRows ?? 0 }
 
     var columnCount: Int { result?.columnCount ?? 0 }
+
+    var columnNames: [String] { result?.columnNames ?? [] }
 
     func finish() {
         result = nil
@@ -89,16 +100,16 @@ enum PostgreSQLStorage {
 
     /// A column value in storage form: integers and booleans as `.integer`, floats as `.real`, UUIDs as 32 hex
     /// digits, timestamps as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (the session's time zone is UTC); text otherwise.
-    static func storedValue(_ text: String, type: UInt32) -> SQLiteValue {
+    static func storedValue(_ text: String, type: UInt32) -> DatabaseValue {
         switch type {
         case TypeID.bool: return .integer(text == "t" ? 1 : 0)
-        case TypeID.int2, TypeID.int4, TypeID.int8: return Int64(text).map(SQLiteValue.integer) ?? .text(text)
+        case TypeID.int2, TypeID.int4, TypeID.int8: return Int64(text).map(DatabaseValue.integer) ?? .text(text)
         case TypeID.float4, TypeID.float8:
             switch text {
             case "Infinity": return .real(.infinity)
             case "-Infinity": return .real(-.infinity)
             case "NaN": return .real(.nan)
-            default: return Double(text).map(SQLiteValue.real) ?? .text(text)
+            default: return Double(text).map(DatabaseValue.real) ?? .text(text)
             }
         case TypeID.uuid: return .text(text.filter { $0 != "-" })
         case TypeID.timestamptz: return .text(storageTimestamp(text) ?? text)

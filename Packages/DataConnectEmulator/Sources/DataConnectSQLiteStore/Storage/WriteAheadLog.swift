@@ -1,3 +1,4 @@
+import DataConnectEngine
 import Foundation
 
 /// What an SQLite write-ahead log (`FILE-wal`) holds, read without SQLite and without changing the file.

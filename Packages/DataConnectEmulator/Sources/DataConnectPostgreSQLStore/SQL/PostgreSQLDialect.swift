@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectSchema
 import DataConnectWire
 

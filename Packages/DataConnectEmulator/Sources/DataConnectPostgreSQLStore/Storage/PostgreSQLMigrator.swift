@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectSchema
 import Foundation
 import PostgreSQLKit
@@ -291,7 +292,7 @@ public struct PostgreSQLMigrator: Sendable {
     }
 
     /// The table where the migrator records the fingerprint it applied.
-    public static let metadataTable = Migrator.metadataTable
+    public static let metadataTable = SchemaDDL.metadataTable
 
     /// Creates the table where migrations record the schema fingerprint, unless it exists.
     ///

@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectWire
 import Dispatch
 import Foundation
@@ -55,25 +56,24 @@ final class PostgreSQLChangeFeed: Sendable {
         origin = String(random.next() as UInt64, radix: 16)
     }
 
-    /// The payload of a change.
+    /// The payload of a change (a ``ChangeNotification``): a mutation's operation, variables and caller go too
+    /// when the payload stays under PostgreSQL's limit.
     func payload(_ change: DataChange) -> String {
-        var object: JSONObject = ["origin": .string(origin)]
         switch change {
         case .tables(let tables):
-            object["tables"] = .array(tables.sorted().map(JSONValue.string))
+            return ChangeNotification(origin: origin, tables: tables.sorted()).toJSON().jsonString()
         case .mutation(let effect):
-            object["tables"] = .array(effect.tables.sorted().map(JSONValue.string))
-            var full = object
-            full["connector"] = effect.connector.map(JSONValue.string) ?? .null
-            full["operationName"] = .string(effect.operationName)
-            full["variables"] = .object(effect.variables)
-            if let auth = effect.auth {
-                full["auth"] = ["uid": auth.uid.map(JSONValue.string) ?? .null, "claims": .object(auth.claims)]
-            }
-            let text = JSONValue.object(full).jsonString()
+            var notice = ChangeNotification(origin: origin, tables: effect.tables.sorted())
+            let whole = ChangeNotification(
+                origin: origin, tables: notice.tables,
+                mutation: ChangeNotification.Mutation(
+                    connector: effect.connector, operationName: effect.operationName, variables: effect.variables,
+                    caller: effect.auth.map { ChangeNotification.Caller(uid: $0.uid, claims: $0.claims) }))
+            let text = whole.toJSON().jsonString()
             if text.utf8.count <= Self.maximumPayload { return text }
+            notice.mutation = nil
+            return notice.toJSON().jsonString()
         }
-        return JSONValue.object(object).jsonString()
     }
 
     /// Sends a change to the other processes, after the changes sent before it; a change that cannot be sent
@@ -96,19 +96,14 @@ final class PostgreSQLChangeFeed: Sendable {
 
     /// The change a payload describes, or `nil` for this store's own payloads and unreadable ones.
     func change(from payload: String) -> DataChange? {
-        guard case .object(let object)? = try? JSONValue(parsing: Array(payload.utf8)),
-            object["origin"]?.stringValue != origin,
-            let tables = object["tables"]?.arrayValue?.compactMap(\.stringValue)
+        guard let json = try? JSONValue(parsing: Array(payload.utf8)),
+            let notice = try? ChangeNotification(json: json), notice.origin != origin
         else { return nil }
-        guard let operationName = object["operationName"]?.stringValue else { return .tables(Set(tables)) }
-        var auth: AuthContext?
-        if case .object(let claims)? = object["auth"]?["claims"] {
-            auth = AuthContext(uid: object["auth"]?["uid"]?.stringValue, claims: claims)
-        }
+        guard let mutation = notice.mutation else { return .tables(Set(notice.tables)) }
         return .mutation(
             MutationEffect(
-                connector: object["connector"]?.stringValue, operationName: operationName,
-                variables: object["variables"]?.objectValue ?? [:], auth: auth, tables: Set(tables)))
+                connector: mutation.connector, operationName: mutation.operationName, variables: mutation.variables,
+                auth: mutation.caller.map { AuthContext(uid: $0.uid, claims: $0.claims) }, tables: Set(notice.tables)))
     }
 
     /// Starts the listening thread, and returns once it listens (or its first attempt failed), so that a

@@ -1,3 +1,4 @@
+import DataConnectEngine
 import Foundation
 import SQLiteKit
 import Synchronization
@@ -30,7 +31,7 @@ final class IntegrityProbe: Sendable {
     ///
     /// - Returns: The damage found, or `nil`.
     @discardableResult
-    func run(_ pool: DatabasePool) -> String? {
+    func run(_ pool: SQLitePool) -> String? {
         guard case .file(let file) = pool.location, pool.health.failure == nil else { return nil }
         let writes = pool.writes
         guard state.withLock({ $0.writesSeen != writes }) else { return nil }

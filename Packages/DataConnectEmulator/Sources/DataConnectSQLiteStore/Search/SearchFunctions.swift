@@ -1,3 +1,4 @@
+import DataConnectEngine
 import SQLiteKit
 
 /// The SQL functions of vector similarity on SQLite, registered on every connection the engine uses.

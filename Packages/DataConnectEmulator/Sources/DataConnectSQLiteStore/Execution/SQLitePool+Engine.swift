@@ -1,11 +1,9 @@
+import DataConnectEngine
 import SQLiteKit
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-extension PooledConnection: StatementSource {
+/// A pooled SQLite connection lent to one request.
+extension SQLitePooledConnection: StatementSource {
     /// The pooled connection's cached statement for `sql`.
     public func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
         do {
@@ -48,11 +46,50 @@ extension PooledConnection: StatementSource {
     }
 }
 
+/// SQLite's prepared statement as the engine steps it. `columnCount`, `columnNames` and `isReadOnly`
+/// (`sqlite3_stmt_readonly`, known before the statement runs) are the statement's own.
 extension Statement: DatabaseStatement {
-    /// Binds the values in order.
-    public func bindParameters(_ values: [SQLiteValue]) throws(DatabaseError) {
+    /// Binds the values in order, each straight through `sqlite3_bind_*`.
+    ///
+    /// - Throws: ``DatabaseError`` when the count differs from the statement's parameters, or a bind fails.
+    public func bindParameters(_ values: [DatabaseValue]) throws(DatabaseError) {
+        guard values.count == parameterCount else {
+            throw DatabaseError(
+                SQLiteError(
+                    extendedCode: .range, message: "\(values.count) bindings given for \(parameterCount) parameters",
+                    sql: sql))
+        }
+        var index = 1
+        for value in values {
+            try bind(value, at: index)
+            index += 1
+        }
+    }
+
+    /// Binds each parameter by its name: SQLite names native SQL's parameters `$1`, `$2`, … in the order they
+    /// first appear, so `$N` gets `values[N - 1]`.
+    ///
+    /// - Throws: ``DatabaseError/unnumberedParameter`` for a parameter of another name or without a value.
+    public func bindNumberedParameters(_ values: [DatabaseValue]) throws(DatabaseError) {
+        guard parameterCount > 0 else { return }
+        for index in 1...parameterCount {
+            guard let name = parameterName(at: index), name.hasPrefix("$"), let number = Int(name.dropFirst()),
+                values.indices.contains(number - 1)
+            else { throw .unnumberedParameter }
+            try bind(values[number - 1], at: index)
+        }
+    }
+
+    /// Binds one value to the parameter at the 1-based `index`.
+    func bind(_ value: DatabaseValue, at index: Int) throws(DatabaseError) {
         do {
-            try bind(values)
+            switch value {
+            case .null: try bindNull(at: index)
+            case .integer(let integer): try bind(SQLiteValue.integer(integer), at: index)
+            case .real(let real): try bind(SQLiteValue.real(real), at: index)
+            case .text(let text): try bind(SQLiteValue.text(text), at: index)
+            case .blob(let bytes): try bind(SQLiteValue.blob(bytes), at: index)
+            }
         } catch {
             throw DatabaseError(error)
         }
@@ -67,9 +104,15 @@ extension Statement: DatabaseStatement {
         }
     }
 
-    /// The column as SQLite stores it.
-    public func storedValue(at index: Int) -> SQLiteValue {
-        value(at: index)
+    /// The column as SQLite stores it, read by its storage class.
+    public func storedValue(at index: Int) -> DatabaseValue {
+        switch columnType(at: index) {
+        case .integer: .integer(int64(at: index))
+        case .real: .real(double(at: index))
+        case .text: .text(string(at: index) ?? "")
+        case .blob: .blob(blob(at: index) ?? [])
+        case .null: .null
+        }
     }
 
     /// The column's text bytes, copied.
@@ -124,37 +167,13 @@ enum ConnectionSetup {
     }
 }
 
-/// POSIX extended regular expressions (`regcomp`), as upstream's `pattern.regex` promises.
-enum POSIXRegex {
-    struct InvalidPattern: Error, CustomStringConvertible {
-        let pattern: String
-        var description: String { "invalid regular expression \"\(pattern)\"" }
-    }
-
-    /// Whether `pattern` compiles as a POSIX extended regular expression.
-    static func isValid(_ pattern: String) -> Bool {
-        var regex = regex_t()
-        guard regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB) == 0 else { return false }
-        regfree(&regex)
-        return true
-    }
-
-    static func matches(_ pattern: String, _ subject: String, ignoreCase: Bool) throws -> Bool {
-        var regex = regex_t()
-        let flags = REG_EXTENDED | REG_NOSUB | (ignoreCase ? REG_ICASE : 0)
-        guard regcomp(&regex, pattern, flags) == 0 else { throw InvalidPattern(pattern: pattern) }
-        defer { regfree(&regex) }
-        return regexec(&regex, subject, 0, nil, 0) == 0
-    }
-}
-
-/// The engine's access to a ``DatabasePool``.
+/// The engine's access to a ``SQLitePool``.
 public struct PoolAccess: DatabaseAccess {
     /// The pool.
-    public let pool: DatabasePool
+    public let pool: SQLitePool
 
     /// Wraps a pool.
-    public init(_ pool: DatabasePool) {
+    public init(_ pool: SQLitePool) {
         self.pool = pool
     }
 

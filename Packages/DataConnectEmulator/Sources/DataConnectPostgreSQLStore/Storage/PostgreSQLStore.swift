@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectSchema
 import Foundation
 import PostgreSQLKit
@@ -64,7 +65,7 @@ public final class PostgreSQLStore: DataStore {
         }
         feed = PostgreSQLChangeFeed(connectionString: connectionString, schema: probe.schema)
         let version = probe.text.split(separator: " ").first.map(String.init) ?? probe.text
-        summary = DataStoreSummary(engine: "postgresql", location: probe.location, version: version)
+        summary = DataStoreSummary(kind: .postgreSQL, location: probe.location, version: version)
         pool.health.setLocation(probe.location)
     }
 

@@ -1,17 +1,18 @@
+import DataConnectEngine
 import Foundation
 import SQLiteKit
 import Synchronization
 
 /// Where the emulator keeps its data.
 public enum DatabaseLocation: Hashable, Sendable {
-    /// An in-memory database private to one ``DatabasePool``, shared by its connections; gone with the pool.
+    /// An in-memory database private to one ``SQLitePool``, shared by its connections; gone with the pool.
     case memory
     /// A database file, created (with its folder) when missing.
     case file(String)
 
     /// The file under an emulator data directory: `<directory>/dataconnect.sqlite`.
     public static func dataDirectory(_ directory: String) -> DatabaseLocation {
-        .file(directory.hasSuffix("/") ? directory + DatabasePool.fileName : directory + "/" + DatabasePool.fileName)
+        .file(directory.hasSuffix("/") ? directory + SQLitePool.fileName : directory + "/" + SQLitePool.fileName)
     }
 }
 
@@ -22,7 +23,7 @@ public enum DatabaseLocation: Hashable, Sendable {
 /// `PRAGMA query_only`.
 ///
 /// ```swift
-/// let pool = try DatabasePool(location: .dataDirectory(".dataconnect/data"), readers: 3)
+/// let pool = try SQLitePool(location: .dataDirectory(".dataconnect/data"), readers: 3)
 /// try pool.write { db in
 ///     try db.connection.transaction(.immediate) {
 ///         try db.cachedStatement("INSERT INTO genre (name) VALUES (?)").execute(["drama"])
@@ -46,7 +47,7 @@ public enum DatabaseLocation: Hashable, Sendable {
 /// Every connection has `foreign_keys = ON` and a busy timeout. Calling ``write(_:)`` inside ``write(_:)``
 /// deadlocks. Calling ``read(_:)`` inside ``write(_:)`` sees only committed data; in memory it waits for the
 /// writer's open transaction, so do not read from inside a write transaction there.
-public final class DatabasePool: Sendable {
+public final class SQLitePool: Sendable {
     /// The database file's name inside a data directory.
     public static let fileName = "dataconnect.sqlite"
 
@@ -112,14 +113,14 @@ public final class DatabasePool: Sendable {
             try writerConnection.execute("PRAGMA synchronous = NORMAL")
             try writerConnection.execute("PRAGMA cache_size = \(Self.pageCacheSize)")
         }
-        writer = WriterSlot(PooledConnection(writerConnection, role: .writer))
+        writer = WriterSlot(SQLitePooledConnection(writerConnection, role: .writer))
         configuration.mode = .readWrite
-        var readerConnections: [PooledConnection] = []
+        var readerConnections: [SQLitePooledConnection] = []
         for _ in 0..<readerCount {
             let connection = try Connection(path: path, configuration: configuration)
             try connection.execute("PRAGMA query_only = ON")
             if case .file = location { try connection.execute("PRAGMA cache_size = \(Self.pageCacheSize)") }
-            readerConnections.append(PooledConnection(connection, role: .reader))
+            readerConnections.append(SQLitePooledConnection(connection, role: .reader))
         }
         self.readers = ReaderShelf(readerConnections)
         self.connections = [writerConnection] + readerConnections.map(\.connection)
@@ -173,18 +174,18 @@ public final class DatabasePool: Sendable {
     /// Runs `body` with a reader connection, waiting for one to be free.
     ///
     /// The connection is the caller's until `body` returns; statements obtained from
-    /// ``PooledConnection/cachedStatement(_:)`` are reset and a transaction left open is rolled back afterwards.
+    /// ``SQLitePooledConnection/cachedStatement(_:)`` are reset and a transaction left open is rolled back afterwards.
     ///
     /// - Parameter body: The read; it must not keep the connection or its statements.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
-    public func read<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
+    public func read<T>(_ body: (SQLitePooledConnection) throws -> T) rethrows -> T {
         let connection = readers.checkOut()
         defer { readers.checkIn(connection) }
         do {
             return try body(connection)
         } catch {
-            health.recordDamage(ifReportedBy: error)
+            health.recordSQLiteDamage(ifReportedBy: error)
             throw error
         }
     }
@@ -197,12 +198,12 @@ public final class DatabasePool: Sendable {
     /// - Parameter body: The write; it must not keep the connection or its statements.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
-    public func write<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
+    public func write<T>(_ body: (SQLitePooledConnection) throws -> T) rethrows -> T {
         writeCount.add(1, ordering: .relaxed)
         do {
             return try writer.withConnection(body)
         } catch {
-            health.recordDamage(ifReportedBy: error)
+            health.recordSQLiteDamage(ifReportedBy: error)
             throw error
         }
     }
@@ -223,13 +224,13 @@ public final class DatabasePool: Sendable {
     /// The writer, behind a lock.
     private final class WriterSlot: @unchecked Sendable {
         private let lock = NSLock()
-        private let connection: PooledConnection
+        private let connection: SQLitePooledConnection
 
-        init(_ connection: PooledConnection) {
+        init(_ connection: SQLitePooledConnection) {
             self.connection = connection
         }
 
-        func withConnection<T>(_ body: (PooledConnection) throws -> T) rethrows -> T {
+        func withConnection<T>(_ body: (SQLitePooledConnection) throws -> T) rethrows -> T {
             lock.lock()
             defer {
                 connection.endLoan()
@@ -247,13 +248,13 @@ public final class DatabasePool: Sendable {
     /// pages also move between the cores' caches.
     private final class ReaderShelf: @unchecked Sendable {
         private let condition = NSCondition()
-        private var free: [PooledConnection]
+        private var free: [SQLitePooledConnection]
 
-        init(_ connections: [PooledConnection]) {
+        init(_ connections: [SQLitePooledConnection]) {
             free = connections
         }
 
-        func checkOut() -> PooledConnection {
+        func checkOut() -> SQLitePooledConnection {
             let thread = pthread_self()
             condition.lock()
             defer { condition.unlock() }
@@ -268,7 +269,7 @@ public final class DatabasePool: Sendable {
             return connection
         }
 
-        func checkIn(_ connection: PooledConnection) {
+        func checkIn(_ connection: SQLitePooledConnection) {
             connection.endLoan()
             condition.lock()
             free.append(connection)
@@ -278,7 +279,7 @@ public final class DatabasePool: Sendable {
     }
 }
 
-/// A connection lent by a ``DatabasePool``, with a cache of prepared statements keyed by their SQL text.
+/// A connection lent by a ``SQLitePool``, with a cache of prepared statements keyed by their SQL text.
 ///
 /// ```swift
 /// try pool.read { db in
@@ -289,7 +290,7 @@ public final class DatabasePool: Sendable {
 ///
 /// A pooled connection belongs to one borrower at a time and must not outlive the `read` or `write` call that
 /// lent it; it is not `Sendable`.
-public final class PooledConnection {
+public final class SQLitePooledConnection {
     /// Whether the connection serves reads or writes.
     public enum Role: Hashable, Sendable {
         /// The single writer.

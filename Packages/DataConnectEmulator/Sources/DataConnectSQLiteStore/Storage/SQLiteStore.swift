@@ -1,7 +1,8 @@
+import DataConnectEngine
 import DataConnectSchema
 import SQLiteKit
 
-/// The embedded database: SQLite in memory or in a file, through a ``DatabasePool``.
+/// The embedded database: SQLite in memory or in a file, through a ``SQLitePool``.
 ///
 /// ```swift
 /// let store = try SQLiteStore(location: .dataDirectory(".dataconnect/data"))
@@ -10,13 +11,13 @@ import SQLiteKit
 /// ```
 public final class SQLiteStore: DataStore {
     /// The connections.
-    public let pool: DatabasePool
+    public let pool: SQLitePool
     public let summary: DataStoreSummary
     private let probe = IntegrityProbe()
 
-    /// Opens the database (see ``DatabasePool/init(location:readers:busyTimeout:)``).
+    /// Opens the database (see ``SQLitePool/init(location:readers:busyTimeout:)``).
     public init(location: DatabaseLocation, readers: Int = 3) throws {
-        pool = try DatabasePool(location: location, readers: readers)
+        pool = try SQLitePool(location: location, readers: readers)
         let path: String =
             switch location {
             case .memory: "memory"
@@ -26,12 +27,18 @@ public final class SQLiteStore: DataStore {
         if case .text(let text)? = try pool.read({ try $0.connection.query("SELECT sqlite_version()").first?[0] }) {
             version = text
         }
-        summary = DataStoreSummary(engine: "sqlite", location: path, version: version)
+        summary = DataStoreSummary(kind: .sqlite, location: path, version: version)
     }
 
     public var access: any DatabaseAccess { PoolAccess(pool) }
 
     public var health: StorageHealth { pool.health }
+
+    /// Whether the data is in a file, which ``probeIntegrity()`` checks.
+    public var probesIntegrity: Bool {
+        if case .file = pool.location { return true }
+        return false
+    }
 
     /// Runs the ``IntegrityProbe`` when there were writes since its last run (files only).
     public func probeIntegrity() {
@@ -41,7 +48,7 @@ public final class SQLiteStore: DataStore {
     public var dialect: any SQLDialect { SQLiteDialect() }
 
     public func migrate(_ model: SchemaModel) throws -> MigrationReport {
-        try Migrator(model: model).migrate(pool)
+        try SQLiteMigrator(model: model).migrate(pool)
     }
 
     public func clear() throws {

@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectWire
 import Foundation
 import SQLiteKit
@@ -25,10 +26,10 @@ public struct DataMaintenance: Sendable {
     private static let snapshotSchema = "dataconnect_snapshot"
 
     /// The database maintained.
-    public let pool: DatabasePool
+    public let pool: SQLitePool
 
     /// Creates the maintenance operations of a pool.
-    public init(pool: DatabasePool) {
+    public init(pool: SQLitePool) {
         self.pool = pool
     }
 
@@ -137,7 +138,7 @@ public struct DataMaintenance: Sendable {
             // Full-text indexes (virtual tables and their shadow tables) follow their tables through triggers.
             "SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'table' "
                 + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name",
-            [.text(schema), .text(Migrator.metadataTable)]
+            [.text(schema), .text(SQLiteMigrator.metadataTable)]
         ).compactMap { $0["name"] as String? }
     }
 
@@ -183,12 +184,4 @@ public struct DataMaintenance: Sendable {
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
-}
-
-/// What an import copied.
-public struct ImportReport: Hashable, Sendable {
-    /// Rows copied per table.
-    public var rows: [String: Int]
-    /// Tables of the export that the database does not have; their rows were not copied.
-    public var skippedTables: [String]
 }

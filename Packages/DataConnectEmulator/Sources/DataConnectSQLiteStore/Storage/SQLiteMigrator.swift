@@ -1,3 +1,4 @@
+import DataConnectEngine
 import DataConnectSchema
 import DataConnectWire
 import SQLiteKit
@@ -26,15 +27,15 @@ import SQLiteKit
 /// emulator refuses the migration and says what to do (a `@default`, or an optional field backfilled first).
 ///
 /// ```swift
-/// let report = try Migrator(model: model).migrate(pool)
+/// let report = try SQLiteMigrator(model: model).migrate(pool)
 /// for issue in report.issues { print("failed to migrate schema: \(issue)") }
 /// ```
 ///
 /// The database records, in the `_dataconnect_meta` table, the definition applied to each table and the
 /// fingerprint of the DDL once it applied without issues.
-public struct Migrator: Sendable {
-    /// The table where the migrator records what it applied.
-    public static let metadataTable = "_dataconnect_meta"
+public struct SQLiteMigrator: Sendable {
+    /// The table where the migrator records what it applied (``SchemaDDL/metadataTable``).
+    public static let metadataTable = SchemaDDL.metadataTable
 
     /// The DDL to migrate to.
     public let ddl: SchemaDDL
@@ -61,7 +62,7 @@ public struct Migrator: Sendable {
     ///
     /// - Returns: The statements run and the issues found.
     /// - Throws: ``SQLiteError`` for failures that are not about the data (I/O, a locked database, ...).
-    public func migrate(_ pool: DatabasePool) throws -> MigrationReport {
+    public func migrate(_ pool: SQLitePool) throws -> MigrationReport {
         try pool.write { try migrate($0.connection) }
     }
 
@@ -75,88 +76,6 @@ public struct Migrator: Sendable {
         try SearchFunctions.register(on: connection)
         var run = MigrationRun(ddl: ddl, db: connection)
         return try run.run()
-    }
-}
-
-/// What a migration did.
-public struct MigrationReport: Hashable, Sendable {
-    /// The schema statements that ran and stayed applied, in order (bookkeeping statements excluded).
-    public var statements: [String]
-    /// What could not be migrated; empty when the database matches the schema.
-    public var issues: [MigrationIssue]
-    /// The fingerprint of the DDL migrated to.
-    public var fingerprint: String
-    /// Whether the database already recorded this DDL, so that nothing was examined.
-    public var wasUpToDate: Bool
-
-    /// The issues that keep the schema from being served (see ``MigrationIssue/isBlocking``).
-    public var blockingIssues: [MigrationIssue] { issues.filter(\.isBlocking) }
-}
-
-/// Something the migration could not do, with the table and column it concerns.
-public struct MigrationIssue: Hashable, Sendable, CustomStringConvertible {
-    /// The SQL table name; empty when the issue concerns the whole database.
-    public var table: String
-    /// The SQL column name, when the issue concerns one column.
-    public var column: String?
-    /// What went wrong and what to do about it.
-    public var message: String
-    /// Whether the schema cannot be served until the issue is resolved: a column the schema needs is missing
-    /// because the data does not allow adding it. The emulator then refuses the migration (a start fails, a
-    /// reload keeps serving the last good version), and `dataconnect sql migrate` applies nothing.
-    public var isBlocking: Bool
-
-    /// Creates an issue.
-    ///
-    /// - Parameters:
-    ///   - table: The SQL table name; empty when the issue concerns the whole database.
-    ///   - column: The SQL column name, when the issue concerns one column.
-    ///   - message: What went wrong and what to do about it.
-    ///   - isBlocking: Whether the schema cannot be served until the issue is resolved; `false` by default.
-    public init(table: String, column: String? = nil, message: String, isBlocking: Bool = false) {
-        self.table = table
-        self.column = column
-        self.message = message
-        self.isBlocking = isBlocking
-    }
-
-    /// A required column without a default (``ColumnDDL/needsValueForExistingRows``) planned for a table that
-    /// has rows: adding it would fail, since the rows would have no value. Blocking.
-    ///
-    /// - Parameters:
-    ///   - column: The planned column.
-    ///   - table: The table it is added to.
-    /// - Returns: The issue, naming the field and saying what to do.
-    public static func requiredColumnOnTableWithRows(_ column: ColumnDDL, of table: TableDDL) -> MigrationIssue {
-        MigrationIssue(
-            table: table.name, column: column.name,
-            message: "cannot add a required column without a default to a table that has rows: field "
-                + "\(table.typeName).\(column.fieldName) is non-null and the rows already there would have no value; "
-                + "give the field a @default(value:) or @default(sql:) (a @default(expr:) fills only rows inserted "
-                + "later), or make it optional, fill it in for the existing rows, then make it required",
-            isBlocking: true)
-    }
-
-    /// A nullable column made required (`SET NOT NULL`) while rows hold no value in it: the step would fail.
-    /// Blocking.
-    ///
-    /// - Parameters:
-    ///   - column: The column as planned.
-    ///   - table: Its table.
-    /// - Returns: The issue, naming the field and saying what to do.
-    public static func requiredColumnWithNulls(_ column: ColumnDDL, of table: TableDDL) -> MigrationIssue {
-        MigrationIssue(
-            table: table.name, column: column.name,
-            message: "cannot make the column required: field \(table.typeName).\(column.fieldName) became non-null "
-                + "but rows hold no value (NULL) in it; give those rows a value first, or keep the field optional",
-            isBlocking: true)
-    }
-
-    /// `table "recipe", column "rating": ...`, or the message alone when no table is concerned.
-    public var description: String {
-        if table.isEmpty { return message }
-        let place = column.map { "table \"\(table)\", column \"\($0)\"" } ?? "table \"\(table)\""
-        return "\(place): \(message)"
     }
 }
 
@@ -240,7 +159,7 @@ private struct MigrationRun {
     }
 
     mutating func run() throws -> MigrationReport {
-        let meta = q(Migrator.metadataTable)
+        let meta = q(SQLiteMigrator.metadataTable)
         try db.execute(
             "CREATE TABLE IF NOT EXISTS \(meta) (\"key\" TEXT NOT NULL PRIMARY KEY, \"value\" TEXT NOT NULL)")
         if try metadata("schema_fingerprint") == ddl.fingerprint {
@@ -274,11 +193,11 @@ private struct MigrationRun {
 
     mutating func dropRecordedViews() throws {
         let recorded = try db.query(
-            "SELECT \"key\" FROM \(q(Migrator.metadataTable)) WHERE \"key\" LIKE 'view:%'")
+            "SELECT \"key\" FROM \(q(SQLiteMigrator.metadataTable)) WHERE \"key\" LIKE 'view:%'")
         for row in recorded {
             guard let key = row[0].textValue else { continue }
             try db.execute("DROP VIEW IF EXISTS \(q(String(key.dropFirst(5))))")
-            try db.execute("DELETE FROM \(q(Migrator.metadataTable)) WHERE \"key\" = ?", [.text(key)])
+            try db.execute("DELETE FROM \(q(SQLiteMigrator.metadataTable)) WHERE \"key\" = ?", [.text(key)])
         }
     }
 
@@ -517,7 +436,7 @@ private struct MigrationRun {
     /// Creates each full-text index that is missing or changed (indexing the rows already there), and drops
     /// those the schema no longer has.
     mutating func ensureSearchIndexes() throws {
-        let meta = q(Migrator.metadataTable)
+        let meta = q(SQLiteMigrator.metadataTable)
         for index in ddl.searchIndexes {
             let script = index.statements.joined(separator: ";\n")
             let placeholders = index.objects.map { _ in "?" }.joined(separator: ", ")
@@ -610,13 +529,13 @@ private struct MigrationRun {
     }
 
     func metadata(_ key: String) throws -> String? {
-        try db.query("SELECT \"value\" FROM \(q(Migrator.metadataTable)) WHERE \"key\" = ?", [.text(key)])
+        try db.query("SELECT \"value\" FROM \(q(SQLiteMigrator.metadataTable)) WHERE \"key\" = ?", [.text(key)])
             .first?[0].textValue
     }
 
     func setMetadata(_ key: String, _ value: String) throws {
         try db.execute(
-            "INSERT INTO \(q(Migrator.metadataTable)) (\"key\", \"value\") VALUES (?, ?) "
+            "INSERT INTO \(q(SQLiteMigrator.metadataTable)) (\"key\", \"value\") VALUES (?, ?) "
                 + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
             [.text(key), .text(value)])
     }

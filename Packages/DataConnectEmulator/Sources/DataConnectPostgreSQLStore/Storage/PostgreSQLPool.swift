@@ -1,3 +1,4 @@
+import DataConnectEngine
 import Foundation
 import PostgreSQLKit
 import Synchronization
@@ -175,4 +176,11 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
     public var interrupter: @Sendable () -> Void {
         { [self] in cancel() }
     }
+}
+
+extension StorageFailure {
+    /// What to do with a PostgreSQL database that reports damaged data.
+    static let postgreSQLRemedy =
+        "Check the server's log; rebuild a damaged index with REINDEX, or restore the database from a backup, "
+        + "then restart the emulator"
 }
