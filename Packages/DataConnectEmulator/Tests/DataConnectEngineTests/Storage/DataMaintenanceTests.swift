@@ -1,11 +1,13 @@
 import DataConnectWire
+import EmulatorTesting
 import Foundation
 import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
 
-@Suite struct DataMaintenanceTests {
+@Suite(.on(.sqlite))  // the SQLite pool's; PostgreSQL's run in PostgreSQLEmulatorTests
+struct DataMaintenanceTests {
     static let chefId: SQLiteValue = .text(String(repeating: "c", count: 32))
     static let recipeId: SQLiteValue = .text(String(repeating: "a", count: 32))
     static let noteId: SQLiteValue = .text(String(repeating: "d", count: 32))

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import SQLiteKit
 import Synchronization
@@ -5,7 +6,8 @@ import Testing
 
 @testable import DataConnectEngine
 
-@Suite struct DatabasePoolTests {
+@Suite(.on(.sqlite))  // the SQLite pool
+struct DatabasePoolTests {
     @Test func memoryPoolSharesOneDatabaseBetweenWriterAndReaders() throws {
         // given
         let pool = try DatabasePool(location: .memory, readers: 2)
