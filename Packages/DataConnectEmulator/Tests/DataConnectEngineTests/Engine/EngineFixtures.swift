@@ -365,15 +365,7 @@ final class TestBackend {
 
     /// The stored values of a raw SQL query's rows (for checking storage forms and side effects).
     func rows(_ sql: String) throws -> [[SQLiteValue]] {
-        try store.access.read { source in
-            let statement = try source.statement(sql)
-            defer { statement.finish() }
-            var rows: [[SQLiteValue]] = []
-            while try statement.nextRow() {
-                rows.append((0..<statement.columnCount).map { statement.storedValue(at: $0) })
-            }
-            return rows
-        }
+        try testStore.rows(sql)
     }
 }
 

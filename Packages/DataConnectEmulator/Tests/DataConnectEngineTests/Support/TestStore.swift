@@ -1,5 +1,7 @@
 import DataConnectEngine
+import DataConnectSchema
 import EmulatorTesting
+import SQLiteKit
 import Testing
 
 /// A fresh, empty database of the running test's ``TestDatabase``, behind the `DataStore` protocol.
@@ -27,6 +29,29 @@ struct TestStore {
             let schema = try TestPostgreSQLSchema()
             postgreSQLSchema = schema
             store = try PostgreSQLStore(connectionString: schema.connectionString, connections: readers + 1)
+        }
+    }
+
+    /// Brings the database to the schema of `text` (see ``DataStore/migrate(_:)``).
+    func migrate(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> MigrationReport {
+        try store.migrate(try StorageFixtures.model(text, sourceLocation: sourceLocation))
+    }
+
+    /// Runs SQL without rows (an `INSERT`, an `UPDATE`) through the store's writer.
+    func execute(_ sql: String) throws {
+        try store.access.write { source in try source.execute(sql) }
+    }
+
+    /// The stored values of a raw SQL query's rows (for checking storage forms and side effects).
+    func rows(_ sql: String) throws -> [[SQLiteValue]] {
+        try store.access.read { source in
+            let statement = try source.statement(sql)
+            defer { statement.finish() }
+            var rows: [[SQLiteValue]] = []
+            while try statement.nextRow() {
+                rows.append((0..<statement.columnCount).map { statement.storedValue(at: $0) })
+            }
+            return rows
         }
     }
 }
