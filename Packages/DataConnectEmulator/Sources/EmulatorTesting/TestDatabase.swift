@@ -30,18 +30,29 @@ public enum TestDatabase: String, Sendable, CaseIterable {
     /// The database the running test was given by its ``TestDatabaseTrait`` (`.onBothDatabases` or
     /// `.on(_:)`); `nil` in a test without one.
     ///
-    /// Fixtures should call ``required(sourceLocation:)`` instead, which says what to do when it is `nil`.
+    /// Fixtures should call ``required(fileID:filePath:line:column:)`` instead, which says what to do when it is `nil`.
     @TaskLocal public static var current: TestDatabase?
 
     /// The database the running test runs on, as its trait set it.
     ///
-    /// - Parameter sourceLocation: Where the fixture asking for it is, for the error.
+    /// The caller's file and line go into the error; no `import Testing` is needed to call it.
+    ///
     /// - Returns: ``current``.
     /// - Throws: ``TestDatabaseError`` when the test is not marked with a ``TestDatabaseTrait``: a test must say
     ///   whether it runs on both databases or on one, so that no new suite silently runs on SQLite only.
     public static func required(
-        sourceLocation: SourceLocation = #_sourceLocation
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws(TestDatabaseError) -> TestDatabase {
+        try required(sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The database the running test runs on, as its trait set it, for a fixture that passes its caller's
+    /// location on.
+    ///
+    /// - Parameter sourceLocation: Where the database was asked for, for the error.
+    /// - Returns: ``current``.
+    /// - Throws: ``TestDatabaseError`` when the test is not marked with a ``TestDatabaseTrait``.
+    public static func required(sourceLocation: SourceLocation) throws(TestDatabaseError) -> TestDatabase {
         guard let current else {
             throw TestDatabaseError(test: Test.current?.name, sourceLocation: sourceLocation)
         }
