@@ -100,10 +100,8 @@ fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEE
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
 
-test-emulator: ## The emulator's suites on SQLite, then the suites that run on both databases on PostgreSQL
+test-emulator: ## The emulator's suites; those marked .onBothDatabases run on SQLite, then on PostgreSQL
 	$(SWIFT) test --package-path $(EMU)
-	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(EMU) \
-	  --filter 'DataConnectEngineTests\.|PostgreSQLEmulator|PostgreSQLCrossProcess|MoviesConnectorTests|LibraryBackendTests|SubscriptionTests|DependencyTrackingTests|RefreshEventListTests|StreamProtocolTests|HubTimerTests|ViewsAndNumberingTests|SearchAndSimilarityTests|EmbeddingsOverHTTPTests|PostgreSQLSearchMigrationTests|NativeSQLTests|IntrospectionTests|CustomResolverTests|SeedOnceTests|RequiredColumnMigrationTests|PostgreSQLAuthStorageTests'
 
 test-cache:
 	$(SWIFT) test --package-path $(CACHE)
@@ -121,10 +119,8 @@ test-root:
 	$(SWIFT) build --product dataconnect
 	$(SWIFT) test
 
-test-consumer: ## Compile the generated packages and run every operation against a live emulator, on SQLite then on PostgreSQL
+test-consumer: ## Compile the generated packages and run every operation against a live emulator, on SQLite and on PostgreSQL
 	$(SWIFT) test --package-path $(CONSUMER)
-	DATACONNECT_TEST_DATABASE=postgresql $(SWIFT) test --skip-build --package-path $(CONSUMER) \
-	  --filter 'MoviesOperationsTests|LibraryOperationsTests|SearchCatalogOperationsTests|LedgerOperationsTests'
 
 test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warnings as errors) and run it against a live emulator
 	$(SWIFT) build --build-tests --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors

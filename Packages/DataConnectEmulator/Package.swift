@@ -120,7 +120,9 @@ let package = Package(
         .plugin(name: "ConsoleAssetsPlugin", capability: .buildTool()),
         // `TestEmulator` on a free port, for this package's tests; `Packages/DataConnectTesting` re-exports it to
         // users together with the SDK's in-process transport.
-        // `TestPostgreSQLSchema` gives suites that run on both databases a fresh PostgreSQL schema.
+        // `TestPostgreSQLSchema` gives suites that run on both databases a fresh PostgreSQL schema, and
+        // `TestDatabaseTrait` (`.onBothDatabases`, `.on(_:)`) runs each test on its databases: it imports the
+        // toolchain's Testing module, which needs no package dependency.
         .target(
             name: "EmulatorTesting",
             dependencies: [
@@ -168,7 +170,9 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
-            ]
+            ],
+            // the expected SQL per dialect (Golden/<database>/<Suite>/<test>.sql), read from disk by the tests
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "DataConnectEmulatorTests",

@@ -51,7 +51,8 @@ public final class TestEmulator: Sendable {
     ///   - seedFile: An admin GraphQL file to run at start and after each ``reset()``.
     ///   - mode: On a free port (``Mode/live``, the default) or without a socket (``Mode/inProcess``).
     ///   - database: SQLite in memory (the default), or a fresh schema in the test process's PostgreSQL cluster
-    ///     (``TestPostgreSQLSchema``), dropped with the emulator.
+    ///     (``TestPostgreSQLSchema``), dropped with the emulator. In a suite marked `.onBothDatabases` (see
+    ///     ``TestDatabaseTrait``), pass `try TestDatabase.required()` to serve from the running test's database.
     ///   - log: Where the emulator's messages go (nowhere by default).
     /// - Throws: ``EmulatorError`` when the backend does not compile, the seed fails, no port can be bound, or the
     ///   PostgreSQL cluster cannot be started.

@@ -41,16 +41,3 @@ public final class TestPostgreSQLSchema: Sendable {
         }
     }
 }
-
-/// The database the suites that run on both databases use in this test process: SQLite unless the
-/// environment's `DATACONNECT_TEST_DATABASE` is `postgresql`.
-public enum TestDatabase: String, Sendable {
-    /// SQLite in memory.
-    case sqlite
-    /// A fresh schema in the process's PostgreSQL cluster (``TestPostgreSQLSchema``).
-    case postgreSQL = "postgresql"
-
-    /// The database chosen for this process.
-    public static let current: TestDatabase =
-        TestDatabase(rawValue: ProcessInfo.processInfo.environment["DATACONNECT_TEST_DATABASE"] ?? "") ?? .sqlite
-}

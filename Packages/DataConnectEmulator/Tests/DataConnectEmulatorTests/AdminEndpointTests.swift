@@ -5,7 +5,7 @@ import Testing
 
 /// The privileged service endpoints (`:executeGraphql`, `:executeGraphqlRead`, impersonation) and the emulator's
 /// own endpoints (`/emulator/info`, `/emulator/clear`), plus the `v1beta` alias.
-@Suite struct AdminEndpointTests {
+@Suite(.onBothDatabases) struct AdminEndpointTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 

@@ -6,7 +6,8 @@ import Testing
 /// The `@auth` outcome table (schema-and-server.md §4.2) through connector calls of the library's `kiosk`
 /// connector, which has one query and one mutation per level: every caller against every level answers 200,
 /// 401 UNAUTHENTICATED or 403 PERMISSION_DENIED, in the production error shape.
-@Suite struct AuthOutcomeTests {
+@Suite(.on(.sqlite))  // the auth decision comes before any SQL
+struct AuthOutcomeTests {
     /// An `@auth` level, and the kiosk operations declared with it.
     enum Level: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case PUBLIC, USER_ANON, USER, USER_EMAIL_VERIFIED, NO_ACCESS

@@ -6,7 +6,8 @@ import Testing
 /// Requests the emulator must refuse: each gets the right status, `error.status` and a message naming the
 /// problem, and afterwards the emulator still serves and no committed data is lost. Then the execution errors
 /// that travel as HTTP 200 field errors: constraint violations and `@transaction` failures.
-@Suite struct BadInputTests {
+@Suite(.on(.sqlite))  // malformed requests are refused before any SQL
+struct BadInputTests {
     /// Where a bad request goes.
     enum Target: Sendable {
         /// A connector method, e.g. `("lending", "executeQuery")`.

@@ -5,7 +5,8 @@ import Testing
 
 /// `POST /emulator/configure`: an emulator started with no backend loads one while running, as the SDKs'
 /// integration suites ask it to (no `Content-Type`, a stray byte after the JSON body), and reloads it on request.
-@Suite struct ConfigureEndpointTests {
+@Suite(.on(.sqlite))  // the /emulator/configure endpoint
+struct ConfigureEndpointTests {
     static let listMovies = """
         {"name": "projects/p/locations/l/services/movies/connectors/movies", "operationName": "listMovies", "variables": {}}
         """

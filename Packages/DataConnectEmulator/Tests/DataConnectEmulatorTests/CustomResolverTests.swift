@@ -9,7 +9,7 @@ import Testing
 
 /// Custom resolvers over real HTTP: the emulator forwards `httpGraphql` fields to a GraphQL endpoint the test
 /// serves, and answers with their values beside the SQL fields'.
-@Suite(.serialized) struct CustomResolverTests {
+@Suite(.onBothDatabases, .serialized) struct CustomResolverTests {
     static let movieID = "5f3e1a2b-0c4d-4e6f-8a9b-1c2d3e4f5a6b"
 
     // MARK: Forwarding
@@ -239,7 +239,7 @@ final class ResolverBackend {
             connectorDirs: ["./connector"]
             """
         try config.write(to: directory.appendingPathComponent("dataconnect.yaml"), atomically: true, encoding: .utf8)
-        emulator = try TestEmulator(backend: directory.path, database: TestDatabase.current)
+        emulator = try TestEmulator(backend: directory.path, database: TestDatabase.required())
         client = EmulatorClient(emulator, connector: "resolvers")
         let seeded = emulator.executeAdmin(
             #"mutation { movie_insert(data: {id: "\#(CustomResolverTests.movieID)", title: "Heat", rating: 3}) }"#)

@@ -7,7 +7,7 @@ import Testing
 
 /// Vector search by text over HTTP with the offline `hashing` provider that the backend's `dataconnect.yaml`
 /// chooses (`emulator.embeddings`), on the database of this test process.
-@Suite struct EmbeddingsOverHTTPTests {
+@Suite(.onBothDatabases) struct EmbeddingsOverHTTPTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 
@@ -25,7 +25,7 @@ import Testing
     ]
 
     init() async throws {
-        emulator = try TestEmulator(backend: Self.directory, database: TestDatabase.current)
+        emulator = try TestEmulator(backend: Self.directory, database: TestDatabase.required())
         client = EmulatorClient(emulator, connector: "movies")
         for (title, description) in Self.movies {
             let result = try await client.mutation(
@@ -91,7 +91,7 @@ import Testing
                     models:
                       textembedding-gecko@003: local-model
                 """).write(to: backend.appendingPathComponent("dataconnect.yaml"), atomically: true, encoding: .utf8)
-        let local = try TestEmulator(backend: backend.path, database: TestDatabase.current)
+        let local = try TestEmulator(backend: backend.path, database: TestDatabase.required())
         let client = EmulatorClient(local, connector: "movies")
 
         // when

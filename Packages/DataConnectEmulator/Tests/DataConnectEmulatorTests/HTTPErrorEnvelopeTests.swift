@@ -6,7 +6,8 @@ import Testing
 /// Oversized and badly framed requests sent to the emulator over a raw socket: each one is answered with the
 /// JSON error envelope and the right status, by the HTTP layer or by the endpoint, and the emulator keeps
 /// serving.
-@Suite struct HTTPErrorEnvelopeTests {
+@Suite(.on(.sqlite))  // HTTP error envelopes
+struct HTTPErrorEnvelopeTests {
     static let mutationPath = "/v1/projects/p/locations/l/services/movies/connectors/movies:executeMutation"
     static let upsertUser =
         #"{"name":"projects/p/locations/l/services/movies/connectors/movies","operationName":"upsertUser","#

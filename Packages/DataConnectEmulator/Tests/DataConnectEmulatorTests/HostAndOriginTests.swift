@@ -6,7 +6,8 @@ import Testing
 
 /// The emulator over real HTTP as a browser reaches it: DNS rebinding (a foreign `Host`), pages of other
 /// origins (`Origin`), CORS preflights, and the clients that send neither header.
-@Suite struct HostAndOriginTests {
+@Suite(.on(.sqlite))  // the HTTP Host and Origin policy
+struct HostAndOriginTests {
     static let connectorPath = "/v1/projects/p/locations/l/services/movies/connectors/movies"
     static let servicePath = "/v1/projects/p/locations/l/services/movies"
 

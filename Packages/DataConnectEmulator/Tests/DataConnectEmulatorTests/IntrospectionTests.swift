@@ -6,7 +6,7 @@ import Testing
 
 /// GraphQL introspection (`__schema`, `__type`, `__typename`) and `_service` over HTTP on the movies backend:
 /// the standard introspection query tooling runs, checked against the SDL `_service` prints.
-@Suite struct IntrospectionTests {
+@Suite(.onBothDatabases) struct IntrospectionTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 

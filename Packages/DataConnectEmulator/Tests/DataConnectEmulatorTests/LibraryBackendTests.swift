@@ -9,7 +9,7 @@ import Testing
 /// connector ids differ (`library` serves `lending` and `kiosk`), books are keyed by an ISBN string
 /// (`@table(key: "isbn")`), members by the auth uid, and it has an enum ordered unlike the alphabet, an Int64
 /// counter beyond 2^53, a list column, an `Any` column, Date and Timestamp columns and a CEL `@auth(expr:)`.
-@Suite struct LibraryBackendTests {
+@Suite(.onBothDatabases) struct LibraryBackendTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Every operation of `Backend/movies/connector` over HTTP, against the seeded data: status, shape, values and
 /// the `extensions.dataConnect` entity ids the connector emits because `connector.yaml` enables `clientCache`.
-@Suite struct MoviesConnectorTests {
+@Suite(.onBothDatabases) struct MoviesConnectorTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 

@@ -7,7 +7,7 @@ import Testing
 /// Native SQL root fields (`_select`, `_selectFirst`, `_execute`, `_executeReturning`) over HTTP, on the
 /// database of this test process: parameters bound (never interpolated), refusals at load or as 400s, and
 /// SQLite's answer to PostgreSQL-only SQL.
-@Suite struct NativeSQLTests {
+@Suite(.onBothDatabases) struct NativeSQLTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 
@@ -15,13 +15,16 @@ import Testing
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/nativesql").path
     }()
 
-    init() throws {
-        emulator = try TestEmulator(
-            backend: Self.directory, seedFile: Self.directory + "/seed_data.gql", database: TestDatabase.current)
-        client = EmulatorClient(emulator, connector: "native")
-    }
+    /// Whether the running test serves from PostgreSQL.
+    let onPostgreSQL: Bool
 
-    var onPostgreSQL: Bool { TestDatabase.current == .postgreSQL }
+    init() throws {
+        let database = try TestDatabase.required()
+        emulator = try TestEmulator(
+            backend: Self.directory, seedFile: Self.directory + "/seed_data.gql", database: database)
+        client = EmulatorClient(emulator, connector: "native")
+        onPostgreSQL = database == .postgreSQL
+    }
 
     @Test func aSubscriptionIsPushedAfterANativeExecuteChangesATable() async throws {
         // given: a subscriber to a native select over the WebSocket stream

@@ -53,7 +53,8 @@ import Testing
 /// and relation filters only): `pattern` (`regex`: SQLite's engine against PostgreSQL's advanced regular
 /// expressions) and `ignoreCase` (case folding of non-ASCII letters); the engine suite, which runs on both
 /// databases, covers them.
-@Suite struct PostgreSQLDifferentialTests {
+@Suite(.on(.postgreSQL))  // PostgreSQL's answers against SQLite's, both started by the test
+struct PostgreSQLDifferentialTests {
     @Test(arguments: DifferentialBackend.allCases)
     func everyOperationAnswersAlikeOnBothDatabases(_ backend: DifferentialBackend) throws {
         // given: the backend seeded on SQLite and on a fresh PostgreSQL schema, and its script

@@ -9,7 +9,8 @@ import Testing
 /// The emulator serving from PostgreSQL: the movies backend over HTTP, the admin endpoints, a connection
 /// string given at start or by `POST /emulator/configure`, several processes' worth of emulators on one
 /// database, and a server that is down or restarts.
-@Suite struct PostgreSQLEmulatorTests {
+@Suite(.on(.postgreSQL))  // the emulator on PostgreSQL; it starts its own schemas
+struct PostgreSQLEmulatorTests {
     static let listMovies = ConfigureEndpointTests.listMovies
 
     static func get(_ port: UInt16, _ path: String) throws -> RawHTTPResult {
@@ -36,7 +37,7 @@ import Testing
         defer { withExtendedLifetime(schema) {} }
         let emulator = try Self.start(schema.connectionString)
         defer { emulator.stop() }
-        let sqlite = try Backend.movies.start()
+        let sqlite = try Backend.movies.start(on: .sqlite)
 
         // when
         let info = try Self.get(emulator.port, "/emulator/info")

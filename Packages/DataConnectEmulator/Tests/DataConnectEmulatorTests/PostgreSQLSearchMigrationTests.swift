@@ -7,7 +7,8 @@ import PostgreSQLKit
 import Testing
 
 /// Migrations of `@searchable` on PostgreSQL: the stored search document follows the searchable fields.
-@Suite struct PostgreSQLSearchMigrationTests {
+@Suite(.on(.postgreSQL))  // migrations of the PostgreSQL search document
+struct PostgreSQLSearchMigrationTests {
     static let titleOnly = "type Film @table { title: String! @searchable, notes: String }"
     static let both = "type Film @table { title: String! @searchable, notes: String @searchable }"
     static let neither = "type Film @table { title: String!, notes: String }"
@@ -42,7 +43,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test
     func theSearchDocumentFollowsTheSearchableFields() throws {
         // given
         let database = try Database()
@@ -72,7 +73,7 @@ import Testing
         #expect(try database.count("SELECT count(*) FROM film") == "1")
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test
     func aStaleDocumentAnEarlierVersionLeftIsRebuiltAtTheNextStart() throws {
         // given: what an earlier migrator left once the notes became searchable: the new schema's fingerprint
         // recorded, no index definition, and the document still built from the title alone

@@ -5,7 +5,7 @@ import Testing
 
 /// Regression tests for emulator bugs the HTTP tests found: float precision, upserts of key-only rows,
 /// list `add` with repeated input, and `debugDetails` on field errors.
-@Suite struct RegressionTests {
+@Suite(.onBothDatabases) struct RegressionTests {
     // MARK: Float output is rounded to 15 significant digits
 
     /// A `Float` (double precision) written by a client does not read back as the same double: SQLite's JSON
@@ -139,7 +139,8 @@ import Testing
 }
 
 /// Impersonation is an admin feature: a client request cannot name its own caller.
-@Suite struct ImpersonationScopeTests {
+@Suite(.on(.sqlite))  // which HTTP method may impersonate
+struct ImpersonationScopeTests {
     @Test func aClientRequestCannotImpersonateAUser() async throws {
         // given: a USER-level query, asked without a token but with impersonated claims
         let emulator = try Backend.movies.start()

@@ -10,7 +10,8 @@ import Testing
 /// When a request has several faults, the first of these answers: the route (404 for an unknown path, 400 for a
 /// method other than `POST`), a web page's `Content-Type`, the service (404), the method on this kind of path
 /// (404), the body (400), the caller's token (401).
-@Suite struct RequestDecodingTests {
+@Suite(.on(.sqlite))  // request decoding over HTTP
+struct RequestDecodingTests {
     /// One request and its exact answer.
     struct Exchange: Sendable, CustomTestStringConvertible {
         var name: String

@@ -11,7 +11,7 @@ import Testing
 
 /// A required field without a default added to a table with rows: the migration knows the step will fail before
 /// it runs, says what to do, and applies nothing of it; a reload keeps serving the last good schema.
-@Suite struct RequiredColumnMigrationTests {
+@Suite(.onBothDatabases) struct RequiredColumnMigrationTests {
     static let before = "type Recipe @table { title: String!, notes: String }"
     static let servings = "type Recipe @table { title: String!, notes: String, servings: Int! }"
     static let servingsWithDefault =
@@ -20,7 +20,7 @@ import Testing
 
     // MARK: The PostgreSQL plan
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test(.on(.postgreSQL))  // the PostgreSQL migrator's plan
     func aRequiredColumnWithoutDefaultOnATableWithRowsIsAStepThatWillFail() throws {
         // given
         let database = try Database(rows: 1)
@@ -45,7 +45,7 @@ import Testing
         #expect(try database.columns() == ["id", "notes", "title"])
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test(.on(.postgreSQL))  // the PostgreSQL migrator's plan
     func onAnEmptyTableTheRequiredColumnIsAdded() throws {
         // given
         let database = try Database(rows: 0)
@@ -62,7 +62,7 @@ import Testing
         #expect(try database.columns() == ["id", "notes", "servings", "title"])
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test(.on(.postgreSQL))  // the PostgreSQL migrator's plan
     func aDefaultGivesTheRowsAValueAndTheStepRuns() throws {
         // given
         let database = try Database(rows: 2)
@@ -79,7 +79,7 @@ import Testing
         #expect(values.rowCount == 1 && values.string(row: 0, column: 0) == "2")
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test(.on(.postgreSQL))  // the PostgreSQL migrator's plan
     func makingAColumnRequiredOverNullsIsAStepThatWillFail() throws {
         // given: a row without notes
         let database = try Database(rows: 1)

@@ -5,14 +5,14 @@ import Testing
 
 /// Vector similarity and full-text search over HTTP, on the database of this test process
 /// (`Tests/Backends/search`: six films, searchable titles and descriptions, 4-dimensional embeddings).
-@Suite struct SearchAndSimilarityTests {
+@Suite(.onBothDatabases) struct SearchAndSimilarityTests {
     let emulator: TestEmulator
     let client: EmulatorClient
 
     init() throws {
         let directory = Repository.root + "/Tests/Backends/search"
         emulator = try TestEmulator(
-            backend: directory, seedFile: directory + "/seed_data.gql", database: TestDatabase.current)
+            backend: directory, seedFile: directory + "/seed_data.gql", database: TestDatabase.required())
         client = EmulatorClient(emulator, connector: "catalog")
     }
 

@@ -6,9 +6,8 @@ import Synchronization
 import Testing
 
 /// `--seed` runs only on an empty database: a persistent database started again keeps its data and logs why the
-/// seed was skipped; a failing seed names the file, line and column. On SQLite, or on PostgreSQL with
-/// `DATACONNECT_TEST_DATABASE=postgresql`.
-@Suite struct SeedOnceTests {
+/// seed was skipped; a failing seed names the file, line and column. On SQLite and on PostgreSQL.
+@Suite(.onBothDatabases) struct SeedOnceTests {
     static let schema = "type Shelf @table(key: \"label\") { label: String!, rank: Int }"
     static let seed = """
         # Seed data: runs once, on an empty database.
@@ -66,7 +65,7 @@ import Testing
         #expect(shelves == 2)
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test(.on(.postgreSQL))  // several processes on one PostgreSQL database
     func emulatorsStartingAtOnceOnOnePostgreSQLDatabaseSeedOnce() async throws {
         // given
         let backend = try Self.backend()
@@ -140,8 +139,9 @@ final class PersistentDatabase: Sendable {
     let dataDirectory: String?
     let postgreSQL: TestPostgreSQLSchema?
 
-    init(_ database: TestDatabase = .current) throws {
-        switch database {
+    /// Creates the database: the running test's (its ``TestDatabaseTrait``) unless `database` is given.
+    init(_ database: TestDatabase? = nil) throws {
+        switch try database ?? TestDatabase.required() {
         case .sqlite:
             let directory = NSTemporaryDirectory() + "emulator-data-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -14,7 +14,8 @@ import DataConnectSQLiteStore
 
 /// A database file damaged under a running emulator: every later request is refused with 503, no write is
 /// acknowledged after the damage is found, and the next start says what the write-ahead log still holds.
-@Suite struct StorageDamageTests {
+@Suite(.on(.sqlite))  // damaged SQLite files
+struct StorageDamageTests {
     static let backend = Repository.root + "/Tests/Backends/library"
 
     /// A data directory whose database has the library schema, 300 members and a `filler` table of 2,000 rows,

@@ -5,7 +5,7 @@ import Testing
 
 /// The `DataConnectTesting` harness itself: reset restores the seed, emulators run side by side, stop frees the
 /// port, and a broken backend or seed fails to start with the reason.
-@Suite struct TestEmulatorTests {
+@Suite(.onBothDatabases) struct TestEmulatorTests {
     @Test(arguments: Backend.allCases)
     func resetRestoresTheSeed(backend: Backend) async throws {
         // given: a seeded emulator whose data has been changed
@@ -51,7 +51,8 @@ import Testing
                 == 3)
     }
 
-    @Test func resetWithoutASeedLeavesEmptyTables() async throws {
+    @Test(.on(.sqlite))  // TestEmulator's default database
+    func resetWithoutASeedLeavesEmptyTables() async throws {
         // given
         let emulator = try TestEmulator(backend: Backend.library.directory)
         let client = EmulatorClient(emulator, connector: "lending")
@@ -169,7 +170,8 @@ import Testing
         expectData(verified)
     }
 
-    @Test func aBrokenBackendFailsToStartWithItsDiagnostics() throws {
+    @Test(.on(.sqlite))  // TestEmulator's default database
+    func aBrokenBackendFailsToStartWithItsDiagnostics() throws {
         // given
         let directory = try Self.temporaryBackend(schema: "type Shelf @table { label: Strin! }")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -182,7 +184,8 @@ import Testing
         }
     }
 
-    @Test func aFailingSeedFailsToStartWithItsMessage() throws {
+    @Test(.on(.sqlite))  // TestEmulator's default database
+    func aFailingSeedFailsToStartWithItsMessage() throws {
         // given
         let directory = try Self.temporaryBackend(schema: "type Shelf @table { label: String! @unique }")
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -10,14 +10,14 @@ import Testing
 
 /// `Tests/Backends/ledger` over HTTP, on the test process's database: auto-numbered columns
 /// (`@col(dataType: "serial")`), `@default(sql:)` expressions written as is, and a `@view(sql:)` read like a table.
-@Suite struct ViewsAndNumberingTests {
+@Suite(.onBothDatabases) struct ViewsAndNumberingTests {
     static let directory = Repository.root + "/Tests/Backends/ledger"
 
     let emulator: TestEmulator
     let client: EmulatorClient
 
     init() throws {
-        emulator = try TestEmulator(backend: Self.directory, database: TestDatabase.current)
+        emulator = try TestEmulator(backend: Self.directory, database: TestDatabase.required())
         client = EmulatorClient(emulator, connector: "books")
     }
 
@@ -117,7 +117,7 @@ import Testing
         #expect(pushed?["data"]?["balances"]?[0]?["total"] == 7.0, "\(pushed ?? .null)")
     }
 
-    @Test(.enabled(if: TestDatabase.current == .postgreSQL))
+    @Test(.on(.postgreSQL))  // the PostgreSQL migrator
     func postgreSQLMigrationsReplaceAChangedViewAndDropARemovedOne() throws {
         // given: a schema of its own with a table, a row and a view
         let schema = try TestPostgreSQLSchema()
@@ -148,8 +148,9 @@ import Testing
     static func startError(_ schema: String) throws -> String? {
         let directory = try TestEmulatorTests.temporaryBackend(schema: schema, operations: nil)
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try TestDatabase.required()
         do {
-            let emulator = try TestEmulator(backend: directory, database: TestDatabase.current)
+            let emulator = try TestEmulator(backend: directory, database: database)
             emulator.stop()
             return nil
         } catch {
@@ -170,7 +171,7 @@ import Testing
         let viewError = try Self.startError(viewSchema)
 
         // then
-        if TestDatabase.current == .postgreSQL {
+        if try TestDatabase.required() == .postgreSQL {
             #expect(defaultError == nil, "\(defaultError ?? "")")
             #expect(viewError == nil, "\(viewError ?? "")")
         } else {

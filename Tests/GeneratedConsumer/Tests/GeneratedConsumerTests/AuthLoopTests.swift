@@ -12,7 +12,8 @@ import Testing
 /// "auth.token.librarian == true")`) and its realtime subscription follow the user's ID token, and taking the
 /// claim away or disabling the user ends them. No token code: the generated connector takes its token from
 /// `Auth.auth()`.
-@Suite(.serialized) struct AuthLoopTests {
+@Suite(.on(.sqlite), .serialized)  // the loop of ID tokens and claims, decided before any SQL
+struct AuthLoopTests {
     @Test func aClaimGrantedAndWithdrawnByAnAdminGatesTheGeneratedQueryAndItsSubscription() async throws {
         // given: a live emulator (the subscription rides the WebSocket stream) and the app's Auth pointed at it
         let emulator = try TestEmulator(backend: RepositoryPaths.library, seedFile: RepositoryPaths.librarySeed)

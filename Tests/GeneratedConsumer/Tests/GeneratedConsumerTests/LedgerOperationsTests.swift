@@ -21,12 +21,12 @@ private struct LargestPosting: Decodable, Equatable {
 ///
 /// The ledger has no seed and counts from 1, so each test gets an empty emulator of its own; the suite is serialized
 /// because the shared connector points at one emulator at a time.
-@Suite(.serialized) struct LedgerOperationsTests {
+@Suite(.onBothDatabases, .serialized) struct LedgerOperationsTests {
     let books = DataConnect.booksConnector
     let emulator: TestEmulator
 
     init() throws {
-        emulator = try TestEmulator(backend: RepositoryPaths.ledger, database: TestDatabase.current)
+        emulator = try TestEmulator(backend: RepositoryPaths.ledger, database: TestDatabase.required())
         books.useEmulator(host: emulator.host, port: emulator.port)
     }
 

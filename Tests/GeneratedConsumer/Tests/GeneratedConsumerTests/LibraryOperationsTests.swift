@@ -7,10 +7,9 @@ import Testing
 
 /// The shared seeded library emulator and the auth provider both library connectors use in these tests.
 enum LibraryFixture {
-    /// Started once, on first use, for the whole suite.
-    private static let started: Result<TestEmulator, any Error> = Result {
-        try TestEmulator(
-            backend: RepositoryPaths.library, seedFile: RepositoryPaths.librarySeed, database: TestDatabase.current)
+    /// Started once per database, on first use, for the whole suite.
+    private static let started = SharedEmulators { database in
+        try TestEmulator(backend: RepositoryPaths.library, seedFile: RepositoryPaths.librarySeed, database: database)
     }
     /// The signed-in user of both connectors, if any.
     static let auth = EmulatorAuth()
@@ -39,7 +38,7 @@ private func unique(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString
 private func day(_ text: String) throws -> LocalDate { try LocalDate(localDateString: text) }
 
 /// Every operation of `DataConnect.lendingConnector` and `DataConnect.kioskConnector` against a live emulator.
-@Suite(.serialized) struct LibraryOperationsTests {
+@Suite(.onBothDatabases, .serialized) struct LibraryOperationsTests {
     let lending = DataConnect.lendingConnector
     let kiosk = DataConnect.kioskConnector
     let emulator: TestEmulator

@@ -6,9 +6,8 @@ import Testing
 
 /// The shared seeded movies emulator and the auth provider `DataConnect.moviesConnector` uses in these tests.
 enum MoviesFixture {
-    private static let started: Result<TestEmulator, any Error> = Result {
-        try TestEmulator(
-            backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed, database: TestDatabase.current)
+    private static let started = SharedEmulators { database in
+        try TestEmulator(backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed, database: database)
     }
     static let auth = EmulatorAuth()
 
@@ -32,7 +31,7 @@ enum MoviesFixture {
 private func unique(_ prefix: String) -> String { "\(prefix) \(UUID().uuidString.prefix(8))" }
 
 /// Every operation of `DataConnect.moviesConnector`, through the generated API, against a live emulator.
-@Suite(.serialized) struct MoviesOperationsTests {
+@Suite(.onBothDatabases, .serialized) struct MoviesOperationsTests {
     let movies = DataConnect.moviesConnector
 
     init() throws {

@@ -6,10 +6,9 @@ import Testing
 
 /// The shared seeded search emulator `DataConnect.catalogConnector` uses in these tests; nothing writes to it.
 enum SearchCatalogFixture {
-    /// Started once, on first use, for the whole suite.
-    private static let started: Result<TestEmulator, any Error> = Result {
-        try TestEmulator(
-            backend: RepositoryPaths.search, seedFile: RepositoryPaths.searchSeed, database: TestDatabase.current)
+    /// Started once per database, on first use, for the whole suite.
+    private static let started = SharedEmulators { database in
+        try TestEmulator(backend: RepositoryPaths.search, seedFile: RepositoryPaths.searchSeed, database: database)
     }
 
     /// The running emulator, with the shared connector pointed at it.
@@ -49,7 +48,7 @@ enum SearchCatalogFixture {
 
 /// Every operation of `DataConnect.catalogConnector` (`Tests/Backends/search`) against a live emulator: vector
 /// similarity and full-text search read through the generated, typed `_metadata`.
-@Suite(.serialized) struct SearchCatalogOperationsTests {
+@Suite(.onBothDatabases, .serialized) struct SearchCatalogOperationsTests {
     let catalog = DataConnect.catalogConnector
 
     init() throws {

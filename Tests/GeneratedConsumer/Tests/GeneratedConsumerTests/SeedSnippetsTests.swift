@@ -4,7 +4,8 @@ import Testing
 
 /// The documentation's snippets (`Sources/SeedSnippets`), compiled unchanged against the generated package
 /// and run as an app process against a live emulator.
-@Suite struct SeedSnippetsTests {
+@Suite(.on(.sqlite))  // the documentation's snippets, as an app runs them against `dataconnect emulator`
+struct SeedSnippetsTests {
     @Test func theGuidesSnippetsRunAgainstTheEmulator() throws {
         // given: a seeded emulator on a free port, named by the variable a bare useEmulator() follows
         let emulator = try TestEmulator(backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed)

@@ -1,5 +1,6 @@
 import DataConnectTesting
 import Foundation
+import Synchronization
 
 /// Paths of the repository, found from this file's location.
 enum RepositoryPaths {
@@ -23,6 +24,29 @@ enum RepositoryPaths {
     static let searchSeed = search + "/seed_data.gql"
     /// `Tests/Backends/ledger`, which has no seed.
     static let ledger = root + "/Tests/Backends/ledger"
+}
+
+/// One emulator per database, each started when a test on that database first asks for it and shared by the
+/// tests that run there.
+final class SharedEmulators: Sendable {
+    private let start: @Sendable (TestDatabase) throws -> TestEmulator
+    private let started = Mutex<[TestDatabase: Result<TestEmulator, any Error>]>([:])
+
+    /// - Parameter start: Starts the emulator on a database.
+    init(_ start: @escaping @Sendable (TestDatabase) throws -> TestEmulator) {
+        self.start = start
+    }
+
+    /// The emulator of the running test's database (its `.onBothDatabases` trait).
+    func get() throws -> TestEmulator {
+        let database = try TestDatabase.required()
+        return try started.withLock { started in
+            if let result = started[database] { return result }
+            let result = Result { try start(database) }
+            started[database] = result
+            return result
+        }.get()
+    }
 }
 
 /// Runs an executable built next to the test runner and collects its output.

@@ -5,9 +5,8 @@ import PostgreSQLKit
 import PostgreSQLTesting
 import Testing
 
-/// ``PostgreSQLAuthStorage`` on a real server; runs when `DATACONNECT_TEST_DATABASE=postgresql`.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["DATACONNECT_TEST_DATABASE"] == "postgresql"))
-struct PostgreSQLAuthStorageTests {
+/// ``PostgreSQLAuthStorage`` on a real server: the test process's cluster, a database of its own.
+@Suite struct PostgreSQLAuthStorageTests {
     @Test func accountsPersistInTheirOwnSchema() async throws {
         let cluster = try PostgreSQLCluster.shared()
         let database = try cluster.createDatabase("auth_\(UInt32.random(in: 0...UInt32.max))")

@@ -6,7 +6,8 @@ import Testing
 
 /// The browser console's server side over real HTTP: its page and files, the schema model, explain, the request
 /// log, the realtime groups, the live events WebSocket, the origin rules and `--no-console`.
-@Suite struct ConsoleEndpointTests {
+@Suite(.on(.sqlite))  // the console's HTTP endpoints
+struct ConsoleEndpointTests {
     /// A GET with the headers a browser sends, read off a raw socket so the response headers can be checked.
     static func get(_ port: Int, _ path: String, origin: String? = nil) throws -> RawHTTPResult {
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"

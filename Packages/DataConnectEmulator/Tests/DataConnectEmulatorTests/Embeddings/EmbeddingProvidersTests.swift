@@ -11,7 +11,8 @@ import Testing
 
 /// Which embedding provider the emulator hands its engines: the option (the `--embeddings` flag) over
 /// `dataconnect.yaml`'s `emulator.embeddings`, reported by `/emulator/info` and logged, never with a credential.
-@Suite struct EmbeddingProvidersTests {
+@Suite(.on(.sqlite))  // the choice of embedding provider
+struct EmbeddingProvidersTests {
     /// A one-table backend in a temporary folder, its `dataconnect.yaml` ending with `emulatorSection`.
     final class Backend {
         let directory: URL

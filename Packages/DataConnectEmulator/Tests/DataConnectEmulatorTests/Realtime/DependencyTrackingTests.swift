@@ -4,7 +4,7 @@ import EmulatorTesting
 import Testing
 
 /// The tables subscribed queries read and mutations write, on the movies backend.
-@Suite struct DependencyTrackingTests {
+@Suite(.onBothDatabases) struct DependencyTrackingTests {
     static func readTables(_ engine: Engine, _ operation: String, _ variables: JSONObject = [:]) -> Set<String>? {
         guard
             case .ready(let target) = engine.prepareSubscription(

@@ -4,7 +4,7 @@ import Testing
 
 /// Heartbeats (the stream's pings) and `@refresh(every:)`, driven by the hub's ``ManualClock``: the test moves time, nothing waits for
 /// it. The time limit is a hang guard.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HubTimerTests {
+@Suite(.onBothDatabases, .serialized, .timeLimit(.minutes(3))) struct HubTimerTests {
     @Test func heartbeatIsSentOncePerIntervalAndNotBefore() async throws {
         // given
         let fixture = try RealtimeFixture(realtime: .init(heartbeatInterval: .seconds(15)))

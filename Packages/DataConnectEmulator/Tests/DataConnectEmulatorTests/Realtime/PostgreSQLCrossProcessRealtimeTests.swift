@@ -7,7 +7,8 @@ import Testing
 
 /// Emulators serving from one PostgreSQL database, as processes behind a load balancer do: a change committed
 /// through one reaches the realtime subscribers of another (`LISTEN`/`NOTIFY`).
-@Suite struct PostgreSQLCrossProcessRealtimeTests {
+@Suite(.on(.postgreSQL))  // LISTEN/NOTIFY between emulators on one PostgreSQL database
+struct PostgreSQLCrossProcessRealtimeTests {
     /// Two emulators on one fresh schema; the first seeds it. The schema is dropped when released: keep it.
     static func pair() throws -> (schema: TestPostgreSQLSchema, writer: RealtimeFixture, reader: RealtimeFixture) {
         let schema = try TestPostgreSQLSchema()

@@ -5,6 +5,7 @@ import DataConnectWire
 import EmulatorTesting
 import Foundation
 import PostgreSQLKit
+import Testing
 
 /// A small bookshop backend written to a temporary folder, served by an in-process emulator on a free
 /// port, with realtime settings suited to tests.
@@ -59,7 +60,7 @@ final class RealtimeFixture {
     ///
     /// - Parameters:
     ///   - postgreSQL: A PostgreSQL connection string to serve from; when `nil`, the test process's database
-    ///     (``TestDatabase/current``): SQLite in memory, or a fresh PostgreSQL schema.
+    ///     (its ``TestDatabaseTrait``): SQLite in memory, or a fresh PostgreSQL schema.
     ///   - seeded: Whether to insert the authors and books (an emulator sharing a seeded database does not).
     init(
         realtime: SubscriptionHub.Configuration = SubscriptionHub.Configuration(), queries: String = queries,
@@ -85,7 +86,7 @@ final class RealtimeFixture {
         try Self.schema.write(toFile: directory + "/schema/schema.gql", atomically: true, encoding: .utf8)
         try queries.write(toFile: directory + "/connector/queries.gql", atomically: true, encoding: .utf8)
         try Self.mutations.write(toFile: directory + "/connector/mutations.gql", atomically: true, encoding: .utf8)
-        if postgreSQL == nil, TestDatabase.current == .postgreSQL {
+        if postgreSQL == nil, try TestDatabase.required() == .postgreSQL {
             let schema = try TestPostgreSQLSchema()
             ownSchema = schema
             connectionString = schema.connectionString

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `@refresh(onMutationExecuted:)` with a list of events: any of them re-runs the subscribed query.
-@Suite struct RefreshEventListTests {
+@Suite(.onBothDatabases) struct RefreshEventListTests {
     static let queries =
         RealtimeFixture.queries + """
 

@@ -11,7 +11,7 @@ import Testing
 /// Tests wait for events (a stream's next response, ``SubscriptionHub/waitUntilIdle()``,
 /// ``SubscriptionHub/waitUntilSubscriberCount(is:)``) and move the hub's ``ManualClock``; they never sleep. The time
 /// limit is a hang guard.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SubscriptionTests {
+@Suite(.onBothDatabases, .serialized, .timeLimit(.minutes(3))) struct SubscriptionTests {
     @Test func firstEventIsTheCurrentResult() throws {
         // given
         let fixture = try RealtimeFixture()

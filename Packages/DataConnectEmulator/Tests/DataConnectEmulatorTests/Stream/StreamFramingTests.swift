@@ -4,7 +4,8 @@ import Testing
 
 /// RFC 6455 at the frame level against the live stream endpoint: fragments, control frames, the close handshake,
 /// and every kind of bad frame, each answered with the right close code and never a crash.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StreamFramingTests {
+@Suite(.on(.sqlite), .serialized, .timeLimit(.minutes(3)))  // WebSocket framing
+struct StreamFramingTests {
     @Test func fragmentedTextIsReassembledAroundAnInterleavedPing() throws {
         // given
         let fixture = try RealtimeFixture()

@@ -4,7 +4,8 @@ import Testing
 
 /// The opening handshake of the stream endpoint, every path form a released SDK connects to, and the Host and
 /// Origin rules it shares with REST.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StreamHandshakeTests {
+@Suite(.on(.sqlite), .serialized, .timeLimit(.minutes(3)))  // the WebSocket handshake
+struct StreamHandshakeTests {
     @Test func handshakeAnswers101WithTheAcceptKey() throws {
         // given
         let fixture = try RealtimeFixture()

@@ -7,7 +7,7 @@ import Testing
 
 /// The stream's messages: subscribe, execute, resume and cancel multiplexed on one socket, per-request refusals,
 /// re-authentication, and results pushed by other clients' mutations.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StreamProtocolTests {
+@Suite(.onBothDatabases, .serialized, .timeLimit(.minutes(3))) struct StreamProtocolTests {
     @Test func subscribeUpdateCancel() async throws {
         // given
         let fixture = try RealtimeFixture()

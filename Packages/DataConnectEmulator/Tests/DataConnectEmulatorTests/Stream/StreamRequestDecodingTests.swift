@@ -6,7 +6,8 @@ import Testing
 /// that a change in how stream requests are decoded shows here (REST's answers are pinned by `RequestDecodingTests`).
 ///
 /// A refused `subscribe` ends with `cancelled: true`; missing `variables` and a numeric `requestId` are accepted.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StreamRequestDecodingTests {
+@Suite(.on(.sqlite), .serialized, .timeLimit(.minutes(3)))  // decoding of stream messages
+struct StreamRequestDecodingTests {
     /// One request frame and the exact frame that answers it.
     struct Exchange: Sendable, CustomTestStringConvertible {
         var name: String

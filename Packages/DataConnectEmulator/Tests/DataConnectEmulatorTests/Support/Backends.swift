@@ -20,9 +20,12 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The seed file run at start and after each reset.
     var seedFile: String { directory + "/seed_data.gql" }
 
-    /// A fresh emulator on a free port, seeded, on the database of this test process (``TestDatabase/current``).
-    func start() throws -> TestEmulator {
-        try TestEmulator(backend: directory, seedFile: seedFile, database: TestDatabase.current)
+    /// A fresh emulator on a free port, seeded.
+    ///
+    /// - Parameter database: The database to serve from; the running test's (its ``TestDatabaseTrait``) by
+    ///   default, and an error naming the missing trait when it has none.
+    func start(on database: TestDatabase? = nil) throws -> TestEmulator {
+        try TestEmulator(backend: directory, seedFile: seedFile, database: database ?? TestDatabase.required())
     }
 
     var testDescription: String { rawValue }

@@ -1,5 +1,6 @@
 import DataConnectEngine
 import DataConnectWire
+import EmulatorTesting
 import Synchronization
 import Testing
 
@@ -45,7 +46,7 @@ struct FailingEmbeddings: EmbeddingProvider {
 
 /// `<field>_embed` in `X_Data` and `compare_embed`, through the embedding provider seam, on the database of
 /// this test process.
-@Suite struct EmbedTests {
+@Suite(.onBothDatabases) struct EmbedTests {
     static let model = "textembedding-gecko@003"
 
     static let schema = """
@@ -232,7 +233,7 @@ struct FailingEmbeddings: EmbeddingProvider {
 
 /// `Vector_ListFilter`: the filter of a `[Vector]` column, and the prelude's interval enums, as introspection
 /// shows them.
-@Suite struct VectorListFilterTests {
+@Suite(.onBothDatabases) struct VectorListFilterTests {
     static let schema = """
         type Shot @table {
           name: String!

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import SQLiteKit
 import Testing
 
@@ -5,7 +6,8 @@ import Testing
 @testable import DataConnectSQLiteStore
 
 /// The per-connection setup behind string filters: case-sensitive `LIKE` and `dataconnect_regexp`.
-@Suite struct ConnectionSetupTests {
+@Suite(.on(.sqlite))  // the setup of SQLite connections
+struct ConnectionSetupTests {
     @Test func preparesEveryNewConnectionEvenAtAReusedAddress() throws {
         // given: connections opened and freed until the allocator hands an address out again (as when the
         // emulator reloads and opens a new pool)

@@ -1,4 +1,5 @@
 import DataConnectWire
+import EmulatorTesting
 import SQLiteKit
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
 ///
 /// Every input position goes through the same rule: literals and variables, list columns, filters (`eq`, `in`,
 /// list `includes`), `Date_Relative.on`, `Date_ListUpdate` values and `@default(value:)`. The suite runs on
-/// SQLite and, with `DATACONNECT_TEST_DATABASE=postgresql`, on PostgreSQL's `date` columns.
-@Suite struct DateInputTests {
+/// SQLite and on PostgreSQL's `date` columns.
+@Suite(.onBothDatabases) struct DateInputTests {
     static let schema = """
         type Trip @table {
           name: String!

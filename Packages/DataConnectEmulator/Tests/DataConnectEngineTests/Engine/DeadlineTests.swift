@@ -1,13 +1,14 @@
 import DataConnectEngine
 import DataConnectWire
 import Dispatch
+import EmulatorTesting
 import Foundation
 import Synchronization
 import Testing
 
 /// The request's time limit enforced by a watchdog: when the deadline passes, the statement running is
 /// interrupted from outside, whatever it is doing, and the request answers `DEADLINE_EXCEEDED` (HTTP 504).
-@Suite struct DeadlineTests {
+@Suite(.onBothDatabases) struct DeadlineTests {
     static let operations = "query Movies @auth(level: PUBLIC) { movies { id } }"
 
     /// A statement that would run for hours: only an interrupt from outside ends it.
@@ -132,7 +133,7 @@ final class ManualDeadlines: DeadlineScheduler, Sendable {
 
 /// A request past its short budget moves to the slow lane of the thread it started on (the watchdog moves it);
 /// when the lane is full it is stopped at once with `RESOURCE_EXHAUSTED`, naming the budget.
-@Suite struct SlowLaneTests {
+@Suite(.onBothDatabases) struct SlowLaneTests {
     /// Runs the endless statement on a thread whose slow lane is `lane`, with a scheduler the test fires.
     static func startEndless(lane: RecordingLane) throws -> (ManualDeadlines, () -> EngineResult?) {
         let deadlines = ManualDeadlines()

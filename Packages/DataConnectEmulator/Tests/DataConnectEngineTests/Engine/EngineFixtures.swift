@@ -161,10 +161,6 @@ enum EngineFixtures {
         uid: "anon-1", claims: ["sub": "anon-1", "firebase": ["sign_in_provider": "anonymous"]])
 }
 
-/// Whether the SQL the engine runs is not SQLite's: the tests' expectations on SQL text are written in the
-/// SQLite dialect, and hold trivially on PostgreSQL (which the same tests check by their answers).
-let sqlTextDiffers = TestDatabase.current != .sqlite
-
 /// Every SQL text the engine prepared, in order.
 final class SQLLog: Sendable {
     private let entries = Mutex<[String]>([])
@@ -251,13 +247,15 @@ struct EngineResult {
 }
 
 /// A backend compiled from in-memory sources (written to a temporary folder and loaded with
-/// ``ServiceCompiler``), migrated into an in-memory database and optionally seeded.
+/// ``ServiceCompiler``), migrated into a fresh database of the running test's ``TestDatabase`` and optionally
+/// seeded.
 final class TestBackend {
     let service: CompiledService
-    /// The database: SQLite in memory, or a fresh PostgreSQL schema (``TestDatabase/current``).
-    let store: any DataStore
-    /// The PostgreSQL schema, dropped with the backend.
-    let postgreSQLSchema: TestPostgreSQLSchema?
+    /// The database of the running test (its ``TestDatabaseTrait``): SQLite in memory, or a fresh PostgreSQL
+    /// schema, dropped with the backend.
+    let testStore: TestStore
+    /// The store serving from it.
+    var store: any DataStore { testStore.store }
     let engine: Engine
     let log = SQLLog()
 
@@ -311,15 +309,8 @@ final class TestBackend {
         let errors = diagnostics.filter { $0.severity == .error }
         #expect(errors.isEmpty, "\(errors)", sourceLocation: sourceLocation)
         service = try #require(compiled, sourceLocation: sourceLocation)
-        switch TestDatabase.current {
-        case .sqlite:
-            postgreSQLSchema = nil
-            store = try SQLiteStore(location: .memory, readers: 1)
-        case .postgreSQL:
-            let created = try TestPostgreSQLSchema()
-            postgreSQLSchema = created
-            store = try PostgreSQLStore(connectionString: created.connectionString, connections: 2)
-        }
+        testStore = try TestStore(sourceLocation: sourceLocation)
+        let store = testStore.store
         let report = try store.migrate(service.api.model)
         #expect(report.issues.isEmpty, "\(report.issues)", sourceLocation: sourceLocation)
         engine = Engine(
@@ -376,15 +367,7 @@ final class TestBackend {
 
     /// The stored values of a raw SQL query's rows (for checking storage forms and side effects).
     func rows(_ sql: String) throws -> [[DatabaseValue]] {
-        try store.access.read { source in
-            let statement = try source.statement(sql)
-            defer { statement.finish() }
-            var rows: [[DatabaseValue]] = []
-            while try statement.nextRow() {
-                rows.append((0..<statement.columnCount).map { statement.storedValue(at: $0) })
-            }
-            return rows
-        }
+        try testStore.rows(sql)
     }
 }
 

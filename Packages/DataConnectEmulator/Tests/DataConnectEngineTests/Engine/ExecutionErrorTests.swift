@@ -1,4 +1,5 @@
 import DataConnectWire
+import EmulatorTesting
 import SQLiteKit
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Field errors and their codes, partial results, `@transaction`, `@check`/`@redact`, and request-level
 /// failures (variables, unknown operations).
-@Suite struct ExecutionErrorTests {
+@Suite(.onBothDatabases) struct ExecutionErrorTests {
     static let operations = """
         mutation AddUser($id: String!, $name: String!) @auth(level: PUBLIC) { user_insert(data: {id: $id, username: $name}) }
         mutation AddReview($movieId: UUID!) @auth(level: PUBLIC) { review_insert(data: {movieId: $movieId, userId: "u1"}) }

@@ -1,10 +1,11 @@
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 @testable import DataConnectEngine
 
 /// Single lookups `x(id | id_expr | key | first)`.
-@Suite struct LookupTests {
+@Suite(.onBothDatabases) struct LookupTests {
     static let operations = """
         query MovieById($id: UUID!) @auth(level: PUBLIC) { movie(id: $id) { id title } }
         query ReviewByKey($movieId: UUID!, $userId: String!) @auth(level: PUBLIC) {
@@ -28,11 +29,7 @@ import Testing
         let missing = backend.query("MovieById", ["id": "ffffffffffffffffffffffffffffffff"])
 
         // then
-        #expect(
-            sqlTextDiffers
-                || found.sql == [
-                    #"SELECT dataconnect_embed((SELECT json_object('id', t1."id", 'title', t1."title") FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
-                ])
+        expectGoldenSQL(found)
         #expect(found.data == json(#"{"movie": {"id": "a0000000000000000000000000000001", "title": "Inception"}}"#))
         #expect(missing.data == json(#"{"movie": null}"#))
         #expect(missing.errors.isEmpty)
@@ -46,11 +43,7 @@ import Testing
         let result = backend.query("ReviewByKey", ["movieId": .string(EngineFixtures.inception), "userId": "u2"])
 
         // then
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"FROM "review" AS t1 WHERE t1."movie_id" = ?1 AND t1."user_id" = ?2 LIMIT 1"#)
-        )
+        expectGoldenSQL(result)
         #expect(result.data == json(#"{"review": {"rating": 4, "reviewDate": "2024-02-02"}}"#))
     }
 
@@ -64,7 +57,7 @@ import Testing
         let bob = backend.query("MyReview", ["movieId": .string(EngineFixtures.inception)], auth: EngineFixtures.bob)
 
         // then: the same statement, bound to each caller's uid
-        #expect(sqlTextDiffers || alice.allSQL.contains(#"WHERE t1."movie_id" = ?1 AND t1."user_id" = ?2 LIMIT 1"#))
+        expectGoldenSQL(alice)
         #expect(alice.data == json(#"{"review": {"rating": 5}}"#))
         #expect(bob.data == json(#"{"review": {"rating": 4}}"#))
     }
@@ -77,11 +70,7 @@ import Testing
         let result = backend.query("BestDrama")
 
         // then: dramas are Little Women (7.8) and Cleo (7.9)
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"FROM "movie" AS t1 WHERE t1."genre" = ?1 ORDER BY t1."rating" DESC NULLS FIRST LIMIT 1"#)
-        )
+        expectGoldenSQL(result)
         #expect(result.data == json(#"{"movie": {"title": "Cleo from 5 to 7", "rating": 7.9}}"#))
     }
 
@@ -94,7 +83,7 @@ import Testing
         let signedOut = backend.query("Me", auth: nil)
 
         // then
-        #expect(sqlTextDiffers || signedIn.allSQL.contains(#"FROM "user" AS t1 WHERE t1."id" = ?1 LIMIT 1"#))
+        expectGoldenSQL(signedIn)
         #expect(signedIn.data == json(#"{"user": {"id": "u2", "username": "bob"}}"#))
         #expect(signedOut.status == .ok)
         #expect(signedOut.data == .null)

@@ -1,10 +1,11 @@
 import DataConnectWire
+import EmulatorTesting
 import Testing
 
 @testable import DataConnectEngine
 
 /// Relation fields: forward references, `_on_` reverse lists and one-to-one fields, `_via_` many-to-many.
-@Suite struct RelationFieldTests {
+@Suite(.onBothDatabases) struct RelationFieldTests {
     static let operations = """
         query MovieWithDirector($id: UUID!) @auth(level: PUBLIC) { movie(id: $id) { title director { name birthYear } } }
         query MoviesWithDirectors @auth(level: PUBLIC) {
@@ -43,13 +44,7 @@ import Testing
         let undirected = backend.query("MovieWithDirector", ["id": .string(EngineFixtures.sale)])
 
         // then
-        #expect(
-            sqlTextDiffers
-                || directed.sql == [
-                    #"SELECT dataconnect_embed((SELECT json_object('title', t1."title", 'director', dataconnect_embed((SELECT json_object('name', t2."name", "#
-                        + #"'birthYear', t2."birth_year") FROM "People" AS t2 WHERE t2."id" = t1."director_id" LIMIT 1))) "#
-                        + #"FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1))"#
-                ])
+        expectGoldenSQL(directed)
         #expect(
             directed.data
                 == json(#"{"movie": {"title": "Inception", "director": {"name": "Nolan", "birthYear": 1970}}}"#))
@@ -64,7 +59,7 @@ import Testing
         let result = backend.query("MoviesWithDirectors")
 
         // then: one row per movie, the unset director null, and no subquery per row
-        #expect(sqlTextDiffers || result.allSQL.contains(#"LEFT JOIN "People" AS t2 ON t2."id" = t1."director_id""#))
+        expectGoldenSQL(result)
         #expect(
             result.data
                 == json(
@@ -81,12 +76,7 @@ import Testing
         let result = backend.query("LatestByDirector", ["id": .string(EngineFixtures.gerwig)])
 
         // then
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"FROM (SELECT t2."title", t2."release_year" AS _o0 FROM "movie" AS t2 WHERE t1."id" = t2."director_id" "#
-                        + "ORDER BY _o0 DESC NULLS FIRST LIMIT ?2)")
-        )
+        expectGoldenSQL(result)
         #expect(result.data == json(#"{"person": {"name": "Gerwig", "movies_on_director": [{"title": "Barbie"}]}}"#))
     }
 
@@ -98,9 +88,7 @@ import Testing
         let result = backend.query("Metadata")
 
         // then
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(#"FROM "movie_metadata" AS t2 WHERE t1."id" = t2."movie_id" LIMIT 1"#))
+        expectGoldenSQL(result)
         #expect(
             result.data
                 == json(
@@ -116,16 +104,7 @@ import Testing
         let result = backend.query("Cast", ["id": .string(EngineFixtures.barbie)])
 
         // then
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"FROM "movie_actor" AS j2 JOIN "actor" AS t3 ON t3."id" = j2."actor_id" WHERE t1."id" = j2."movie_id" AND j2."role" = ?2"#
-                ))
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"SELECT t5."name", j4."role" AS _o0 FROM "movie_actor" AS j4 JOIN "actor" AS t5"#)
-        )
+        expectGoldenSQL(result)
         #expect(
             result.data
                 == json(
@@ -141,11 +120,7 @@ import Testing
         let result = backend.query("Filmography", ["id": .string(EngineFixtures.saoirse)])
 
         // then: Little Women (main) before Barbie (cameo)
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"FROM "movie_actor" AS j2 JOIN "movie" AS t3 ON t3."id" = j2."movie_id" WHERE t1."id" = j2."actor_id" ORDER BY _o0 DESC"#
-                ))
+        expectGoldenSQL(result)
         #expect(
             result.data
                 == json(
@@ -161,11 +136,7 @@ import Testing
         let result = backend.query("ReviewsWithAuthors")
 
         // then: both to-one relations are joined into the list's page rather than read by a subquery per row
-        #expect(
-            sqlTextDiffers
-                || result.allSQL.contains(
-                    #"LEFT JOIN "user" AS t3 ON t3."id" = t2."user_id" LEFT JOIN "movie" AS t4 ON t4."id" = t2."movie_id""#
-                ))
+        expectGoldenSQL(result)
         #expect(
             !result.allSQL.contains(#""user" AS t3 WHERE"#)
                 && result.allSQL.contains(#"(SELECT t2."rating", t3."username" AS _jt3_0"#))

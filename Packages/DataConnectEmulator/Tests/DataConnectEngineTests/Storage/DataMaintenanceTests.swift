@@ -1,4 +1,5 @@
 import DataConnectWire
+import EmulatorTesting
 import Foundation
 import SQLiteKit
 import Testing
@@ -6,7 +7,8 @@ import Testing
 @testable import DataConnectEngine
 @testable import DataConnectSQLiteStore
 
-@Suite struct DataMaintenanceTests {
+@Suite(.on(.sqlite))  // the SQLite pool's; PostgreSQL's run in PostgreSQLEmulatorTests
+struct DataMaintenanceTests {
     static let chefId: SQLiteValue = .text(String(repeating: "c", count: 32))
     static let recipeId: SQLiteValue = .text(String(repeating: "a", count: 32))
     static let noteId: SQLiteValue = .text(String(repeating: "d", count: 32))

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import SQLiteKit
 import Testing
@@ -6,7 +7,8 @@ import Testing
 @testable import DataConnectSQLiteStore
 
 /// A damaged or empty database file stops the pool from opening, says what is wrong, and is left untouched.
-@Suite struct DatabaseFileCheckTests {
+@Suite(.on(.sqlite))  // SQLite database files
+struct DatabaseFileCheckTests {
     /// A file database with a table of 2,000 rows (many pages), closed again.
     static func makeDatabase() throws -> (directory: String, file: String) {
         let directory = NSTemporaryDirectory() + "dataconnect-filecheck-" + UUID().uuidString

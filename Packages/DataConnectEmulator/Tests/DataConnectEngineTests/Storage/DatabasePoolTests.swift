@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import SQLiteKit
 import Synchronization
@@ -6,7 +7,8 @@ import Testing
 @testable import DataConnectEngine
 @testable import DataConnectSQLiteStore
 
-@Suite struct DatabasePoolTests {
+@Suite(.on(.sqlite))  // the SQLite pool
+struct DatabasePoolTests {
     @Test func memoryPoolSharesOneDatabaseBetweenWriterAndReaders() throws {
         // given
         let pool = try SQLitePool(location: .memory, readers: 2)

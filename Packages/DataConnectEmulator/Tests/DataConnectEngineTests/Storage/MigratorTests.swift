@@ -1,11 +1,15 @@
 import DataConnectSchema
+import EmulatorTesting
 import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
 @testable import DataConnectSQLiteStore
 
-@Suite struct MigratorTests {
+/// SQLite's migrator: the statements it writes, the tables it rebuilds, its bookkeeping and what SQLite alone keeps
+/// (vector copies, `PRAGMA foreign_keys`). What every store's migration promises is in ``StoreMigrationTests``.
+@Suite(.on(.sqlite))  // SQLite's migrator and its statements
+struct MigratorTests {
     static let chefId: SQLiteValue = .text(String(repeating: "c", count: 32))
     static let otherId: SQLiteValue = .text(String(repeating: "d", count: 32))
 
@@ -394,36 +398,5 @@ import Testing
                 .map { $0["name"] as String? }
         }
         #expect(tables == ["_dataconnect_meta", "bookmark", "chef", "cook", "recipe", "recipe_note"])
-    }
-
-    @Test func aChangedViewIsReplacedAndARemovedOneDropped() throws {
-        // given: a table with a row and a view over it
-        let db = try Connection()
-        let table = "type Item @table { price: Float! }"
-        _ = try Self.migrate(
-            db, table + #" type Total @view(sql: "SELECT sum(price) AS total FROM item") { total: Float }"#)
-        try db.execute("INSERT INTO item (id, price) VALUES ('\(String(repeating: "a", count: 32))', 2.5)")
-
-        // when: the view's SQL changes, then the view goes
-        let changed = try Self.migrate(
-            db, table + #" type Total @view(sql: "SELECT sum(price) * 2 AS total FROM item;") { total: Float }"#)
-        let doubled = try StorageFixtures.scalar(db, "SELECT total FROM total")
-        let removed = try Self.migrate(db, table)
-        let views = try db.query("SELECT name FROM sqlite_master WHERE type = 'view'")
-
-        // then: the rows stay, the view follows the schema
-        #expect(changed.issues.isEmpty && removed.issues.isEmpty)
-        #expect(doubled == .real(5.0))
-        #expect(views.isEmpty)
-        #expect(try StorageFixtures.scalar(db, "SELECT count(*) FROM item") == 1)
-    }
-
-    @Test func aNamedViewTheDatabaseLacksIsAnIssue() throws {
-        // when
-        let report = try Self.migrate(
-            try Connection(), #"type Legacy @view(name: "legacy_totals") { total: Float }"#)
-
-        // then
-        #expect(report.issues.map(\.message).contains { $0.contains("legacy_totals") }, "\(report.issues)")
     }
 }

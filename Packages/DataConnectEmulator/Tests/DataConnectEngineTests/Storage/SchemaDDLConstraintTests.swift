@@ -1,11 +1,13 @@
 import DataConnectSchema
+import EmulatorTesting
 import SQLiteKit
 import Testing
 
 @testable import DataConnectEngine
 
 /// The DDL run on SQLite: the constraints hold.
-@Suite struct SchemaDDLConstraintTests {
+@Suite(.on(.sqlite))  // the SQLite DDL's checks on a bare connection
+struct SchemaDDLConstraintTests {
     static let ids: (chef: SQLiteValue, recipe: SQLiteValue, other: SQLiteValue, note: SQLiteValue) = (
         .text(String(repeating: "c", count: 32)), .text(String(repeating: "a", count: 32)),
         .text(String(repeating: "b", count: 32)), .text(String(repeating: "d", count: 32))

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import PostgreSQLKit
 import SQLiteKit
@@ -39,7 +40,8 @@ import Testing
         #expect(seen.value == 1)
     }
 
-    @Test func theWriteAheadLogSummaryCountsCommittedTransactions() throws {
+    // SQLite's write-ahead log.
+    @Test(.on(.sqlite)) func theWriteAheadLogSummaryCountsCommittedTransactions() throws {
         // given: three transactions left in the log of a process that did not checkpoint
         let directory = NSTemporaryDirectory() + "dataconnect-wal-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,0 +1,1 @@
+SELECT (SELECT CASE WHEN coalesce($1::int8, 1) <> 0 THEN json_build_array(json_build_object('releaseYear_sum', SUM(t1."release_year"), 'budget_sum', CAST(SUM(t1."budget") AS text), 'rating_sum', nullif(nullif(nullif(CAST(SUM(t1."rating") AS float8), 'Infinity'), '-Infinity'), 'NaN'))) ELSE '[]'::json END FROM "movie" AS t1);

@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title", 'genre', t1."genre") ORDER BY _o0 ASC NULLS LAST, _o1 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."title", t1."genre", t1."genre" AS _o0, t1."title" AS _o1 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST, _o1 ASC NULLS LAST LIMIT $1::int8) AS t1);

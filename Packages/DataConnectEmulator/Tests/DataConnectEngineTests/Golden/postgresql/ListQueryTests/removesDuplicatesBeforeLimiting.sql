@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT CAST(min(CAST(j AS text)) AS json) AS j FROM (SELECT json_build_object('genre', t1."genre") AS j, row_number() OVER (ORDER BY _o0 ASC NULLS LAST) AS _rn FROM (SELECT t1."genre", t1."genre" AS _o0 FROM "movie" AS t1) AS t1) AS t1_d GROUP BY CAST(j AS text) ORDER BY min(_rn) LIMIT $1::int8) AS t1_j);

@@ -1,0 +1,1 @@
+SELECT (SELECT json_build_object('title', t1."title", 'rating', nullif(nullif(nullif(CAST(t1."rating" AS float8), 'Infinity'), '-Infinity'), 'NaN')) FROM "movie" AS t1 WHERE t1."genre" = $1::"Genre" ORDER BY t1."rating" DESC NULLS FIRST LIMIT 1);

@@ -1,0 +1,1 @@
+SELECT (SELECT json_build_object('id', t1."id", 'username', t1."username") FROM "user" AS t1 WHERE t1."id" = $1::text LIMIT 1);

@@ -1,0 +1,1 @@
+SELECT (SELECT json_build_object('title', t1."title", 'director', (SELECT json_build_object('name', t2."name") FROM "People" AS t2 WHERE t2."id" = t1."director_id" LIMIT 1), 'releaseYear', t1."release_year") FROM "movie" AS t1 WHERE t1."id" = $1::uuid LIMIT 1);

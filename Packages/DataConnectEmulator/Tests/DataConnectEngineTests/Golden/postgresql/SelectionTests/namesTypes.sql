@@ -1,0 +1,1 @@
+SELECT (SELECT json_build_object('__typename', 'Movie', 'director', (SELECT json_build_object('__typename', 'Person') FROM "People" AS t2 WHERE t2."id" = t1."director_id" LIMIT 1)) FROM "movie" AS t1 WHERE t1."id" = $1::uuid LIMIT 1);

@@ -1,0 +1,1 @@
+SELECT dataconnect_embed((SELECT CASE WHEN coalesce(?1, 1) <> 0 THEN json_array(json_object('releaseYear_avg', dataconnect_float(AVG(t1."release_year")), 'rating_avg', dataconnect_float(AVG(t1."rating")), 'budget_avg', dataconnect_float(AVG(t1."budget")))) ELSE json_array() END FROM "movie" AS t1));

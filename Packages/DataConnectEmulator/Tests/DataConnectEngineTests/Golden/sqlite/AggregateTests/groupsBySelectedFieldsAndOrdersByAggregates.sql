@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_group_array(dataconnect_embed(j)), '[]') FROM (SELECT json_object('genre', t1."genre", '_count', COUNT(*)) AS j FROM "movie" AS t1 GROUP BY t1."genre" ORDER BY COUNT(*) DESC NULLS FIRST, (CASE t1."genre" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) ASC NULLS LAST LIMIT ?1));

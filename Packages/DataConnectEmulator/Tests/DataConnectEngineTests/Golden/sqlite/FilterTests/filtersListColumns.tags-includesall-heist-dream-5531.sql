@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title")), '[]') FROM (SELECT t1."title", t1."title" AS _o0 FROM "movie" AS t1 WHERE NOT EXISTS (SELECT 1 FROM json_each(?1) AS w WHERE w.value NOT IN (SELECT value FROM json_each(t1."tags"))) ORDER BY _o0 ASC NULLS LAST LIMIT ?2) AS t1);

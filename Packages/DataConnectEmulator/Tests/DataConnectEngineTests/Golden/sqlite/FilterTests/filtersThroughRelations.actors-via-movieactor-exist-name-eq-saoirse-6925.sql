@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title")), '[]') FROM (SELECT t1."title", t1."title" AS _o0 FROM "movie" AS t1 WHERE EXISTS (SELECT 1 FROM "movie_actor" AS j3 JOIN "actor" AS f2 ON f2."id" = j3."actor_id" WHERE t1."id" = j3."movie_id" AND f2."name" = ?1) ORDER BY _o0 ASC NULLS LAST LIMIT ?2) AS t1);

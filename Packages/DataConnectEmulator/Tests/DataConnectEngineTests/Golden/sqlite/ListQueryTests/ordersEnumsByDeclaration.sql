@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title", 'genre', t1."genre")), '[]') FROM (SELECT t1."title", t1."genre", (CASE t1."genre" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) AS _o0, t1."title" AS _o1 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST, _o1 ASC NULLS LAST LIMIT ?1) AS t1);

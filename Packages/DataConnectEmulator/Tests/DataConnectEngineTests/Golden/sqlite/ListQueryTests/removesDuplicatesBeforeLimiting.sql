@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_group_array(dataconnect_embed(j)), '[]') FROM (SELECT j FROM (SELECT json_object('genre', t1."genre") AS j, row_number() OVER (ORDER BY _o0 ASC NULLS LAST) AS _rn FROM (SELECT t1."genre", (CASE t1."genre" WHEN 'DRAMA' THEN 0 WHEN 'COMEDY' THEN 1 WHEN 'SCIFI' THEN 2 END) AS _o0 FROM "movie" AS t1) AS t1) GROUP BY j ORDER BY min(_rn) LIMIT ?1));

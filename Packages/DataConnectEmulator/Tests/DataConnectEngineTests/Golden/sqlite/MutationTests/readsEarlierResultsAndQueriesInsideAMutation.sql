@@ -1,0 +1,3 @@
+INSERT INTO "movie" ("title", "extras", "id", "created_at") VALUES (?1, ?2, ?3, ?4) RETURNING "id";
+INSERT INTO "movie_metadata" ("movie_id", "language", "id") VALUES (?1, ?2, ?3) RETURNING "id";
+SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title", 'extras', dataconnect_stored_json(t1."extras"), 'movieMetadata_on_movie', dataconnect_embed((SELECT json_object('language', t2."language") FROM "movie_metadata" AS t2 WHERE t1."id" = t2."movie_id" LIMIT 1)))), '[]') FROM (SELECT t1."title", t1."extras", t1."id", t1."id" AS _o0 FROM "movie" AS t1 WHERE t1."id" = ?1 ORDER BY _o0 ASC NULLS LAST LIMIT ?2) AS t1);

@@ -1,0 +1,1 @@
+SELECT dataconnect_embed((SELECT json_object('name', t1."name", 'movies_on_director', (SELECT coalesce(json_group_array(json_object('title', t2."title")), '[]') FROM (SELECT t2."title", t2."release_year" AS _o0 FROM "movie" AS t2 WHERE t1."id" = t2."director_id" ORDER BY _o0 DESC NULLS FIRST LIMIT ?2) AS t2)) FROM "People" AS t1 WHERE t1."id" = ?1 LIMIT 1));

@@ -1,0 +1,1 @@
+SELECT dataconnect_embed((SELECT json_object('__typename', 'Movie', 'director', dataconnect_embed((SELECT json_object('__typename', 'Person') FROM "People" AS t2 WHERE t2."id" = t1."director_id" LIMIT 1))) FROM "movie" AS t1 WHERE t1."id" = ?1 LIMIT 1));
