@@ -113,6 +113,8 @@ public struct PostgreSQLMigrator: Sendable {
             }
         }
         let wanted = Set(ddl.tables.map(\.name))
+        // Foreign keys of columns added to existing tables, added once every table exists.
+        var addedForeignKeys: [String] = []
         for table in ddl.tables {
             guard let columns = catalog.columns[table.name] else {
                 plan.additive.append(table.createStatement)
@@ -157,6 +159,10 @@ public struct PostgreSQLMigrator: Sendable {
                         "ALTER TABLE \(table.quotedName) ALTER COLUMN \(q(column.name)) DROP NOT NULL")
                 }
             }
+            // A new column cannot have a foreign key yet: one over a new column is added with it.
+            for foreignKey in table.foreignKeys where foreignKey.columns.contains(where: { columns[$0] == nil }) {
+                addedForeignKeys.append("ALTER TABLE \(table.quotedName) ADD \(foreignKey.definition)")
+            }
             let declared = Set(table.columns.map(\.name))
             // The stored search document is the search index's, not the schema's.
             for name in columns.keys.sorted()
@@ -167,6 +173,7 @@ public struct PostgreSQLMigrator: Sendable {
                 plan.additive.append(index.statement)
             }
         }
+        plan.additive += addedForeignKeys
         var recordsMetadata = planSearchIndexes(&plan, catalog: catalog)
         for name in catalog.columns.keys.sorted() where !wanted.contains(name) && name != Self.metadataTable {
             plan.destructive.append("DROP TABLE \(q(name)) CASCADE")

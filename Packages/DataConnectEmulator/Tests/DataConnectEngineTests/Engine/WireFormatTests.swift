@@ -186,7 +186,7 @@ import Testing
         expectGoldenSQL(read)
         #expect(insert.errors.isEmpty && scores.errors.isEmpty)
         // the list as each database stores one (JSON text, a PostgreSQL array), the boolean read as 1
-        let tags: SQLiteValue = try TestDatabase.required() == .sqlite ? .text(#"["a","b's"]"#) : .text("{a,b's}")
+        let tags: DatabaseValue = try TestDatabase.required() == .sqlite ? .text(#"["a","b's"]"#) : .text("{a,b's}")
         let stored = try backend.rows("SELECT tags, is_classic FROM movie")
         #expect(stored == [[tags, .integer(1)]], "\(stored)")
         #expect(

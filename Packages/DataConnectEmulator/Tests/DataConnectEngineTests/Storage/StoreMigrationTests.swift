@@ -221,16 +221,8 @@ import Testing
 
         // then: the optional reference is checked, and SET NULL on delete
         #expect(report.issues.isEmpty, "\(report.issues)")
-        withKnownIssue(
-            Comment(
-                rawValue: "PostgreSQL's migrator adds the column of a new reference to an existing table, and its "
-                    + "index, but not its foreign key")
-        ) {
-            #expect(dangling)
-            #expect(recipes == [["Soup", .null]])
-        } when: {
-            database.database == .postgreSQL
-        }
+        #expect(dangling)
+        #expect(recipes == [["Soup", .null]])
     }
 
     @Test func aUniqueConstraintOverDuplicatesIsRefusedAndTheRowsStay() throws {
