@@ -8,6 +8,7 @@ let package = Package(
     name: "DataConnectKit",
     products: [
         .library(name: "DataConnectTime", targets: ["DataConnectTime"]),
+        .library(name: "DataConnectEncoding", targets: ["DataConnectEncoding"]),
         .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
         .library(name: "DataConnectSchema", targets: ["DataConnectSchema"]),
         .library(name: "SQLiteKit", targets: ["SQLiteKit"]),
@@ -31,6 +32,11 @@ let package = Package(
 
         // The one owner of RFC 3339 timestamps, `YYYY-MM-DD` dates and civil-calendar arithmetic.
         .target(name: "DataConnectTime"),
+
+        // MARK: Byte encodings: base64, SHA-1, WebSocket framing
+
+        // The one owner of base64 and base64url, SHA-1 (for the WebSocket handshake) and RFC 6455 framing.
+        .target(name: "DataConnectEncoding"),
 
         // MARK: GraphQL and the Data Connect schema
 
@@ -60,6 +66,7 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "DataConnectTimeTests", dependencies: ["DataConnectTime"]),
+        .testTarget(name: "DataConnectEncodingTests", dependencies: ["DataConnectEncoding"]),
         .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
         .testTarget(name: "DataConnectSchemaTests", dependencies: ["DataConnectSchema", "GraphQLLanguage"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
