@@ -1,10 +1,10 @@
 import DataConnectEngine
 import DataConnectSchema
+import DataConnectTestSupport
 import Foundation
 import PostgreSQLKit
 import PostgreSQLTesting
 import Testing
-import WorkspaceTestSupport
 
 @testable import dataconnect
 
