@@ -18,6 +18,10 @@ let package = Package(
         .executable(name: "pg-cluster", targets: ["PGCluster"]),
         .executable(name: "kit-bench", targets: ["KitBenchmarks"]),
     ],
+    dependencies: [
+        // The `posix_spawn` runner PostgreSQLTesting runs `initdb` and `pg_ctl` with; that package depends on nothing.
+        .package(path: "../DataConnectTestSupport")
+    ],
     targets: [
         // MARK: C libraries from Debian packages
 
@@ -53,7 +57,10 @@ let package = Package(
         // MARK: PostgreSQL servers for tests and development
 
         // Throwaway clusters for tests (`PostgreSQLCluster.shared()`), and `pg-cluster` behind `make postgres`.
-        .target(name: "PostgreSQLTesting", dependencies: ["PostgreSQLKit"]),
+        .target(
+            name: "PostgreSQLTesting",
+            dependencies: ["PostgreSQLKit", .product(name: "ProcessSpawning", package: "DataConnectTestSupport")]
+        ),
         .executableTarget(name: "PGCluster", dependencies: ["PostgreSQLTesting"]),
 
         // MARK: Benchmarks (`make bench`)
