@@ -14,10 +14,13 @@ import Darwin
 public enum Loopback {
     /// Why a socket operation failed.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        /// What failed, with `errno`.
+        /// The `errno` of the failed call, e.g. `ECONNREFUSED`.
+        public var code: Int32
+        /// What failed, and why.
         public var description: String
 
         init(_ operation: String, errno code: Int32 = errno) {
+            self.code = code
             description = "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         }
     }
