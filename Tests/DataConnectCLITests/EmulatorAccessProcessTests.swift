@@ -105,6 +105,6 @@ private struct RawExchange: CustomStringConvertible {
         for (name, value) in response.headers {
             headers[name.lowercased()] = value.trimmingCharacters(in: .whitespaces)
         }
-        body = Data(response.body)
+        self.body = Data(response.body)
     }
 }
