@@ -9,6 +9,7 @@ SDK := Packages/DataConnect
 GEN := Packages/DataConnectCodegen
 CACHE := Packages/DataConnectCache
 TESTING := Packages/DataConnectTesting
+SUPPORT := Packages/DataConnectTestSupport
 BACKEND ?= Backend/movies
 # What building and running the toolkit, the demo and the apps need (`make bootstrap`, `make demo`).
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
@@ -37,9 +38,9 @@ GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/searc
 CONSUMER := Tests/GeneratedConsumer
 # Everything `make lint` checks and `make fmt` formats: our Swift, not the templates (they hold {{placeholders}}).
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
-  $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN),$(p)/Package.swift $(p)/Sources $(p)/Tests)
+  $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN) $(SUPPORT),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-compare probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-compare probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -80,7 +81,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: bootstrap-test test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-auth-admin test-install ## Run every test suite
+test: bootstrap-test test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-auth-admin test-install ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -96,6 +97,9 @@ fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEE
 	DATACONNECT_FUZZ_CASES=$(FUZZ_CASES) \
 	  DATACONNECT_FUZZ_SEED=$(if $(FUZZ_SEED),$(FUZZ_SEED),$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')) \
 	  $(SWIFT) test --filter EmulatorFuzzTests
+
+test-support: ## The shared test support itself: the posix_spawn runner, ChildProcess, loopback sockets
+	$(SWIFT) test --package-path $(SUPPORT)
 
 test-kit:
 	$(SWIFT) test --package-path $(KIT)
@@ -298,4 +302,4 @@ fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out Benchmarks/shapes/.out
+	rm -rf .build $(KIT)/.build $(SUPPORT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out Benchmarks/shapes/.out

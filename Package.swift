@@ -20,6 +20,8 @@ let package = Package(
         .package(path: "Packages/DataConnect"),
         .package(path: "Packages/DataConnectTesting"),
         .package(path: "Apps/FirebaseDataConnectGenerated"),
+        // What the tests share: hang guards, the child-process runner, built executables, loopback sockets.
+        .package(path: "Packages/DataConnectTestSupport"),
     ],
     targets: [
         // MARK: Tools
@@ -131,17 +133,11 @@ let package = Package(
 
         // MARK: Cross-package tests
 
-        // What the process-running test targets share: finding a built executable, running it as a child process
-        // and waiting for its events, hang guards, temporary directories. A library, not a test target.
-        .target(
-            name: "WorkspaceTestSupport",
-            path: "Tests/TestSupport"
-        ),
         // The documented layering checked on the packages' manifests (`swift package dump-package`), and the
         // package graph docs/architecture.md draws from them.
         .testTarget(
             name: "LayeringTests",
-            dependencies: ["WorkspaceTestSupport"],
+            dependencies: [.product(name: "DataConnectTestSupport", package: "DataConnectTestSupport")],
             path: "Tests/LayeringTests"
         ),
         // The shared argument parser, without a command line around it.
@@ -155,7 +151,9 @@ let package = Package(
             name: "DataConnectCLITests",
             dependencies: [
                 "dataconnect",
-                "WorkspaceTestSupport",
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+                // The stream client's WebSocket frames and the hostile requests' tokens.
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 // `dataconnect sql` runs against a throwaway server; the tests read its catalog themselves.
@@ -173,7 +171,7 @@ let package = Package(
                 "MoviesCLICore",
                 "MoviesModels",
                 "movies",
-                "WorkspaceTestSupport",
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
                 .product(name: "DataConnectTesting", package: "DataConnectTesting"),
                 // For building SDK and Auth errors in the shell's error-mapping tests.
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
@@ -190,7 +188,9 @@ let package = Package(
                 // Built so the end-to-end test can run it inside tmux, and change data with the CLI meanwhile.
                 "movies-tui",
                 "movies",
-                "WorkspaceTestSupport",
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+                // tmux runs straight on the `posix_spawn` runner, its output in a file (see Support/Tmux.swift).
+                .product(name: "ProcessSpawning", package: "DataConnectTestSupport"),
                 .product(name: "DataConnectTesting", package: "DataConnectTesting"),
             ],
             path: "Tests/MoviesTUITests"

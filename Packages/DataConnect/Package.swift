@@ -17,6 +17,8 @@ let package = Package(
         .package(path: "../DataConnectKit"),
         // The normalized client cache engine (memory or SQLite) behind `CacheSettings`.
         .package(path: "../DataConnectCache"),
+        // Hang guards, loopback sockets and the child-process runner, for the tests.
+        .package(path: "../DataConnectTestSupport"),
         // Nothing else: tests and benchmarks against a live emulator live in `Packages/DataConnectTesting`.
     ],
     targets: [
@@ -35,13 +37,18 @@ let package = Package(
                 "FirebaseAuth",
                 "CWebSockets",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // Close codes of the realtime stream, base64url of tokens.
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
                 .product(name: "DataConnectCache", package: "DataConnectCache"),
             ]
         ),
 
         // Firebase Auth with the Apple SDK's API, talking to the Identity Toolkit REST API (or the Auth emulator)
-        // over URLSession; only Foundation and FirebaseCore.
-        .target(name: "FirebaseAuth", dependencies: ["FirebaseCore"]),
+        // over URLSession; Foundation, FirebaseCore, and DataConnectEncoding to read the tokens' base64url.
+        .target(
+            name: "FirebaseAuth",
+            dependencies: ["FirebaseCore", .product(name: "DataConnectEncoding", package: "DataConnectKit")]
+        ),
 
         // MARK: Tests
 
@@ -49,13 +56,25 @@ let package = Package(
         // Talks real HTTP to a stand-in server on 127.0.0.1 (Support/StandInServer.swift).
         // With FirebaseDataConnect: a production-mode app (options from a plist, Auth and Data Connect against
         // a stand-in of Google's hosts) compared with literal fixtures.
-        .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore", "FirebaseDataConnect"]),
+        .testTarget(
+            name: "FirebaseAuthTests",
+            dependencies: [
+                "FirebaseAuth", "FirebaseCore", "FirebaseDataConnect",
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+            ]
+        ),
         .testTarget(
             name: "FirebaseDataConnectTests",
             dependencies: [
                 "FirebaseDataConnect",
                 "FirebaseCore",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // The scripted WebSocket server's frames and handshake.
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+                // `openssl` makes the TLS tests' certificates and serves them.
+                .product(name: "ProcessSpawning", package: "DataConnectTestSupport"),
             ]
         ),
     ],

@@ -19,7 +19,9 @@ let package = Package(
         .executable(name: "realtime-bench", targets: ["RealtimeBench"]),
     ],
     dependencies: [
-        .package(path: "../DataConnectKit")
+        .package(path: "../DataConnectKit"),
+        // Hang guards, the child-process runner and loopback sockets, for the tests.
+        .package(path: "../DataConnectTestSupport"),
     ],
     targets: [
         // MARK: HTTP
@@ -27,7 +29,14 @@ let package = Package(
         // libmicrohttpd: HTTP/1.1 parsing, limits, an epoll thread pool, suspend/resume.
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "EmulatorHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(
+            name: "EmulatorHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                // WebSocket framing and the handshake's SHA-1 and base64
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+            ]
+        ),
         // The benchmark ceiling: the same HTTP layer answering a fixed reply.
         .executableTarget(name: "HTTPBench", dependencies: ["EmulatorHTTP"]),
 
@@ -63,6 +72,8 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // base64url of the tokens the engine reads and forwards
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
             ]
         ),
 
@@ -96,6 +107,8 @@ let package = Package(
             dependencies: [
                 "EmulatorHTTP",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // base64url of tokens, base64 of password hashes
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
                 // accounts persist in <dataDir>/auth.sqlite, or in the dataconnect_auth schema on PostgreSQL
                 .product(name: "SQLiteKit", package: "DataConnectKit"),
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),
@@ -113,6 +126,8 @@ let package = Package(
                 .product(name: "DataConnectSchema", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
+                // the WebSocket sessions' messages, service account JWTs, the console's embedded assets
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
             ],
             plugins: ["ConsoleAssetsPlugin"]
         ),
@@ -137,16 +152,30 @@ let package = Package(
             dependencies: [
                 "CMicroHTTPD", "DataConnectEmulator", "EmulatorHTTP",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
             ]),
 
         // MARK: Tests
 
-        .testTarget(name: "EmulatorHTTPTests", dependencies: ["EmulatorHTTP"]),
+        // Applies the server's allocator settings in a process of its own, for ServerAllocatorTests: the settings are
+        // the whole process's and must not reach the shared test process (not a product).
+        .executableTarget(name: "AllocatorProbe", dependencies: ["EmulatorHTTP"]),
+        .testTarget(
+            name: "EmulatorHTTPTests",
+            dependencies: [
+                "EmulatorHTTP", "AllocatorProbe",
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+            ]
+        ),
         // the live transport against servers on loopback ports: EmulatorHTTP's, a raw socket, Python's TLS server
         .testTarget(
             name: "OutboundHTTPTests",
             dependencies: [
                 "OutboundHTTP", "EmulatorHTTP", .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+                // `openssl` makes the test certificates; Python's TLS server runs as a child process
+                .product(name: "ProcessSpawning", package: "DataConnectTestSupport"),
             ]
         ),
         .testTarget(
@@ -154,6 +183,7 @@ let package = Package(
             dependencies: [
                 "AuthEmulator", "EmulatorHTTP", "DataConnectEmulator",
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
                 // the PostgreSQL storage suite starts a cluster, as the engine's PostgreSQL suites do
                 .product(name: "PostgreSQLKit", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
@@ -186,6 +216,11 @@ let package = Package(
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
+                // the stream client's frames, the tokens the tests write
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+                // `openssl` makes the service accounts' keys and checks their signatures
+                .product(name: "ProcessSpawning", package: "DataConnectTestSupport"),
             ],
             // backend folders the tests start emulators on, or copy to a temporary folder
             exclude: ["Fixtures"]

@@ -8,6 +8,7 @@ let package = Package(
     name: "DataConnectKit",
     products: [
         .library(name: "DataConnectTime", targets: ["DataConnectTime"]),
+        .library(name: "DataConnectEncoding", targets: ["DataConnectEncoding"]),
         .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
         .library(name: "DataConnectSchema", targets: ["DataConnectSchema"]),
         .library(name: "SQLiteKit", targets: ["SQLiteKit"]),
@@ -16,6 +17,10 @@ let package = Package(
         .library(name: "PostgreSQLTesting", targets: ["PostgreSQLTesting"]),
         .executable(name: "pg-cluster", targets: ["PGCluster"]),
         .executable(name: "kit-bench", targets: ["KitBenchmarks"]),
+    ],
+    dependencies: [
+        // The `posix_spawn` runner PostgreSQLTesting runs `initdb` and `pg_ctl` with; that package depends on nothing.
+        .package(path: "../DataConnectTestSupport")
     ],
     targets: [
         // MARK: C libraries from Debian packages
@@ -32,6 +37,11 @@ let package = Package(
         // The one owner of RFC 3339 timestamps, `YYYY-MM-DD` dates and civil-calendar arithmetic.
         .target(name: "DataConnectTime"),
 
+        // MARK: Byte encodings: base64, SHA-1, WebSocket framing
+
+        // The one owner of base64 and base64url, SHA-1 (for the WebSocket handshake) and RFC 6455 framing.
+        .target(name: "DataConnectEncoding"),
+
         // MARK: GraphQL and the Data Connect schema
 
         .target(name: "GraphQLLanguage"),
@@ -47,7 +57,10 @@ let package = Package(
         // MARK: PostgreSQL servers for tests and development
 
         // Throwaway clusters for tests (`PostgreSQLCluster.shared()`), and `pg-cluster` behind `make postgres`.
-        .target(name: "PostgreSQLTesting", dependencies: ["PostgreSQLKit"]),
+        .target(
+            name: "PostgreSQLTesting",
+            dependencies: ["PostgreSQLKit", .product(name: "ProcessSpawning", package: "DataConnectTestSupport")]
+        ),
         .executableTarget(name: "PGCluster", dependencies: ["PostgreSQLTesting"]),
 
         // MARK: Benchmarks (`make bench`)
@@ -60,6 +73,7 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "DataConnectTimeTests", dependencies: ["DataConnectTime"]),
+        .testTarget(name: "DataConnectEncodingTests", dependencies: ["DataConnectEncoding"]),
         .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
         .testTarget(name: "DataConnectSchemaTests", dependencies: ["DataConnectSchema", "GraphQLLanguage"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),

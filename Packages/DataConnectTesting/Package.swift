@@ -21,6 +21,8 @@ let package = Package(
         .package(path: "../DataConnectKit"),
         // The checked-in generated movies SDK, which the tests drive through `TestEmulator.attach` (tests only).
         .package(path: "../../Apps/FirebaseDataConnectGenerated"),
+        // Hang guards, the child-process runner (the persistence tests run CacheProbe) and loopback ports (tests only).
+        .package(path: "../DataConnectTestSupport"),
     ],
     targets: [
         // MARK: Library
@@ -75,6 +77,9 @@ let package = Package(
                 .product(name: "FirebaseCore", package: "DataConnect"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "FirebaseDataConnectGenerated", package: "FirebaseDataConnectGenerated"),
+                // Custom tokens the Admin SDKs would make.
+                .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
             ]
         ),
     ],

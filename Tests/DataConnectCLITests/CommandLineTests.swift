@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// The `dataconnect` command line as a user meets it: help, usage errors, exit statuses, output
 /// streams and paths.

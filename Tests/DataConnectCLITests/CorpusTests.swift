@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// The error corpus: each case is a small backend that breaks one rule, run through `dataconnect
 /// validate` as a process; stderr must hold the exact `file:line:col: error: message` line.

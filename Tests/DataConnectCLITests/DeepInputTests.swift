@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// Long chains the parser's nesting limit does not cover: fragments spreading fragments, and keys made
 /// of references to tables keyed by references. The tool runs as a process, so a stack overflow fails

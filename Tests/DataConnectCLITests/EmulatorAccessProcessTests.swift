@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -91,59 +91,20 @@ private struct RawExchange: CustomStringConvertible {
     var errorStatus: String? { (json?["error"] as? [String: Any])?["status"] as? String }
     var description: String { "HTTP \(status) \(headers): \(String(decoding: body.prefix(500), as: UTF8.self))" }
 
-    /// Sends the request with `Connection: close`; reads fail after `hangGuard` seconds of silence.
+    /// Sends the request with `Connection: close` and reads the answer; gives up after `hangGuard`.
     init(
         port: UInt16, _ method: String, _ path: String, host: String, headers extra: [String] = [],
-        body: String? = nil, hangGuard: Int = Int(HangGuard.process.components.seconds)
+        body: String? = nil, hangGuard: Duration = HangGuard.process
     ) throws {
         var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n"
         for line in extra { request += line + "\r\n" }
         if let body { request += "Content-Length: \(body.utf8.count)\r\n" }
         request += "Connection: close\r\n\r\n" + (body ?? "")
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: hangGuard, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let response = try RawHTTP.exchange(port: Int(port), request, hangGuard: hangGuard)
+        status = response.status
+        for (name, value) in response.headers {
+            headers[name.lowercased()] = value.trimmingCharacters(in: .whitespaces)
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Array(request.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, 0) }
-            guard sent > 0 else { throw POSIXError(.EPIPE) }
-            offset += sent
-        }
-        var received = Data()
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                received.append(contentsOf: chunk[..<count])
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else if count < 0 {
-                throw POSIXError(.ETIMEDOUT)
-            } else {
-                break
-            }
-        }
-        guard let end = received.range(of: Data("\r\n\r\n".utf8)) else { throw POSIXError(.EBADMSG) }
-        let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        self.body = Data(received[end.upperBound...])
+        self.body = Data(response.body)
     }
 }

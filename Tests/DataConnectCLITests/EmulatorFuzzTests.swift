@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// `dataconnect generate` run as a process on a copy of Backend/movies whose SDK goes to a scratch folder.
 @Suite struct GenerateCommandTests {

@@ -1,7 +1,8 @@
+import DataConnectEncoding
+import DataConnectTestSupport
 import Foundation
 import Synchronization
 import Testing
-import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -52,9 +53,7 @@ import FoundationNetworking
     /// An unsigned ID token (the emulator decodes tokens without verifying them).
     static func token(uid: String) -> String {
         func encode(_ object: [String: Any]) -> String {
-            let data = try! JSONSerialization.data(withJSONObject: object)
-            return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            Base64.url.encode(try! JSONSerialization.data(withJSONObject: object))
         }
         let now = Int(Date().timeIntervalSince1970)
         return encode(["alg": "none", "typ": "JWT"]) + "."
@@ -281,7 +280,7 @@ import FoundationNetworking
         }
         // (no event says that SQLite is busy: the emulator's CPU time is measured again until it has grown by a
         // second; the pause between two measurements decides nothing)
-        _ = try await HangGuard.poll(upTo: .seconds(600), every: .milliseconds(50)) {
+        _ = await HangGuard.wait(upTo: .seconds(600), every: .milliseconds(50)) {
             answered.load(ordering: .relaxed) || Self.cpuSeconds(of: pid) - before >= 1
         }
         let running = !answered.load(ordering: .relaxed) && Self.cpuSeconds(of: pid) - before >= 1

@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// `dataconnect init` run as a process: the created project validates, its generated SDK is fresh, its app
 /// builds against this repository's core SDK and runs against `dataconnect emulator` with the seed data.

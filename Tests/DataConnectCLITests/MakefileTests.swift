@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// What the repository's `make` targets install, read from their dry runs (`make -n`): the demo only what it
 /// needs, the tests the rest, and the Python test clients pinned in a virtual environment.

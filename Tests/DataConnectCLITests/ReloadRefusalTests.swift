@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// A watched backend saved with an error `dataconnect validate` would refuse: the running emulator keeps serving
 /// the last good version and says why on one line naming the file, line and column.

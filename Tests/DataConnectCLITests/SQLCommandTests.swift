@@ -1,11 +1,11 @@
 import DataConnectEngine
 import DataConnectPostgreSQLStore
 import DataConnectSchema
+import DataConnectTestSupport
 import Foundation
 import PostgreSQLKit
 import PostgreSQLTesting
 import Testing
-import WorkspaceTestSupport
 
 @testable import dataconnect
 

@@ -1,7 +1,7 @@
+import DataConnectTestSupport
 import Foundation
 import PostgreSQLTesting
 import Testing
-import WorkspaceTestSupport
 
 /// `dataconnect emulator --seed` run as a process on a persistent database, started twice: the seed runs once,
 /// on the empty database; the second start logs why it skipped the seed, and serves the same data.

@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// The seed file is checked against the generated API by `dataconnect validate` (`--seed FILE`, or
 /// `DIR/seed_data.gql`) and by the emulator before it seeds, with the same line, located in the seed file.

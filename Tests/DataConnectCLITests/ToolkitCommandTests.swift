@@ -1,7 +1,7 @@
+import DataConnectTestSupport
 import Foundation
 import PostgreSQLKit
 import Testing
-import WorkspaceTestSupport
 
 /// `dataconnect --version`, a project pinned to a toolkit version (`DATACONNECT_PACKAGE_URL`, as an installed
 /// `dataconnect` pins), the mismatch warning, `dataconnect upgrade`, and `dataconnect postgres start|stop`, run as
@@ -28,23 +28,6 @@ import WorkspaceTestSupport
         try await ChildProcess.run(
             BuiltExecutable.require("dataconnect"), ["init", "--template", "blank", "--name", "pins", project],
             environment: ProcessInfo.processInfo.environment.merging(["DATACONNECT_PACKAGE_URL": packageURL]) { $1 })
-    }
-
-    /// A TCP port nothing listens on now: the kernel's pick for a socket bound to port 0, then closed.
-    static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     @Test func versionNamesTheToolkitVersion() async throws {
@@ -171,7 +154,7 @@ import WorkspaceTestSupport
         defer { scratch.remove() }
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
         let directory = scratch.path + "/cluster"
-        let port = try Self.freePort()
+        let port = try Loopback.freePort()
 
         // when
         let started = try await ChildProcess.dataconnect(["postgres", "start", directory, "--port", String(port)])

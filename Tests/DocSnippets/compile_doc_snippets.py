@@ -46,8 +46,8 @@ An HTML comment on the line right before the opening fence (invisible on GitHub)
 - `app` (the default): the generated movies SDK, FirebaseDataConnect, DataConnectTesting, Foundation and Testing;
   parameters `connector`/`movies` (MoviesConnector), `dataConnect`, `ref` (listMoviesByGenre's ref), `id`,
   `genre`, `emulator` (TestEmulator);
-- `test-support`: `app`, plus the real `Recorder` (with its `HangGuard`) and `ClosedPort` of DataConnectTesting's
-  own tests (Support/), copied into the module on each run;
+- `test-support`: `app`, plus the real `Recorder` of DataConnectTesting's own tests (Support/), copied into the
+  module on each run, and `DataConnectTestSupport` (`HangGuard`, `Loopback`), the repository's shared test support;
 - `emulator`: the emulator as a library (`Emulator`, `SubscriptionHub`, `ManualClock`); parameters `emulator`, `hub`.
 
 A `<!-- snippet: ... -->` comment that is malformed, names an unknown context, or is not followed by a ```swift
@@ -95,12 +95,12 @@ TESTING_SUPPORT = "Packages/DataConnectTesting/Tests/DataConnectTestingTests/Sup
 CONTEXTS = {
     # App code on the generated movies SDK, and the app's tests.
     "app": Context(imports=APP_IMPORTS, parameters=APP_PARAMETERS),
-    # The same, with the repository's own test helpers a page names (`Recorder`, `ClosedPort`), compiled from
-    # their real files so that the page and the helpers cannot disagree.
+    # The same, with the repository's own test helpers a page names (`Recorder`, `Loopback`), compiled from
+    # their real files and package so that the page and the helpers cannot disagree.
     "test-support": Context(
-        imports=APP_IMPORTS,
+        imports=APP_IMPORTS + ["DataConnectTestSupport"],
         parameters=APP_PARAMETERS,
-        support=tuple(f"{TESTING_SUPPORT}/{name}.swift" for name in ["Recorder", "HangGuard", "ClosedPort"]),
+        support=tuple(f"{TESTING_SUPPORT}/{name}.swift" for name in ["Recorder"]),
     ),
     # The emulator as a library (`Emulator`, `SubscriptionHub`, `ManualClock`), as its own tests use it.
     "emulator": Context(
@@ -114,6 +114,7 @@ DEFAULT_CONTEXT = "app"
 DEPENDENCIES = [
     ("Packages/DataConnect", ["FirebaseCore", "FirebaseAuth", "FirebaseDataConnect"]),
     ("Packages/DataConnectTesting", ["DataConnectTesting"]),
+    ("Packages/DataConnectTestSupport", ["DataConnectTestSupport"]),
     ("Packages/DataConnectEmulator", ["DataConnectEmulator"]),
     ("Apps/FirebaseDataConnectGenerated", ["FirebaseDataConnectGenerated"]),
 ]

@@ -15,6 +15,8 @@ let package = Package(
         .package(path: "../../Packages/DataConnect"),
         // `TestEmulator` and the in-process transport for the live tests.
         .package(path: "../../Packages/DataConnectTesting"),
+        // The child-process runner the snippets app runs on.
+        .package(path: "../../Packages/DataConnectTestSupport"),
     ],
     targets: [
         // The code snippets of the Data Connect documentation, verbatim, as an app would run them.
@@ -36,6 +38,7 @@ let package = Package(
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "FirebaseAuth", package: "DataConnect"),
                 .product(name: "DataConnectTesting", package: "DataConnectTesting"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
             ]
         ),
     ],

@@ -80,6 +80,7 @@ extension PackageGraph {
 enum ProjectLayering {
     static let kit = "DataConnectKit"
     static let emulator = "DataConnectEmulator"
+    static let support = "DataConnectTestSupport"
 
     static let rules: [LayeringRule] = [
         LayeringRule(
@@ -93,8 +94,23 @@ enum ProjectLayering {
                 ]),
             reason: "the engine reaches databases only through the DataStore seam, and serves no HTTP"),
         LayeringRule(
-            subject: .package(kit), forbidden: .packagesOtherThan([kit]),
-            reason: "the kit is the bottom layer"),
+            subject: .target(TargetID(package: emulator, target: "DataConnectSQLiteStore")),
+            forbidden: .targets([
+                TargetID(package: kit, target: "PostgreSQLKit"), TargetID(package: kit, target: "CLibPQ"),
+            ]),
+            reason: "each store links its own driver only"),
+        LayeringRule(
+            subject: .target(TargetID(package: emulator, target: "DataConnectPostgreSQLStore")),
+            forbidden: .targets([
+                TargetID(package: kit, target: "SQLiteKit"), TargetID(package: kit, target: "CSQLite"),
+            ]),
+            reason: "each store links its own driver only"),
+        LayeringRule(
+            subject: .package(kit), forbidden: .packagesOtherThan([kit, support]),
+            reason: "the kit is the bottom layer (with the posix_spawn runner its PostgreSQL clusters start with)"),
+        LayeringRule(
+            subject: .package(support), forbidden: .packagesOtherThan([support]),
+            reason: "the test support depends on nothing, so every package's tests may use it"),
         LayeringRule(
             subject: .package("DataConnectCache"), forbidden: .packagesOtherThan([kit, "DataConnectCache"]),
             reason: "the cache needs only the kit"),

@@ -17,7 +17,11 @@ import shutil
 import subprocess
 import sys
 
-PACKAGES = ["DataConnectKit", "DataConnectCache", "DataConnect", "DataConnectEmulator", "DataConnectTesting"]
+# DataConnectTestSupport for its ProcessSpawning target, which the harness's PostgreSQL clusters start servers with.
+PACKAGES = [
+    "DataConnectTestSupport", "DataConnectKit", "DataConnectCache", "DataConnect", "DataConnectEmulator",
+    "DataConnectTesting",
+]
 PRODUCTS = ["FirebaseCore", "FirebaseAuth", "FirebaseDataConnect", "DataConnectTesting"]
 # Folders next to a package's Package.swift that one of its plugins reads (ConsoleAssetsPlugin: Console/).
 PLUGIN_FOLDERS = {"ConsoleAssetsPlugin": ["Console"]}

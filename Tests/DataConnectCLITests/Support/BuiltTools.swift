@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 extension ChildProcess {
     /// Runs the built `dataconnect` with arguments to its end, with the test runner's environment.

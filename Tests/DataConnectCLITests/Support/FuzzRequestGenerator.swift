@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import Foundation
 import GraphQLLanguage
 
@@ -356,10 +357,7 @@ struct FuzzRequestGenerator {
 
     /// An unsigned ID token the emulator decodes (it does not verify signatures).
     static func token(uid: String) -> String {
-        func base64URL(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
+        func base64URL(_ text: String) -> String { Base64.url.encode(Array(text.utf8)) }
         let claims = #"{"sub":"\#(uid)","user_id":"\#(uid)","iat":1700000000,"exp":4102444800}"#
         return base64URL(#"{"alg":"none","typ":"JWT"}"#) + "." + base64URL(claims) + "."
     }

@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// Runs the built `movies` executable against the shared seeded emulator, the way a user does.
 ///

@@ -1,7 +1,7 @@
+import DataConnectTestSupport
 import DataConnectTesting
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

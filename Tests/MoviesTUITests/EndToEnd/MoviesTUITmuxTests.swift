@@ -1,7 +1,7 @@
+import DataConnectTestSupport
 import DataConnectTesting
 import Foundation
 import Testing
-import WorkspaceTestSupport
 
 /// Runs the built `movies-tui` in a real terminal (a private tmux server) against an in-process emulator.
 @Suite(.serialized) struct MoviesTUITmuxTests {

@@ -1,5 +1,6 @@
+import DataConnectTestSupport
 import Foundation
-import WorkspaceTestSupport
+import ProcessSpawning
 
 /// A private tmux server (`tmux -L <socket>`) for driving `movies-tui` in a real terminal.
 ///
@@ -32,54 +33,31 @@ final class Tmux: @unchecked Sendable {
 
     /// Runs `tmux -L socket ARGUMENTS` and returns its standard output.
     ///
-    /// Spawned and reaped with `posix_spawn`/`waitpid` rather than `Process`: `Process.waitUntilExit` was seen
+    /// Run and reaped by the shared `posix_spawn` runner rather than `Process`: `Process.waitUntilExit` was seen
     /// never to return for the `new-session` client in the test runner. Output goes to a file, not a pipe, because
-    /// the server that `new-session` forks inherits the descriptors and would keep a pipe open.
+    /// the server that `new-session` forks inherits the descriptors and would keep a pipe open. The child starts
+    /// with default signal handling whatever the test runner ignores or blocks, so that kill-server's SIGHUP ends
+    /// the panes' processes.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: outputURL) }
-        let argv = [executable.path, "-L", socket, "-u"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
+        let termination: SpawnedProcess.Termination
+        do {
+            termination = try SpawnedProcess(
+                executable: executable.path, arguments: ["-L", socket, "-u"] + arguments, environment: environment,
+                output: .file(outputURL.path), errors: .standardOutput
+            ).waitForExit()
+        } catch {
+            throw Failure(description: "cannot start tmux: \(error)")
         }
-        // Default signal dispositions and an empty mask, whatever the test runner ignores or blocks, so that
-        // kill-server's SIGHUP ends the panes' processes.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, cArguments, cEnvironment)
-        guard spawned == 0 else { throw Failure(description: "cannot start tmux: error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let text = String(decoding: FileManager.default.contents(atPath: outputURL.path) ?? Data(), as: UTF8.self)
-        // WIFEXITED && WEXITSTATUS == 0
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        guard termination == .exit(0) else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (\(termination)): \(text)")
         }
         return text
     }
@@ -121,7 +99,7 @@ final class Tmux: @unchecked Sendable {
         timeout: Duration = HangGuard.process, _ condition: (String) -> Bool
     ) async throws -> (Bool, String) {
         var screen = ""
-        let shown = try await HangGuard.poll(upTo: timeout, every: .milliseconds(100)) {
+        let shown = try await HangGuard.wait(upTo: timeout, every: .milliseconds(100)) {
             screen = try self.screen()
             return condition(screen)
         }

@@ -14,6 +14,7 @@
 
 import CMicroHTTPD
 import DataConnectEmulator
+import DataConnectEncoding
 import DataConnectWire
 import Foundation
 
@@ -410,14 +411,9 @@ struct SubscriberClient {
                 guard let remaining = connection.remaining else {
                     connection.header.append(readBuffer[position])
                     position += 1
-                    let header = connection.header
-                    guard header.count >= 2 else { continue }
-                    let short = Int(header[1] & 0x7F)
-                    let needed = short == 126 ? 4 : short == 127 ? 10 : 2
-                    guard header.count == needed else { continue }
-                    var length = short
-                    if short >= 126 { length = header[2...].reduce(0) { $0 << 8 | Int($1) } }
-                    connection.opcode = header[0] & 0x0F
+                    guard let (header, _) = try? WebSocketFrameHeader.decode(connection.header) else { continue }
+                    let length = Int(header.payloadLength)
+                    connection.opcode = header.opcodeBits
                     connection.header.removeAll(keepingCapacity: true)
                     connection.payload.removeAll(keepingCapacity: true)
                     connection.remaining = length
@@ -443,9 +439,9 @@ struct SubscriberClient {
             connection.events += 1
             connection.lastEvent = now
         case 0x9:
-            var pong: [UInt8] = [0x8A, 0x80 | UInt8(connection.payload.count), 0, 0, 0, 0]
-            pong += connection.payload
-            sendAll(connection.fd, pong)
+            sendAll(
+                connection.fd,
+                WebSocketFrame.encode(.pong, payload: connection.payload, maskingKey: WebSocketMaskingKey(0, 0, 0, 0)))
         default:
             break
         }

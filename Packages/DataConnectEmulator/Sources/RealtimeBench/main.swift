@@ -24,6 +24,7 @@
 //         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100]]
 
 import DataConnectEmulator
+import DataConnectEncoding
 import DataConnectWire
 import EmulatorHTTP
 import Foundation
@@ -201,16 +202,7 @@ let upgrade = Array(
 
 /// A masked text frame, as a client sends it.
 func textFrame(_ text: [UInt8]) -> [UInt8] {
-    var frame: [UInt8] = [0x81]
-    if text.count < 126 {
-        frame.append(0x80 | UInt8(text.count))
-    } else {
-        frame += [0x80 | 126, UInt8(text.count >> 8), UInt8(text.count & 0xFF)]
-    }
-    let mask: [UInt8] = [0x11, 0x22, 0x33, 0x44]
-    frame += mask
-    for (index, byte) in text.enumerated() { frame.append(byte ^ mask[index % 4]) }
-    return frame
+    WebSocketFrame.encode(.text, payload: text, maskingKey: WebSocketMaskingKey(0x11, 0x22, 0x33, 0x44))
 }
 
 /// A `subscribe` request on the stream.

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 import EmulatorTesting
 import Foundation
@@ -187,6 +188,5 @@ extension TestEmulator {
 
 /// Base64url without padding.
 func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+    Base64.url.encode(bytes)
 }

@@ -1,4 +1,6 @@
+import DataConnectEncoding
 import DataConnectEngine
+import DataConnectTestSupport
 import DataConnectWire
 import EmulatorHTTP
 import EmulatorTesting
@@ -201,10 +203,8 @@ import Testing
     static func claims(ofUnsignedToken token: String) -> JSONValue? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONValue(parsing: Array(data))
+        guard let bytes = Base64.url.decode(parts[1]) else { return nil }
+        return try? JSONValue(parsing: bytes)
     }
 }
 

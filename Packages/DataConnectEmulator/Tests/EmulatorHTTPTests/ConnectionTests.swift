@@ -75,7 +75,7 @@ import Testing
         // given
         try await withServer(respond: { _ in .text("fine") }) { server in
             // when
-            let bad = try RawHTTPConnection(port: server.port, receiveTimeout: 1)
+            let bad = try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(1))
             try? bad.send(malformed.bytes)
             bad.shutdownWrite()
             let reply = String(decoding: bad.readToEnd(), as: UTF8.self)

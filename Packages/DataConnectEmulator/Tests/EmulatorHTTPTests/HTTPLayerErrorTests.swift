@@ -68,7 +68,7 @@ import Testing
         // given
         let recorder = RequestRecorder()
         try await withServer(respond: echoResponder(recorder: recorder)) { server in
-            let connection = try RawHTTPConnection(port: server.port, receiveTimeout: 60)
+            let connection = try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(60))
 
             // when
             try? connection.send(refusal.request)
@@ -196,7 +196,7 @@ import Testing
         // given
         let recorder = RequestRecorder()
         try await withServer(respond: echoResponder(recorder: recorder)) { server in
-            let connection = try RawHTTPConnection(port: server.port, receiveTimeout: 60)
+            let connection = try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(60))
 
             // when
             try? connection.send(unparsable.request)

@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Dispatch
 import EmulatorHTTP
 import Foundation
@@ -21,7 +22,7 @@ import Testing
                 moved.signal()
                 release.wait()
             }, abandon: {})
-        try #require(moved.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success)
+        try #require(moved.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
 
         // when a cheap request comes while the slow one still runs
         let cheap = DispatchSemaphore(value: 0)
@@ -29,12 +30,12 @@ import Testing
 
         // then it runs on a new fast thread, and the slow lane holds the first
         #expect(
-            cheap.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success, "the fast lane had no thread")
+            cheap.wait(timeout: .now() + HangGuard.eventSeconds) == .success, "the fast lane had no thread")
         #expect(admitted.withLock { $0 } == true)
         #expect(lanes.snapshot.slowRunning == 1)
         #expect(lanes.snapshot.fastThreads == 1)
         release.signal()
-        #expect(lanes.stop(grace: .seconds(HangGuard.eventSeconds)))
+        #expect(lanes.stop(grace: HangGuard.event))
         #expect(lanes.snapshot.slowRunning == 0)
     }
 
@@ -57,14 +58,14 @@ import Testing
                     if admitted { release.wait() }
                 }, abandon: {})
         }
-        for _ in 0..<2 { try #require(asked.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success) }
+        for _ in 0..<2 { try #require(asked.wait(timeout: .now() + HangGuard.eventSeconds) == .success) }
 
         // then one runs in the slow lane and the other is refused
         #expect(answers.withLock { $0.sorted { !$0 && $1 } } == [false, true])
         #expect(lanes.snapshot.slowRunning == 1)
         #expect(lanes.snapshot.refusedSlowRequests == 1)
         release.signal()
-        #expect(lanes.stop(grace: .seconds(HangGuard.eventSeconds)))
+        #expect(lanes.stop(grace: HangGuard.event))
     }
 
     @Test func stoppingAbandonsWhatHasNotStarted() throws {
@@ -79,7 +80,7 @@ import Testing
                 release.wait()
                 outcome.withLock { $0.append("first ran") }
             }, abandon: { outcome.withLock { $0.append("first abandoned") } })
-        try #require(started.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success)
+        try #require(started.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
         lanes.submit(
             run: { outcome.withLock { $0.append("second ran") } },
             abandon: {
@@ -90,12 +91,12 @@ import Testing
         // when the lanes stop while the first still runs (it ends once the second is abandoned)
         let stopped = DispatchSemaphore(value: 0)
         Thread {
-            lanes.stop(grace: .seconds(HangGuard.eventSeconds))
+            lanes.stop(grace: HangGuard.event)
             stopped.signal()
         }.start()
 
         // then the queued one is abandoned, the running one finishes, and nothing more is taken
-        #expect(stopped.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success)
+        #expect(stopped.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
         #expect(Set(outcome.withLock { $0 }) == ["first ran", "second abandoned"])
         #expect(lanes.submit(run: {}, abandon: {}) == false)
     }
@@ -155,6 +156,6 @@ struct LaneResponder: HTTPResponder {
     }
 
     func waitUntilBlocked() -> Bool {
-        started.wait(timeout: .now() + .seconds(HangGuard.eventSeconds)) == .success
+        started.wait(timeout: .now() + HangGuard.eventSeconds) == .success
     }
 }

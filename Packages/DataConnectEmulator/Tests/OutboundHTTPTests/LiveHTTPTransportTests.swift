@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import EmulatorHTTP
 import Synchronization
 import Testing

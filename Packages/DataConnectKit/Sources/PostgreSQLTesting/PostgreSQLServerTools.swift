@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 
 #if canImport(Glibc)
 import Glibc
@@ -81,13 +82,13 @@ struct PostgreSQLServerTools: Sendable {
 
     /// Runs `tool` with `arguments` in `directory`, waiting for it to exit.
     ///
-    /// Standard output and error share one pipe, so a chatty program cannot block on a full pipe that is not
-    /// being read; standard input is `/dev/null`. The program gets no other descriptor of this process, so a
-    /// server it leaves running holds none of our pipes open, and it starts with default signal handling.
+    /// Standard output and error share one pipe, so the output reads as the program wrote it; standard input is
+    /// `/dev/null`. The program gets no other descriptor of this process, so a server it leaves running holds none
+    /// of our pipes open, and it starts with default signal handling.
     ///
-    /// This uses `posix_spawn` and a blocking `waitpid` on the child rather than Foundation's `Process`, whose
-    /// exit detection through `SIGCHLD` can miss a child when several processes are launched from concurrent
-    /// tests, leaving `waitUntilExit()` blocked for ever.
+    /// This runs on `SpawnedProcess` (`posix_spawn` and a blocking `waitpid` on the child) rather than Foundation's
+    /// `Process`, whose exit detection through `SIGCHLD` can miss a child when several processes are launched from
+    /// concurrent tests, leaving `waitUntilExit()` blocked for ever.
     ///
     /// - Returns: The exit status (128 + the signal number when killed) and the output.
     /// - Throws: ``PostgreSQLClusterError`` when the program cannot be launched.
@@ -96,64 +97,13 @@ struct PostgreSQLServerTools: Sendable {
     ) throws -> (
         status: Int32, output: String
     ) {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
-            throw PostgreSQLClusterError("cannot run \(executable): no pipe (errno \(errno))")
+        do {
+            let (termination, output, _) = try SpawnedProcess.run(
+                executable, arguments, workingDirectory: directory, mergingErrors: true)
+            return (termination.shellStatus, String(decoding: output, as: UTF8.self))
+        } catch {
+            throw PostgreSQLClusterError(error.description)
         }
-        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        // Keep the pipe out of other programs launched meanwhile (`pipe2` is not imported either).
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        defer { close(readEnd) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
-        _ = SpawnExtensions.addCloseFrom.map { $0(&actions, 3) }
-        _ = SpawnExtensions.addChangeDirectory.map { $0(&actions, directory) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        close(writeEnd)
-        guard spawned == 0 else {
-            throw PostgreSQLClusterError("cannot run \(executable): \(String(cString: strerror(spawned)))")
-        }
-
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                output += chunk[0..<count]
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else {
-                throw PostgreSQLClusterError("cannot wait for \(executable): errno \(errno)")
-            }
-        }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, String(decoding: output, as: UTF8.self))
     }
 
     /// The directories of `PATH`.
@@ -165,23 +115,5 @@ struct PostgreSQLServerTools: Sendable {
     /// The first executable file named `name` in `directories`.
     private static func findExecutable(_ name: String, in directories: [String]) -> String? {
         directories.lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-}
-
-/// glibc's `posix_spawn` extensions, which Swift's `Glibc` module does not declare (they need `_GNU_SOURCE`),
-/// looked up at run time; `nil` where the C library lacks them.
-private enum SpawnExtensions {
-    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    typealias AddChangeDirectory =
-        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-
-    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34): close every descriptor from a number up.
-    static let addCloseFrom: AddCloseFrom? = lookUp("posix_spawn_file_actions_addclosefrom_np")
-    /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29): change the child's working directory.
-    static let addChangeDirectory: AddChangeDirectory? = lookUp("posix_spawn_file_actions_addchdir_np")
-
-    private static func lookUp<Function>(_ name: String) -> Function? {
-        guard let symbol = dlsym(nil, name) else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
     }
 }

@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import DataConnectTesting
 import Foundation
 import Testing
@@ -6,19 +7,22 @@ import Testing
 /// and run as an app process against a live emulator.
 @Suite(.on(.sqlite))  // the documentation's snippets, as an app runs them against `dataconnect emulator`
 struct SeedSnippetsTests {
-    @Test func theGuidesSnippetsRunAgainstTheEmulator() throws {
+    @Test func theGuidesSnippetsRunAgainstTheEmulator() async throws {
         // given: a seeded emulator on a free port, named by the variable a bare useEmulator() follows
         let emulator = try TestEmulator(backend: RepositoryPaths.movies, seedFile: RepositoryPaths.moviesSeed)
         defer { emulator.stop() }
 
         // when
-        let (status, output) = try BuiltExecutable.run(
-            "SeedSnippets", environment: ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": "127.0.0.1:\(emulator.port)"])
+        let result = try await ChildProcess.run(
+            BuiltExecutable.require("SeedSnippets"), [],
+            environment: ProcessInfo.processInfo.environment.merging(
+                ["FIREBASE_DATA_CONNECT_EMULATOR_HOST": "127.0.0.1:\(emulator.port)"]) { $1 })
+        let output = result.standardOutput + result.standardError
 
         // then
-        #expect(status == 0, "\(output)")
-        let lines = output.split(separator: "\n").map(String.init)
-        #expect(!lines.contains { $0.hasPrefix("error:") }, "\(output)")
+        #expect(result.exitStatus == 0, "\(output)")
+        let lines = result.outputLines
+        #expect(!(lines + result.errorLines).contains { $0.hasPrefix("error:") }, "\(output)")
         let printedID = lines.first { $0.hasPrefix("Movie ID: ") }.map { String($0.dropFirst("Movie ID: ".count)) }
         #expect(printedID.map { UUID(uuidString: $0) != nil } == true, "\(output)")
         #expect(lines.contains("created \(printedID ?? "?")"))

@@ -48,39 +48,3 @@ final class SharedEmulators: Sendable {
         }.get()
     }
 }
-
-/// Runs an executable built next to the test runner and collects its output.
-enum BuiltExecutable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// The executable `name` from the build directory that holds the test runner.
-    static func url(_ name: String) throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw Failure(description: "\(name) is not built next to the test runner")
-    }
-
-    /// Runs `name` with extra environment variables; returns its exit status and standard output.
-    static func run(_ name: String, environment: [String: String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try url(name)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, text)
-    }
-}

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import Foundation
 
 /// An ID token with its decoded claims.
@@ -49,11 +50,9 @@ public final class AuthTokenResult: Sendable {
     static func payload(of token: String) throws -> [String: Any] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { throw AuthErrors.error(.malformedJWT) }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard
-            let data = Data(base64Encoded: base64),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let bytes = Base64.decodeLeniently(parts[1]),
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         else { throw AuthErrors.error(.malformedJWT) }
         return object
     }

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 import Foundation
 import Observation
@@ -175,14 +176,7 @@ public final class EmulatorAuth: AuthTokenProvider, Sendable {
         claims["iat"] = JSONValue(iat)
         claims["exp"] = JSONValue(iat + Int64(lifetime))
         let header: JSONValue = ["alg": "none", "typ": "JWT"]
-        return base64URL(header.serialized()) + "." + base64URL(JSONValue.object(claims).serialized()) + "."
-    }
-
-    /// Base64url without padding (RFC 7515 §2).
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64.url.encode(header.serialized()) + "." + Base64.url.encode(JSONValue.object(claims).serialized())
+            + "."
     }
 }

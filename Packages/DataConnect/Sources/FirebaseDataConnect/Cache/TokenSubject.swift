@@ -1,5 +1,5 @@
+import DataConnectEncoding
 import DataConnectWire
-import Foundation
 
 /// Reads the user id out of a Firebase ID token, to pick that user's cache.
 ///
@@ -14,10 +14,8 @@ enum TokenSubject {
     static func uid(fromToken token: String) -> String? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let payload = Data(base64Encoded: base64),
-            case .object(let claims) = try? JSONValue(parsing: [UInt8](payload))
+        guard let payload = Base64.decodeLeniently(parts[1]),
+            case .object(let claims) = try? JSONValue(parsing: payload)
         else { return nil }
         return claims["sub"]?.stringValue ?? claims["user_id"]?.stringValue
     }

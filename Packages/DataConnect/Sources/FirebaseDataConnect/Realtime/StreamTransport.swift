@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 import Foundation
 import Synchronization
@@ -139,7 +140,7 @@ public final class StreamTransport: SubscriptionTransport, Transport {
     /// takes the lock again. (Frames are not among it: they are queued on the channel under the lock, so that
     /// they leave in the order they were prepared.)
     private struct Effects {
-        var closes: [(any WebSocketChannel, Int, String)] = []
+        var closes: [(any WebSocketChannel, WebSocketCloseCode, String)] = []
         var yields: [(MessageContinuation, StreamMessage)] = []
         var finishes: [(MessageContinuation, (any Error)?)] = []
         var resumes: [(CheckedContinuation<Outcome, Never>, Outcome)] = []

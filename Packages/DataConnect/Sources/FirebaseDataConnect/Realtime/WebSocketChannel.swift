@@ -1,3 +1,5 @@
+import DataConnectEncoding
+
 /// Where a WebSocket connects: host, port, TLS and the request target.
 ///
 /// ```swift
@@ -39,7 +41,7 @@ enum WebSocketEvent: Hashable, Sendable {
     case binary([UInt8])
     /// The connection closed with a close frame: the peer's code and reason, or ours after ``WebSocketChannel/close(code:reason:)``.
     /// The last event.
-    case closed(code: Int?, reason: String)
+    case closed(code: WebSocketCloseCode?, reason: String)
     /// The connection could not be opened, or was lost without a close frame (including a peer that stopped
     /// answering pings). The last event.
     case failed(TransportError)
@@ -54,7 +56,7 @@ protocol WebSocketChannel: AnyObject, Sendable {
     func send(text: [UInt8])
     /// Sends a close frame with `code` and `reason` after the queued messages, then ends with
     /// ``WebSocketEvent/closed(code:reason:)``. Before the connection is open, abandons it instead.
-    func close(code: Int, reason: String)
+    func close(code: WebSocketCloseCode, reason: String)
 }
 
 /// Opens a WebSocket and reports its events to `handler`; the seam ``StreamTransport`` is tested through.
@@ -62,12 +64,6 @@ typealias WebSocketConnector =
     @Sendable (_ address: WebSocketAddress, _ handler: @escaping @Sendable (WebSocketEvent) -> Void) ->
     any WebSocketChannel
 
-/// RFC 6455 close codes the stream uses.
-enum WebSocketCloseCode {
-    /// The purpose of the connection is fulfilled: no subscriptions are left.
-    static let normal = 1000
-    /// The client is going away (the auth state changed).
-    static let goingAway = 1001
-    /// The peer broke the protocol (a frame that is not a stream response).
-    static let protocolError = 1002
-}
+// The close codes the stream uses are DataConnectEncoding's `WebSocketCloseCode`: `.normal` when no subscriptions
+// are left or the auth state changed, `.goingAway` when the client goes away, `.protocolError` for a frame that is
+// not a stream response.

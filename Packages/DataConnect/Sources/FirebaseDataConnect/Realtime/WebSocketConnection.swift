@@ -1,4 +1,5 @@
 import CWebSockets
+import DataConnectEncoding
 import DataConnectWire
 import Foundation
 import Synchronization
@@ -15,7 +16,7 @@ import Synchronization
 /// ```swift
 /// let connection = WebSocketConnection.connect(to: address) { event in print(event) }
 /// connection.send(text: Array(#"{"requestId":"1"}"#.utf8))
-/// connection.close(code: 1000, reason: "")
+/// connection.close(code: .normal, reason: "")
 /// ```
 ///
 /// The service thread keeps the connection alive until its last event; drop it only after closing it.
@@ -43,7 +44,7 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
     /// What other threads hand to the service thread.
     private struct Shared {
         var outbox: [[UInt8]] = []
-        var close: (code: Int, reason: [UInt8])?
+        var close: (code: WebSocketCloseCode, reason: [UInt8])?
         var client: ClientHandle?
         var ended = false
     }
@@ -63,8 +64,8 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
     private var wsi: OpaquePointer?
     private var established = false
     private var abandon = false
-    private var sentClose: (code: Int, reason: String)?
-    private var peerClose: (code: Int?, reason: String)?
+    private var sentClose: (code: WebSocketCloseCode, reason: String)?
+    private var peerClose: (code: WebSocketCloseCode?, reason: String)?
     private var message: [UInt8] = []
     private var messageIsBinary = false
     private var finished = false
@@ -112,10 +113,10 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
         }
     }
 
-    func close(code: Int, reason: String) {
+    func close(code: WebSocketCloseCode, reason: String) {
         shared.withLock { shared in
             guard !shared.ended, shared.close == nil else { return }
-            shared.close = (code, Array(reason.utf8.prefix(123)))
+            shared.close = (code, WebSocketFrame.closeReason(reason))
             if let client = shared.client { cws_wake(client.pointer) }
         }
     }
@@ -234,14 +235,11 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             return writeNext(wsi)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            var code: Int?
-            var text = ""
-            if let input, length >= 2 {
-                let bytes = UnsafeRawBufferPointer(start: input, count: length)
-                code = Int(bytes[0]) << 8 | Int(bytes[1])
-                text = String(decoding: bytes.dropFirst(2), as: UTF8.self)
-            }
-            peerClose = (code, text)
+            let bytes =
+                input.map { UnsafeRawBufferPointer(start: $0, count: length) }
+                ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            let code = WebSocketCloseCode(payload: bytes)
+            peerClose = (code, code == nil ? "" : String(decoding: bytes.dropFirst(2), as: UTF8.self))
         case LWS_CALLBACK_CLIENT_CLOSED:
             if let peerClose {
                 finish(.closed(code: peerClose.code, reason: peerClose.reason))
@@ -261,7 +259,8 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
     /// Sends the next queued frame, or the close frame once the queue is empty; -1 closes the connection.
     private func writeNext(_ wsi: OpaquePointer?) -> Int32 {
         guard let wsi else { return 0 }
-        let (frame, close, more) = shared.withLock { shared -> ([UInt8]?, (code: Int, reason: [UInt8])?, Bool) in
+        let (frame, close, more) = shared.withLock {
+            shared -> ([UInt8]?, (code: WebSocketCloseCode, reason: [UInt8])?, Bool) in
             if !shared.outbox.isEmpty {
                 let frame = shared.outbox.removeFirst()
                 return (frame, nil, !shared.outbox.isEmpty || shared.close != nil)
@@ -277,7 +276,7 @@ final class WebSocketConnection: WebSocketChannel, @unchecked Sendable {
         if let close {
             sentClose = (close.code, String(decoding: close.reason, as: UTF8.self))
             close.reason.withUnsafeBufferPointer {
-                cws_set_close_reason(wsi, UInt16(clamping: close.code), $0.baseAddress, $0.count)
+                cws_set_close_reason(wsi, close.code.rawValue, $0.baseAddress, $0.count)
             }
             return -1
         }

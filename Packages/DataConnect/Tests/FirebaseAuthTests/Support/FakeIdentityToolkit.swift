@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import Foundation
 import Synchronization
 
@@ -281,9 +282,7 @@ func failure(_ message: String, status: Int = 400) -> (status: Int, body: Data) 
 /// An unsigned JWT (`alg: none`) with `claims`.
 func jwt(_ claims: [String: Any]) -> String {
     func encode(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64.url.encode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
     }
     return encode(["alg": "none", "typ": "JWT"]) + "." + encode(claims) + "."
 }

@@ -1,3 +1,5 @@
+import DataConnectEncoding
+import DataConnectTestSupport
 import DataConnectWire
 import Foundation
 import Synchronization
@@ -9,7 +11,7 @@ final class FakeWebSocket: WebSocketChannel {
     let address: WebSocketAddress
     private let handler: @Sendable (WebSocketEvent) -> Void
     private let sent = LockedList<JSONValue>()
-    private let closeCode = Mutex<(code: Int, reason: String)?>(nil)
+    private let closeCode = Mutex<(code: WebSocketCloseCode, reason: String)?>(nil)
 
     init(address: WebSocketAddress, handler: @escaping @Sendable (WebSocketEvent) -> Void) {
         self.address = address
@@ -20,13 +22,13 @@ final class FakeWebSocket: WebSocketChannel {
     var frames: [JSONValue] { sent.all }
 
     /// The close the transport asked for, if any.
-    var closed: (code: Int, reason: String)? { closeCode.withLock { $0 } }
+    var closed: (code: WebSocketCloseCode, reason: String)? { closeCode.withLock { $0 } }
 
     func send(text: [UInt8]) {
         sent.append((try? JSONValue(parsing: text)) ?? .string(String(decoding: text, as: UTF8.self)))
     }
 
-    func close(code: Int, reason: String) {
+    func close(code: WebSocketCloseCode, reason: String) {
         closeCode.withLock { $0 = (code, reason) }
     }
 
@@ -48,7 +50,7 @@ final class FakeWebSocket: WebSocketChannel {
 
     func fail(_ error: TransportError) { handler(.failed(error)) }
 
-    func closeFromServer(code: Int, reason: String) { handler(.closed(code: code, reason: reason)) }
+    func closeFromServer(code: WebSocketCloseCode, reason: String) { handler(.closed(code: code, reason: reason)) }
 }
 
 /// Hands out ``FakeWebSocket``s and remembers them.

@@ -1,3 +1,5 @@
+import DataConnectEncoding
+import DataConnectTestSupport
 import Foundation
 import Synchronization
 
@@ -25,7 +27,7 @@ final class ScriptedWebSocketServer: Sendable {
 
     init(_ scripts: [Script]) throws {
         state = Mutex(State(scripts: scripts))
-        (listener, port) = try LoopbackListener.open()
+        (listener, port) = try Loopback.listen()
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -80,21 +82,23 @@ final class WebSocketPeer: @unchecked Sendable {
 
         /// The close frame's code, or nil.
         var closeCode: Int? {
-            opcode == Opcode.close && payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+            opcode == Opcode.close ? WebSocketCloseCode(payload: payload).map { Int($0.rawValue) } : nil
         }
     }
 
     enum Opcode {
-        static let continuation: UInt8 = 0x0
-        static let text: UInt8 = 0x1
-        static let binary: UInt8 = 0x2
-        static let close: UInt8 = 0x8
-        static let ping: UInt8 = 0x9
-        static let pong: UInt8 = 0xA
+        static let continuation = WebSocketOpcode.continuation.rawValue
+        static let text = WebSocketOpcode.text.rawValue
+        static let binary = WebSocketOpcode.binary.rawValue
+        static let close = WebSocketOpcode.close.rawValue
+        static let ping = WebSocketOpcode.ping.rawValue
+        static let pong = WebSocketOpcode.pong.rawValue
     }
 
     private let fd: Int32
+    /// Bytes read before the upgrade request's end (the head) or after it (frames).
     private var buffer: [UInt8] = []
+    private var frames = WebSocketFrameReader()
     private(set) var requestHead = ""
 
     init(fd: Int32) {
@@ -108,8 +112,7 @@ final class WebSocketPeer: @unchecked Sendable {
     func accept() throws {
         try readHead()
         guard let key = header("sec-websocket-key") else { throw Failure(description: "no Sec-WebSocket-Key") }
-        let accept = Data(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
-            .base64EncodedString()
+        let accept = WebSocketKey.acceptValue(for: key)
         try write(
             Array(
                 ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -135,21 +138,15 @@ final class WebSocketPeer: @unchecked Sendable {
 
     /// The next frame from the client.
     func readFrame() throws -> Frame {
-        let head = try read(2)
-        let fin = head[0] & 0x80 != 0
-        let opcode = head[0] & 0x0F
-        let masked = head[1] & 0x80 != 0
-        var length = Int(head[1] & 0x7F)
-        if length == 126 {
-            let extended = try read(2)
-            length = Int(extended[0]) << 8 | Int(extended[1])
-        } else if length == 127 {
-            length = try read(8).reduce(0) { $0 << 8 | Int($1) }
+        while true {
+            if let frame = try frames.next() {
+                return Frame(
+                    fin: frame.isFinal, opcode: frame.opcodeBits, payload: frame.payload, masked: frame.isMasked)
+            }
+            try fill()
+            frames.append(buffer)
+            buffer = []
         }
-        let mask = masked ? try read(4) : [0, 0, 0, 0]
-        var payload = try read(length)
-        for index in payload.indices { payload[index] ^= mask[index % 4] }
-        return Frame(fin: fin, opcode: opcode, payload: payload, masked: masked)
     }
 
     /// The next data frame's text, skipping pings and pongs.
@@ -166,15 +163,10 @@ final class WebSocketPeer: @unchecked Sendable {
 
     /// Sends one frame, unmasked as a server must.
     func send(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
-        if payload.count < 126 {
-            frame.append(UInt8(payload.count))
-        } else if payload.count <= 0xFFFF {
-            frame += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        } else {
-            frame.append(127)
-            frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
-        }
+        var frame: [UInt8] = []
+        WebSocketFrameHeader(
+            opcodeBits: opcode, payloadLength: UInt64(payload.count), isFinal: fin, reservedBits: 0, maskingKey: nil
+        ).append(to: &frame)
         try write(frame + payload)
     }
 
@@ -208,16 +200,12 @@ final class WebSocketPeer: @unchecked Sendable {
             if let end = Self.firstRange(of: separator, in: buffer) {
                 requestHead = String(decoding: buffer[0..<end], as: UTF8.self)
                 buffer.removeFirst(end + separator.count)
+                frames.append(buffer)
+                buffer = []
                 return
             }
             try fill()
         }
-    }
-
-    private func read(_ count: Int) throws -> [UInt8] {
-        while buffer.count < count { try fill() }
-        defer { buffer.removeFirst(count) }
-        return Array(buffer[0..<count])
     }
 
     private func fill() throws {
@@ -244,47 +232,5 @@ final class WebSocketPeer: @unchecked Sendable {
             return start
         }
         return nil
-    }
-}
-
-/// SHA-1 (FIPS 180-4), for the `Sec-WebSocket-Accept` header only.
-enum SHA1 {
-    static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var padded = message + [0x80]
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bits = UInt64(message.count) * 8
-        padded += (0..<8).reversed().map { UInt8((bits >> (UInt64($0) * 8)) & 0xFF) }
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            var w = [UInt32](repeating: 0, count: 80)
-            for i in 0..<16 {
-                let b = chunk + i * 4
-                w[i] =
-                    UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16 | UInt32(padded[b + 2]) << 8
-                    | UInt32(padded[b + 3])
-            }
-            for i in 16..<80 {
-                let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
-                w[i] = x << 1 | x >> 31
-            }
-            var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
-            for i in 0..<80 {
-                let (f, k): (UInt32, UInt32)
-                switch i {
-                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
-                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
-                }
-                let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
-                (e, d, c, b, a) = (d, c, b << 30 | b >> 2, a, temp)
-            }
-            h[0] = h[0] &+ a
-            h[1] = h[1] &+ b
-            h[2] = h[2] &+ c
-            h[3] = h[3] &+ d
-            h[4] = h[4] &+ e
-        }
-        return h.flatMap { value in (0..<4).reversed().map { UInt8((value >> (UInt32($0) * 8)) & 0xFF) } }
     }
 }

@@ -1,3 +1,5 @@
+import DataConnectEncoding
+import DataConnectTestSupport
 import DataConnectWire
 import Foundation
 import Synchronization
@@ -14,7 +16,7 @@ import Testing
     /// A JWT-shaped token for `uid`; `issue` tells refreshed tokens of one user apart.
     static func token(_ uid: String, issue: Int = 1) -> String {
         let payload = JSONValue.object(["sub": .string(uid), "iat": JSONValue(issue)]).serialized()
-        return "eyJhbGciOiJub25lIn0." + EmulatorAuth.base64URL(payload) + "."
+        return "eyJhbGciOiJub25lIn0." + Base64.url.encode(payload) + "."
     }
 
     static func request(

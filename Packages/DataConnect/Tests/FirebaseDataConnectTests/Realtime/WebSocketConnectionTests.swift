@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import DataConnectWire
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
+import DataConnectTestSupport
 import Foundation
+import ProcessSpawning
 import Testing
 
 @testable import FirebaseDataConnect
@@ -19,7 +21,7 @@ struct WebSocketTLSTests {
     final class TLSServer {
         let directory: URL
         let port: Int
-        private let process: Process
+        private let process: SpawnedProcess
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("wss-\(UUID().uuidString)")
@@ -29,22 +31,20 @@ struct WebSocketTLSTests {
                 "-addext", "subjectAltName=DNS:localhost", "-keyout", directory.appendingPathComponent("key.pem").path,
                 "-out", directory.appendingPathComponent("cert.pem").path,
             ])
-            port = try Self.freePort()
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: WebSocketTLSTests.openssl)
-            process.arguments = [
-                "s_server", "-quiet", "-www", "-accept", "127.0.0.1:\(port)",
-                "-cert", directory.appendingPathComponent("cert.pem").path,
-                "-key", directory.appendingPathComponent("key.pem").path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            port = try Loopback.freePort()
+            process = try SpawnedProcess(
+                executable: WebSocketTLSTests.openssl,
+                arguments: [
+                    "s_server", "-quiet", "-www", "-accept", "127.0.0.1:\(port)",
+                    "-cert", directory.appendingPathComponent("cert.pem").path,
+                    "-key", directory.appendingPathComponent("key.pem").path,
+                ], output: .null, errors: .null)
         }
 
-        /// Stops the server. Not `waitUntilExit()`: it spins a run loop, which never turns on a test's thread.
+        /// Stops the server and reaps it.
         func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.send(SIGKILL)
+            process.waitForExit()
             try? FileManager.default.removeItem(at: directory)
         }
 
@@ -52,46 +52,12 @@ struct WebSocketTLSTests {
 
         /// Waits until the server accepts TCP connections.
         func waitUntilListening() async -> Bool {
-            await HangGuard.wait {
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                defer { close(fd) }
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                return withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                    }
-                }
-            }
+            await HangGuard.wait { (try? LoopbackConnection(port: port)) != nil }
         }
 
         private static func run(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: WebSocketTLSTests.openssl)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
-        }
-
-        private static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-            }
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return Int(UInt16(bigEndian: address.sin_port))
+            let (termination, _, _) = try SpawnedProcess.run(WebSocketTLSTests.openssl, arguments)
+            guard termination == .exit(0) else { throw POSIXError(.EIO) }
         }
     }
 

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 import Foundation
 import Observation
@@ -25,11 +26,8 @@ import Testing
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         try #require(parts.count == 3)
         func segment(_ text: Substring) throws -> JSONValue {
-            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            let data = try #require(Data(base64Encoded: base64))
-            return try JSONValue(parsing: [UInt8](data))
+            // strict base64url: no padding, no `+` or `/`
+            try JSONValue(parsing: try #require(Base64.url.decode(text)))
         }
         return (try segment(parts[0]), try segment(parts[1]), parts[2])
     }

@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Foundation
 import Synchronization
 
@@ -30,7 +31,7 @@ final class RawHTTPServer: Sendable {
 
     init(_ behaviors: [Behavior]) throws {
         state = Mutex(State(behaviors: behaviors))
-        (listener, port) = try LoopbackListener.open()
+        (listener, port) = try Loopback.listen()
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import DataConnectEncoding
 
 /// Salted password hashes.
 ///
@@ -22,7 +22,7 @@ enum PasswordHasher {
 
     /// The hash of `password` with `salt`.
     static func hash(_ password: String, salt: String) -> String {
-        Data(SHA256.hash(Array(salt.utf8) + Array(password.utf8))).base64EncodedString()
+        Base64.standard.encode(SHA256.hash(Array(salt.utf8) + Array(password.utf8)))
     }
 
     /// Whether `password` matches a stored hash (either format).

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 
 /// A JSON Web Token read without checking its signature, or made unsigned (`alg: none`), as the Auth emulator's
@@ -19,7 +20,8 @@ struct JWT: Sendable {
     init?(decoding token: String) {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 2 || segments.count == 3,
-            let headerBytes = Base64URL.decode(segments[0]), let payloadBytes = Base64URL.decode(segments[1]),
+            let headerBytes = Base64.decodeLeniently(segments[0]),
+            let payloadBytes = Base64.decodeLeniently(segments[1]),
             let header = try? JSONValue(parsing: headerBytes).objectValue,
             let payload = try? JSONValue(parsing: payloadBytes).objectValue
         else { return nil }
@@ -33,7 +35,7 @@ struct JWT: Sendable {
     /// - Returns: `header.payload.` in base64url.
     static func unsigned(_ payload: JSONObject) -> String {
         let header: JSONValue = ["alg": "none", "typ": "JWT"]
-        return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(payload).serialized())
+        return Base64.url.encode(header.serialized()) + "." + Base64.url.encode(JSONValue.object(payload).serialized())
             + "."
     }
 }

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 
 /// What a refresh token stands for: the account, how it signed in, the custom token's claims and when it was issued.
@@ -23,14 +24,14 @@ struct RefreshTokenRecord: Sendable, Equatable {
             "extraClaims": .object(extraClaims), "projectId": .string(projectId),
             "issuedAt": .number(JSONNumber(issuedAt)),
         ]
-        return Base64URL.encode(record.serialized())
+        return Base64.url.encode(record.serialized())
     }
 
     /// Reads a token.
     ///
     /// - Throws: ``AuthAPIError`` `INVALID_REFRESH_TOKEN` when it is not one of the emulator's.
     init(token: String) throws(AuthAPIError) {
-        guard let bytes = Base64URL.decode(token), let record = try? JSONValue(parsing: bytes),
+        guard let bytes = Base64.decodeLeniently(token), let record = try? JSONValue(parsing: bytes),
             record["_AuthEmulatorRefreshToken"]?.stringValue != nil, let localId = record["localId"]?.stringValue,
             let projectId = record["projectId"]?.stringValue
         else { throw .badRequest("INVALID_REFRESH_TOKEN") }

@@ -1,4 +1,4 @@
-import Foundation
+import DataConnectEncoding
 
 /// A file of the browser console, compiled into the emulator (the package's `Console/` folder, embedded by the
 /// ConsoleAssets plugin).
@@ -12,8 +12,8 @@ struct ConsoleAsset: Sendable {
     static let all: [String: ConsoleAsset] = {
         var assets: [String: ConsoleAsset] = [:]
         for (name, base64) in ConsoleAssets.base64 {
-            guard let data = Data(base64Encoded: base64) else { continue }
-            assets[name] = ConsoleAsset(bytes: Array(data), contentType: contentType(ofFile: name))
+            guard let bytes = Base64.standard.decode(base64) else { continue }
+            assets[name] = ConsoleAsset(bytes: bytes, contentType: contentType(ofFile: name))
         }
         return assets
     }()

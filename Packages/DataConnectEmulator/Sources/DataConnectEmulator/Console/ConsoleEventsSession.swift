@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 import EmulatorHTTP
 import Foundation

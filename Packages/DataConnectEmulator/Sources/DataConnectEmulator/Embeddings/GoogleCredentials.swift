@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectEngine
 import DataConnectWire
 import Foundation
@@ -181,10 +182,10 @@ final class GoogleCredentials: Sendable {
             "iat": JSONValue(issued), "exp": JSONValue(issued + Int64(assertionLifetime)),
         ]
         let signingInput =
-            Base64URL.encode(JSONValue.object(header).serialized()) + "."
-            + Base64URL.encode(JSONValue.object(claims).serialized())
+            Base64.url.encode(JSONValue.object(header).serialized()) + "."
+            + Base64.url.encode(JSONValue.object(claims).serialized())
         do {
-            return signingInput + "." + Base64URL.encode(try signer.sign(Array(signingInput.utf8)))
+            return signingInput + "." + Base64.url.encode(try signer.sign(Array(signingInput.utf8)))
         } catch {
             throw EmbeddingError(
                 code: .failedPrecondition, message: "the service account \(key.clientEmail) cannot sign: \(error)")
@@ -238,16 +239,5 @@ final class GoogleCredentials: Sendable {
     static func formEncoded(_ text: String) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
-}
-
-/// Base64url without padding (RFC 4648 §5), as JWTs are written.
-enum Base64URL {
-    /// The bytes encoded.
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

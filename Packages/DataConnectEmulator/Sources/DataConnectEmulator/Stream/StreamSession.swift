@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectEngine
 import DataConnectWire
 import EmulatorHTTP

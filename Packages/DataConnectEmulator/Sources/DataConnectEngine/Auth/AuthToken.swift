@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 
 /// Who is calling: the claims of a Firebase ID token, or nobody.
@@ -132,7 +133,7 @@ public struct AuthContext: Hashable, Sendable {
     /// - Returns: `base64url(header).base64url(payload).`
     public static func unsignedToken(claims: JSONObject) -> String {
         let header: JSONValue = ["alg": "none", "typ": "JWT"]
-        return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(JSONValue.object(claims).serialized())
+        return Base64.url.encode(header.serialized()) + "." + Base64.url.encode(JSONValue.object(claims).serialized())
             + "."
     }
 
@@ -143,7 +144,7 @@ public struct AuthContext: Hashable, Sendable {
     }
 
     private static func jsonObject(_ segment: Substring, name: String) throws(AuthError) -> JSONObject {
-        guard let bytes = Base64URL.decode(segment) else {
+        guard let bytes = Base64.decodeLeniently(segment) else {
             throw AuthError(kind: .invalidBase64, message: "invalid auth token: the \(name) is not base64url")
         }
         let value: JSONValue

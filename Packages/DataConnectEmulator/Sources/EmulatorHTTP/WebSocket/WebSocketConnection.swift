@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import DataConnectEncoding
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,5 @@
+import DataConnectEncoding
+
 /// What an application does with one WebSocket connection.
 ///
 /// A responder accepts a WebSocket by returning ``HTTPResponse/webSocket(for:handler:)`` with a handler for that

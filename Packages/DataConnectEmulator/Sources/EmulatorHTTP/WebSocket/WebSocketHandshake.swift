@@ -1,3 +1,5 @@
+import DataConnectEncoding
+
 /// The server side of the WebSocket opening handshake (RFC 6455 §4.2).
 ///
 /// A request may become a WebSocket when it is an HTTP/1.1 `GET` with `Upgrade: websocket`, a `Connection` header
@@ -7,18 +9,12 @@
 /// Refusals are JSON errors in the emulator's shape: 426 (with `Upgrade: websocket` and `Sec-WebSocket-Version: 13`)
 /// when `Upgrade` does not ask for a WebSocket or the version is not 13, 400 for the rest.
 ///
+/// The key and accept values themselves are computed by `WebSocketKey` (DataConnectEncoding).
+///
 /// ```swift
-/// WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==")   // "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+/// if case .accept(let value) = WebSocketHandshake.check(request) { … }   // "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
 /// ```
 public enum WebSocketHandshake {
-    /// The GUID RFC 6455 appends to the client's key.
-    static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
-    /// The `Sec-WebSocket-Accept` value answering `key`.
-    public static func acceptValue(forKey key: String) -> String {
-        Base64.encode(SHA1.hash(Array((key + guid).utf8)))
-    }
-
     /// What ``check(_:)`` decided.
     public enum Outcome: Sendable {
         /// A valid handshake, answered with this `Sec-WebSocket-Accept` value.
@@ -47,10 +43,10 @@ public enum WebSocketHandshake {
             return .refuse(refusal(426, "only WebSocket version 13 is supported (Sec-WebSocket-Version: 13)"))
         }
         let keys = request.headers.values(for: "sec-websocket-key")
-        guard keys.count == 1, let key = keys.first.map(trimmed), Base64.decode(key)?.count == 16 else {
+        guard keys.count == 1, let key = keys.first.map(trimmed), WebSocketKey.isValid(key) else {
             return .refuse(refusal(.badRequest, "Sec-WebSocket-Key must be 16 bytes in base64"))
         }
-        return .accept(acceptValue(forKey: key))
+        return .accept(WebSocketKey.acceptValue(for: key))
     }
 
     /// The comma-separated tokens of header values, lowercased and trimmed.

@@ -1,4 +1,5 @@
 import AuthEmulator
+import DataConnectEncoding
 import DataConnectWire
 import EmulatorHTTP
 import Foundation
@@ -119,27 +120,19 @@ func claims(of token: String?) throws -> JSONValue {
     let token = try #require(token)
     let segments = token.split(separator: ".", omittingEmptySubsequences: false)
     try #require(segments.count == 3)
-    var base64 = segments[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    let data = try #require(Data(base64Encoded: base64))
-    return try JSONValue(parsing: Array(data))
+    let bytes = try #require(Base64.url.decode(segments[1]))
+    return try JSONValue(parsing: bytes)
 }
 
 /// The header of a JWT.
 func header(of token: String?) throws -> JSONValue {
     let token = try #require(token)
-    var base64 = String(token.split(separator: ".")[0]).replacingOccurrences(of: "-", with: "+")
-        .replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    return try JSONValue(parsing: Array(try #require(Data(base64Encoded: base64))))
+    return try JSONValue(parsing: try #require(Base64.url.decode(token.split(separator: ".")[0])))
 }
 
 /// An unsigned JWT with the given claims (as the Admin SDKs make custom tokens in emulator mode).
 func unsignedJWT(_ payload: JSONValue) -> String {
-    func encode(_ value: JSONValue) -> String {
-        Data(value.serialized()).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    func encode(_ value: JSONValue) -> String { Base64.url.encode(value.serialized()) }
     return encode(["alg": "none", "typ": "JWT"]) + "." + encode(payload) + "."
 }
 

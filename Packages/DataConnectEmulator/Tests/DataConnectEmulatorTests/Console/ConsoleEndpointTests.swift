@@ -1,4 +1,5 @@
 import DataConnectEmulator
+import DataConnectTestSupport
 import DataConnectWire
 import EmulatorTesting
 import Foundation

@@ -1,7 +1,10 @@
+import DataConnectEncoding
+import DataConnectTestSupport
 import DataConnectWire
 import EmulatorHTTP
 import Foundation
 import OutboundHTTP
+import ProcessSpawning
 import Synchronization
 
 /// A stand-in for a provider's endpoints on a free loopback port: it records every request and answers with the
@@ -79,18 +82,10 @@ final class RecordingTransport: HTTPTransport {
 
 /// Runs the `openssl` command in a folder; fails with its error output.
 func runOpenSSL(_ arguments: [String], in directory: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    process.currentDirectoryURL = directory
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let output = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestSetupError("openssl \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
+    let (termination, _, errors) = try SpawnedProcess.run(
+        "/usr/bin/env", ["openssl"] + arguments, workingDirectory: directory.path)
+    guard termination == .exit(0) else {
+        throw TestSetupError("openssl \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
     }
 }
 
@@ -144,9 +139,7 @@ struct TestServiceAccount {
 
     /// A base64url segment decoded.
     static func base64URLDecoded(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        Base64.url.decode(text).map { Data($0) }
     }
 
     /// A JWT segment decoded as JSON.

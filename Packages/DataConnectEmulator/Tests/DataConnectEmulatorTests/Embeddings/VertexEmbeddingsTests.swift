@@ -1,4 +1,5 @@
 import DataConnectEngine
+import DataConnectTestSupport
 import DataConnectWire
 import EmulatorHTTP
 import Foundation

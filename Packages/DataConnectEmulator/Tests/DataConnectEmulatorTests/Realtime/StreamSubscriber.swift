@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import DataConnectWire
 
 /// One subscription on a WebSocket of its own, read as the events its subscriber sees: the hub's responses and the

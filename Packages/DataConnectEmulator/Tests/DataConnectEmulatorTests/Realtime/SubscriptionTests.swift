@@ -1,5 +1,6 @@
 import DataConnectEmulator
 import DataConnectEngine
+import DataConnectTestSupport
 import DataConnectWire
 import EmulatorTesting
 import Foundation

@@ -1,12 +1,8 @@
+import DataConnectTestSupport
 import EmulatorHTTP
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Why a raw socket operation failed.
 enum RawHTTPError: Error, Equatable {
-    case socket(Int32)
     case connect(Int32)
     case send(Int32)
     case closedByPeer
@@ -25,38 +21,22 @@ struct RawHTTPResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// A blocking HTTP/1.1 client on a plain TCP socket, for tests that need control over the bytes on the
+/// A blocking HTTP/1.1 client on a loopback connection, for tests that need control over the bytes on the
 /// wire: keep-alive, pipelining, chunked uploads, garbage.
 final class RawHTTPConnection {
-    private let descriptor: Int32
+    private let connection: LoopbackConnection
+    private let receiveTimeout: Duration
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; reads give up after `receiveTimeout` seconds (by default the hang guard), and
-    /// so do writes the server does not take.
-    init(port: UInt16, receiveTimeout: Int = HangGuard.eventSeconds) throws(RawHTTPError) {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw .socket(errno) }
-        var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+    /// Connects to `127.0.0.1:port`; each read gives up after `receiveTimeout` (by default the hang guard), and so
+    /// do writes the server does not take.
+    init(port: UInt16, receiveTimeout: Duration = HangGuard.event) throws(RawHTTPError) {
+        do {
+            connection = try LoopbackConnection(port: Int(port), sendTimeout: receiveTimeout)
+        } catch {
+            throw .connect(error.code)
         }
-        if result != 0 {
-            // The descriptor is closed by deinit, which runs for a class whose initializer throws once every
-            // stored property is set; closing it here too could close a descriptor reused meanwhile.
-            throw .connect(errno)
-        }
-    }
-
-    deinit {
-        close(descriptor)
+        self.receiveTimeout = receiveTimeout
     }
 
     func send(_ text: String) throws(RawHTTPError) {
@@ -64,22 +44,16 @@ final class RawHTTPConnection {
     }
 
     func send(_ bytes: [UInt8]) throws(RawHTTPError) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0 {
-                if errno == EINTR { continue }
-                throw .send(errno)
-            }
-            offset += sent
+        do {
+            try connection.send(bytes)
+        } catch {
+            throw .send(error.code)
         }
     }
 
     /// Closes the sending side, as a client does once its request is out.
     func shutdownWrite() {
-        shutdown(descriptor, Int32(SHUT_WR))
+        connection.shutdownWrite()
     }
 
     /// Reads one response; a chunked body is de-chunked into `body` and kept piecewise in `chunks`.
@@ -177,18 +151,14 @@ final class RawHTTPConnection {
 
     /// Reads what is available; `false` at end-of-file.
     private func fill() throws(RawHTTPError) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                buffer += chunk[..<count]
-                return true
-            }
-            if count == 0 { return false }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
-            if errno == ECONNRESET { return false }
-            throw .closedByPeer
+        switch connection.receive(until: .now + receiveTimeout) {
+        case .bytes(let bytes):
+            buffer += bytes
+            return true
+        case .closed:
+            return false
+        case .timedOut:
+            throw .timedOut
         }
     }
 }

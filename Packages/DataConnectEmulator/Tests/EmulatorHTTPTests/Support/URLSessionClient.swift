@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -14,7 +15,7 @@ func fetch(
 ) async throws -> (body: [UInt8], response: HTTPURLResponse) {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!)
     request.httpMethod = method
-    request.timeoutInterval = TimeInterval(HangGuard.eventSeconds)
+    request.timeoutInterval = HangGuard.eventSeconds
     for (name, value) in headers {
         request.setValue(value, forHTTPHeaderField: name)
     }

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import EmulatorHTTP
 import Testing
 

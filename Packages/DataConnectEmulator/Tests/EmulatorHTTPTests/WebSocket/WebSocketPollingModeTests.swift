@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import EmulatorHTTP
 import Testing
 
@@ -13,13 +14,9 @@ import Testing
         func webSocketDidClose(_ connection: WebSocketConnection, code: WebSocketCloseCode) {}
     }
 
-    /// A masked client text frame (payload under 126 bytes).
+    /// A masked client text frame.
     static func maskedTextFrame(_ text: String) -> [UInt8] {
-        let payload = Array(text.utf8)
-        let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
-        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + mask
-        for (index, byte) in payload.enumerated() { frame.append(byte ^ mask[index % 4]) }
-        return frame
+        WebSocketFrame.encode(.text, payload: Array(text.utf8), maskingKey: WebSocketMaskingKey(0x37, 0xFA, 0x21, 0x3D))
     }
 
     @Test(arguments: [(1, true), (1, false), (3, true), (2, false)])

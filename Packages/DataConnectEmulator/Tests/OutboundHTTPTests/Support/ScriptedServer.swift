@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Foundation
 import Synchronization
 
@@ -33,26 +34,14 @@ final class ScriptedServer: Sendable {
 
     /// Starts listening and serving on a thread of its own.
     init(_ script: Script) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw TestServerError("socket failed: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(listener, raw, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, raw, &length) == 0
-            }
-        }
+        let (listener, port) = try Loopback.listen()
         var pipeEnds: [Int32] = [0, 0]
-        guard bound, pipe(&pipeEnds) == 0 else {
+        guard pipe(&pipeEnds) == 0 else {
             close(listener)
-            throw TestServerError("cannot listen on a loopback port: \(errno)")
+            throw TestServerError("cannot make the wake-up pipe: \(errno)")
         }
         self.listener = listener
-        self.port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(port)
         self.wake = (pipeEnds[0], pipeEnds[1])
         let thread = Thread { [self] in
             serve(script)

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 
 /// A test CA and a server certificate for `localhost` (a DNS name only, no IP address), made with the `openssl`
 /// command line in a temporary folder, and a second CA that signed nothing.
@@ -50,18 +51,10 @@ struct TestCertificates {
 
 /// Runs the `openssl` command in a folder; fails with its error output.
 func runOpenSSL(_ arguments: [String], in directory: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    process.currentDirectoryURL = directory
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let output = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestServerError("openssl \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
+    let (termination, _, errors) = try SpawnedProcess.run(
+        "/usr/bin/env", ["openssl"] + arguments, workingDirectory: directory.path)
+    guard termination == .exit(0) else {
+        throw TestServerError("openssl \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
     }
 }
 
@@ -70,39 +63,33 @@ func runOpenSSL(_ arguments: [String], in directory: URL) throws {
 final class TLSTestServer {
     /// The port it listens on.
     let port: UInt16
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// Starts the server with the certificate and key.
     init(certificates: TestCertificates) throws {
         let script = certificates.directory.appendingPathComponent("server.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, certificates.certificateFile, certificates.keyFile]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(
+            executable: "/usr/bin/env",
+            arguments: ["python3", script.path, certificates.certificateFile, certificates.keyFile], errors: .null)
         // The first line is the port; end of file means the server did not start.
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line += byte
-        }
+        let output = process.standardOutput!
+        defer { close(output) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(output, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
         guard let port = UInt16(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            process.waitForExit()
             throw TestServerError("the TLS test server did not start")
         }
         self.port = port
     }
 
-    /// Stops the server (with SIGKILL: a process started from a Dispatch worker inherits its blocked signals).
+    /// Stops the server (with SIGKILL, whatever signals it blocks) and reaps it.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        process.waitForExit()
     }
 
     deinit {

@@ -1,3 +1,5 @@
+import DataConnectEncoding
+import DataConnectTestSupport
 import DataConnectTesting
 import DataConnectWire
 import EmulatorHTTP
@@ -255,11 +257,7 @@ import Testing
 enum AuthAdmin {
     /// A custom token as the Admin SDK makes it for the emulator: an unsigned JWT with `uid` and `claims`.
     static func unsignedCustomToken(uid: String, claims: JSONObject) -> String {
-        func encode(_ value: JSONValue) -> String {
-            Data(value.serialized()).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        func encode(_ value: JSONValue) -> String { Base64.url.encode(value.serialized()) }
         let now = Int(Date().timeIntervalSince1970)
         let payload: JSONValue = [
             "aud": "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit",

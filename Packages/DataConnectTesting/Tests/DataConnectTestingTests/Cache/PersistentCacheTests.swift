@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import DataConnectTesting
 import DataConnectWire
 import Foundation
@@ -13,43 +14,20 @@ import Testing
     }
 
     /// Runs `CacheProbe` (built next to the test runner) and parses its JSON line.
-    static func probe(_ folder: String, _ address: String, _ policy: String, maxAge: Int = 3600) throws -> ProbeResult {
-        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL
-        var executable: URL?
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("CacheProbe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) {
-                executable = candidate
-                break
-            }
-            directory.deleteLastPathComponent()
-        }
-        guard let executable else { throw ProbeMissing() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [folder, address, policy, String(maxAge)]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = (try? JSONValue(parsing: [UInt8](outputData))) ?? .null
-        return ProbeResult(
-            status: process.terminationStatus, json: json, errors: String(decoding: errorData, as: UTF8.self))
-    }
-
-    struct ProbeMissing: Error, CustomStringConvertible {
-        var description: String { "CacheProbe is not built next to the test runner" }
+    static func probe(
+        _ folder: String, _ address: String, _ policy: String, maxAge: Int = 3600
+    ) async throws -> ProbeResult {
+        let result = try await ChildProcess.run(
+            BuiltExecutable.require("CacheProbe"), [folder, address, policy, String(maxAge)])
+        let json = (try? JSONValue(parsing: Array(result.standardOutput.utf8))) ?? .null
+        return ProbeResult(status: result.exitStatus ?? -1, json: json, errors: result.standardError)
     }
 
     static func temporaryFolder() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("dc-persist-\(UUID())").path
     }
 
-    @Test func aCacheWrittenByOneProcessServesTheNextWithTheServerStopped() throws {
+    @Test func aCacheWrittenByOneProcessServesTheNextWithTheServerStopped() async throws {
         // given: processes fill two caches from a live emulator, one fresh for an hour, one stale at once;
         // then the emulator stops
         let fresh = Self.temporaryFolder()
@@ -58,16 +36,16 @@ import Testing
         let backend = try RepositoryPaths.moviesBackend()
         var emulator: TestEmulator? = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
         let address = "127.0.0.1:\(emulator!.port)"
-        let first = try Self.probe(fresh, address, "serverOnly")
-        _ = try Self.probe(stale, address, "serverOnly", maxAge: 0)
+        let first = try await Self.probe(fresh, address, "serverOnly")
+        _ = try await Self.probe(stale, address, "serverOnly", maxAge: 0)
         emulator?.stop()
         emulator = nil
 
         // when: new processes ask with the server gone
-        let cacheOnly = try Self.probe(fresh, address, "cacheOnly")
-        let preferFresh = try Self.probe(fresh, address, "preferCache")
-        let staleOffline = try Self.probe(stale, address, "staleIfOffline", maxAge: 0)
-        let preferStale = try Self.probe(stale, address, "preferCache", maxAge: 0)
+        let cacheOnly = try await Self.probe(fresh, address, "cacheOnly")
+        let preferFresh = try await Self.probe(fresh, address, "preferCache")
+        let staleOffline = try await Self.probe(stale, address, "staleIfOffline", maxAge: 0)
+        let preferStale = try await Self.probe(stale, address, "preferCache", maxAge: 0)
 
         // then
         #expect(first.json["source"] == "server", "\(first.errors)")
@@ -83,14 +61,14 @@ import Testing
     }
 
     @Test(arguments: ["truncated", "garbage"])
-    func aDamagedCacheFileIsSetAsideAndRebuilt(damage: String) throws {
+    func aDamagedCacheFileIsSetAsideAndRebuilt(damage: String) async throws {
         // given: a cache file, then damaged
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let backend = try RepositoryPaths.moviesBackend()
         let emulator = try TestEmulator(backend: backend, seedFile: backend + "/seed_data.gql")
         let address = "127.0.0.1:\(emulator.port)"
-        _ = try Self.probe(folder, address, "serverOnly")
+        _ = try await Self.probe(folder, address, "serverOnly")
         let file = try #require(
             try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".sqlite3") })
         let path = folder + "/" + file
@@ -106,9 +84,9 @@ import Testing
         }
 
         // when: the next process starts
-        let afterDamage = try Self.probe(folder, address, "cacheOnly")
-        let refill = try Self.probe(folder, address, "preferCache")
-        let again = try Self.probe(folder, address, "cacheOnly")
+        let afterDamage = try await Self.probe(folder, address, "cacheOnly")
+        let refill = try await Self.probe(folder, address, "preferCache")
+        let again = try await Self.probe(folder, address, "cacheOnly")
 
         // then: a warning, a miss, no crash; the rebuilt cache works; the damaged file is kept aside
         #expect(afterDamage.status == 0, "\(afterDamage.errors)")

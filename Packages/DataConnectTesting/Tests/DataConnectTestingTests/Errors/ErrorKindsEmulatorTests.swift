@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import DataConnectTesting
 import FirebaseDataConnect
 import Foundation
@@ -65,7 +66,7 @@ import Testing
     @Test func aStoppedEmulatorIsAConnectionErrorNotAServerRefusal() async throws {
         // given: the connector pointed at a port nobody listens on
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try ClosedPort.make()
+        let port = try Loopback.freePort()
         let stopped = DataConnect.dataConnect(
             app: DataConnectFixtures.makeApp(),
             connectorConfig: ConnectorConfig(serviceId: "notes", location: "us-central1", connector: "notes"))

@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Synchronization
 
 /// Values appended from any thread.

@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import DataConnectTesting
 import DataConnectWire
 import Foundation

@@ -1,3 +1,4 @@
+import DataConnectEncoding
 import DataConnectWire
 
 /// The caller's identity as a custom resolver receives it: the `X-Firebase-Auth-Token` header.
@@ -15,6 +16,6 @@ enum ForwardedIdentity {
         guard let auth, auth.isAuthenticated || !auth.claims.isEmpty else { return nil }
         let header = JSONValue.object(["alg": .string("none"), "typ": .string("JWT")]).serialized()
         let payload = JSONValue.object(auth.claims).serialized()
-        return Base64URL.encode(header) + "." + Base64URL.encode(payload) + "."
+        return Base64.url.encode(header) + "." + Base64.url.encode(payload) + "."
     }
 }

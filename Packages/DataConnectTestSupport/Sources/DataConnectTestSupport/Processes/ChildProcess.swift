@@ -1,12 +1,15 @@
 import Foundation
+import ProcessSpawning
 import Synchronization
 import Testing
 
 /// A built tool (or any program) run as a child process, the way a user runs it, with events to wait on.
 ///
-/// Two threads read the child's standard output and standard error as they arrive, so a chatty child never
-/// blocks on a full pipe. Every change (bytes read, a stream closed, the exit) is an event: ``wait(upTo:until:)``
-/// re-checks its condition at each one and never polls. The hang guard of each wait only catches hangs.
+/// The child is a ``SpawnedProcess`` (`posix_spawn`, default signal handling, no inherited descriptors). Two
+/// threads read its standard output and standard error as they arrive, so a chatty child never blocks on a full
+/// pipe, and a third waits for its exit with `waitpid` on its own pid. Every change (bytes read, a stream closed, the
+/// exit) is an event: ``wait(upTo:until:)`` re-checks its condition at each one and never polls. The hang guard of
+/// each wait only catches hangs.
 ///
 /// ```swift
 /// let emulator = try ChildProcess(try BuiltExecutable.require("dataconnect"), ["emulator", "--port", "0"])
@@ -16,13 +19,8 @@ import Testing
 /// #expect(result.exitStatus == 0)
 /// ```
 public final class ChildProcess: Sendable {
-    /// How a process ended.
-    public enum Termination: Hashable, Sendable {
-        /// It exited with a status.
-        case exit(Int32)
-        /// A signal ended it.
-        case signal(Int32)
-    }
+    /// How a process ended: `.exit(status)` or `.signal(number)`.
+    public typealias Termination = SpawnedProcess.Termination
 
     /// What the process has produced so far.
     public struct Output: Sendable {
@@ -41,8 +39,7 @@ public final class ChildProcess: Sendable {
     /// The child's process id.
     public let processIdentifier: Int32
     private let events: Events
-    /// Kept so that Foundation keeps watching the child until it ends.
-    private let handle: ProcessHandle
+    private let process: SpawnedProcess
 
     /// Starts a program.
     ///
@@ -52,7 +49,7 @@ public final class ChildProcess: Sendable {
     ///   - environment: The child's environment; the test runner's when `nil` (see ``environment(adding:)``).
     ///   - workingDirectory: The child's working directory; the test runner's when `nil`.
     ///   - standardInput: Bytes written to the child's standard input, which is then closed; `/dev/null` when `nil`.
-    /// - Throws: The error of `Process.run()` when the program cannot be started.
+    /// - Throws: ``SpawnedProcess/LaunchError`` when the program cannot be started.
     public init(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, workingDirectory: URL? = nil,
         standardInput: Data? = nil
@@ -60,37 +57,32 @@ public final class ChildProcess: Sendable {
         commandLine = ([executable.lastPathComponent] + arguments).joined(separator: " ")
         let events = Events()
         self.events = events
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let input = standardInput.map { _ in Pipe() }
-        process.standardInput = input ?? FileHandle.nullDevice
-        process.terminationHandler = { process in
-            let status = process.terminationStatus
-            events.terminated(process.terminationReason == .exit ? .exit(status) : .signal(status))
-        }
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: executable.path, arguments: arguments, environment: environment,
+            workingDirectory: workingDirectory?.path, input: standardInput == nil ? .null : .pipe)
+        self.process = process
         processIdentifier = process.processIdentifier
-        handle = ProcessHandle(process)
-        Self.read(output.fileHandleForReading, into: events, errors: false)
-        Self.read(errors.fileHandleForReading, into: events, errors: true)
-        if let input, let standardInput {
-            let writer = input.fileHandleForWriting
+        Self.read(process.standardOutput!, into: events, errors: false)
+        Self.read(process.standardError!, into: events, errors: true)
+        Thread.detachNewThread { events.terminated(process.waitForExit()) }
+        if let writer = process.standardInput, let standardInput {
             Thread.detachNewThread {
-                try? writer.write(contentsOf: standardInput)
-                try? writer.close()
+                var offset = 0
+                while offset < standardInput.count {
+                    let written = standardInput.withUnsafeBytes { bytes in
+                        write(writer, bytes.baseAddress! + offset, bytes.count - offset)
+                    }
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else { break }
+                    offset += written
+                }
+                close(writer)
             }
         }
     }
 
     deinit {
-        if events.snapshot().termination == nil { kill(processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     /// Runs a program to its end.
@@ -104,7 +96,7 @@ public final class ChildProcess: Sendable {
     ///   - limit: The hang guard: a process still running after it is killed, its exit status is `nil`, and the
     ///     test fails saying so.
     /// - Returns: The exit status and both output streams.
-    /// - Throws: The error of `Process.run()`.
+    /// - Throws: ``SpawnedProcess/LaunchError`` when the program cannot be started.
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, workingDirectory: URL? = nil,
         standardInput: Data? = nil, upTo limit: Duration = HangGuard.process,
@@ -147,7 +139,7 @@ public final class ChildProcess: Sendable {
 
     /// Sends a signal, e.g. `SIGINT`; nothing once the process has ended.
     public func send(_ signal: Int32) {
-        if isRunning { kill(processIdentifier, signal) }
+        process.send(signal)
     }
 
     /// Sends a signal and waits for the process to end.
@@ -184,6 +176,7 @@ public final class ChildProcess: Sendable {
         defer { hangGuard.cancel() }
         var current = events.snapshot()
         if condition(current) { return current }
+        if current.isFinished { return nil }
         for await _ in changes {
             current = events.snapshot()
             if condition(current) { return current }
@@ -245,10 +238,9 @@ public final class ChildProcess: Sendable {
 
     // MARK: Reading
 
-    /// Reads a stream on its own thread until the child closes it.
-    private static func read(_ handle: FileHandle, into events: Events, errors: Bool) {
+    /// Reads a stream on its own thread until the child closes it, then closes it.
+    private static func read(_ descriptor: Int32, into events: Events, errors: Bool) {
         Thread.detachNewThread {
-            let descriptor = handle.fileDescriptor
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
@@ -260,18 +252,9 @@ public final class ChildProcess: Sendable {
                     break
                 }
             }
-            try? handle.close()
+            close(descriptor)
             events.closeStream()
         }
-    }
-}
-
-/// Holds the `Process`, which only this file touches, after it started.
-private final class ProcessHandle: @unchecked Sendable {
-    let process: Process
-
-    init(_ process: Process) {
-        self.process = process
     }
 }
 

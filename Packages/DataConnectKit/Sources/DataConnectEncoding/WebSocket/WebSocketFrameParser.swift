@@ -1,11 +1,12 @@
-/// Reads the frames a WebSocket client sends (RFC 6455 §5) from bytes as they arrive, and reassembles messages.
+/// Reads the frames a WebSocket peer sends (RFC 6455 §5) from bytes as they arrive, and reassembles messages.
 ///
 /// The parser is a value with no I/O: feed it what the socket delivered, get back what it completed. It enforces
-/// what a server must: every client frame is masked; no reserved bit is set (no extension is negotiated); the
-/// opcode is known; control frames are final and carry at most 125 bytes; continuation frames continue a message
-/// and a new message does not interrupt one; text is UTF-8; a close frame's code is one a peer may send and its
-/// reason is UTF-8. A message (all its fragments) larger than ``maximumMessageSize`` is refused as soon as its
-/// announced length crosses the limit, before the payload is buffered.
+/// what an endpoint must: frames from a client are masked and frames from a server are not (``Role``); no reserved
+/// bit is set (no extension is negotiated); the opcode is defined; control frames are final and carry at most 125
+/// bytes; continuation frames continue a message and a new message does not interrupt one; text is UTF-8; a close
+/// frame's code is one a peer may send and its reason is UTF-8. A message (all its fragments) larger than
+/// ``maximumMessageSize`` is refused as soon as its announced length crosses the limit, before the payload is
+/// buffered.
 ///
 /// The first violation yields ``Event/failure(_:_:)`` with the close code to send (1002, 1007 or 1009); after it the
 /// parser ignores further input.
@@ -17,8 +18,16 @@
 /// }
 /// ```
 public struct WebSocketFrameParser: Sendable {
+    /// Which side of the connection reads: it decides whether frames must be masked.
+    public enum Role: Sendable, Hashable {
+        /// A server, reading a client's frames: each must be masked.
+        case server
+        /// A client, reading a server's frames: none may be masked.
+        case client
+    }
+
     /// What the parser completed.
-    public enum Event: Sendable, Equatable {
+    public enum Event: Sendable, Hashable {
         /// A whole message.
         case message(WebSocketMessage)
         /// A ping, with its payload (to echo in the pong).
@@ -31,19 +40,24 @@ public struct WebSocketFrameParser: Sendable {
         case failure(WebSocketCloseCode, String)
     }
 
+    /// The side that reads.
+    public let role: Role
     /// The largest message accepted, in bytes, fragments included.
     public let maximumMessageSize: Int
 
-    private var buffer: [UInt8] = []
+    @usableFromInline var buffer: [UInt8] = []
     private var offset = 0
     private var fragments: [UInt8] = []
-    private var fragmentedOpcode: WebSocketFrame.Opcode?
+    private var fragmentedOpcode: WebSocketOpcode?
     private var failed = false
 
     /// Creates a parser.
     ///
-    /// - Parameter maximumMessageSize: The largest message accepted, in bytes.
-    public init(maximumMessageSize: Int) {
+    /// - Parameters:
+    ///   - role: The side that reads; a server by default.
+    ///   - maximumMessageSize: The largest message accepted, in bytes.
+    public init(role: Role = .server, maximumMessageSize: Int) {
+        self.role = role
         self.maximumMessageSize = max(0, maximumMessageSize)
     }
 
@@ -51,13 +65,30 @@ public struct WebSocketFrameParser: Sendable {
     public var hasFailed: Bool { failed }
 
     /// Feeds bytes from the socket; returns the events they complete, in order.
+    ///
+    /// - Parameter bytes: The next bytes of the stream.
+    /// - Returns: The messages, control frames and at most one failure the bytes complete.
+    @inlinable
     public mutating func consume(_ bytes: some Collection<UInt8>) -> [Event] {
-        guard !failed else { return [] }
+        guard prepareForInput() else { return [] }
+        buffer += bytes
+        return parseBuffered()
+    }
+
+    /// Makes room for new input; `false` once the parser has failed.
+    @usableFromInline
+    mutating func prepareForInput() -> Bool {
+        guard !failed else { return false }
         if offset > 0 && offset == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 65_536)
             offset = 0
         }
-        buffer += bytes
+        return true
+    }
+
+    /// Parses what is buffered into events.
+    @usableFromInline
+    mutating func parseBuffered() -> [Event] {
         var events: [Event] = []
         while !failed, let event = nextEvent() {
             events.append(event)
@@ -78,32 +109,29 @@ public struct WebSocketFrameParser: Sendable {
             let available = buffer.count - offset
             guard available >= 2 else { return nil }
             let first = buffer[offset]
-            let second = buffer[offset + 1]
             let isFinal = first & 0x80 != 0
             if first & 0x70 != 0 {
                 return .failure(.protocolError, "reserved bits set without a negotiated extension")
             }
-            guard let opcode = WebSocketFrame.Opcode(rawValue: first & 0x0F) else {
+            guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else {
                 return .failure(.protocolError, "unknown opcode \(first & 0x0F)")
             }
-            guard second & 0x80 != 0 else {
-                return .failure(.protocolError, "client frames must be masked")
+            let isMasked = buffer[offset + 1] & 0x80 != 0
+            switch (role, isMasked) {
+            case (.server, false): return .failure(.protocolError, "client frames must be masked")
+            case (.client, true): return .failure(.protocolError, "server frames must not be masked")
+            default: break
             }
-            var headerLength = 2
-            var length = UInt64(second & 0x7F)
-            if length == 126 {
-                guard available >= 4 else { return nil }
-                length = UInt64(buffer[offset + 2]) << 8 | UInt64(buffer[offset + 3])
-                headerLength = 4
-            } else if length == 127 {
-                guard available >= 10 else { return nil }
-                length = 0
-                for index in 0..<8 { length = length << 8 | UInt64(buffer[offset + 2 + index]) }
-                guard length >> 63 == 0 else {
-                    return .failure(.protocolError, "the most significant bit of a 64-bit length must be 0")
+            let start = offset
+            let lengthField: (length: UInt64, byteCount: Int)?
+            do {
+                lengthField = try buffer.withUnsafeBufferPointer { buffer throws(WebSocketFrameError) in
+                    try WebSocketFrameHeader.payloadLength(UnsafeBufferPointer(rebasing: buffer[start...]))
                 }
-                headerLength = 10
+            } catch {
+                return .failure(error.code, error.reason)
             }
+            guard let (length, lengthEnd) = lengthField else { return nil }
             if opcode.isControl {
                 guard isFinal else { return .failure(.protocolError, "control frames must not be fragmented") }
                 guard length <= 125 else {
@@ -122,19 +150,15 @@ public struct WebSocketFrameParser: Sendable {
                     return .failure(.messageTooBig, "messages are limited to \(maximumMessageSize) bytes")
                 }
             }
-            let frameLength = headerLength + 4 + Int(length)
+            let headerLength = lengthEnd + (isMasked ? 4 : 0)
+            let frameLength = headerLength + Int(length)
             guard available >= frameLength else { return nil }
-            let maskStart = offset + headerLength
-            let mask = (buffer[maskStart], buffer[maskStart + 1], buffer[maskStart + 2], buffer[maskStart + 3])
-            let payloadStart = maskStart + 4
+            let payloadStart = offset + headerLength
             var payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
-            for index in payload.indices {
-                switch index & 3 {
-                case 0: payload[index] ^= mask.0
-                case 1: payload[index] ^= mask.1
-                case 2: payload[index] ^= mask.2
-                default: payload[index] ^= mask.3
-                }
+            if isMasked {
+                let key = offset + lengthEnd
+                WebSocketMaskingKey(buffer[key], buffer[key + 1], buffer[key + 2], buffer[key + 3])
+                    .apply(to: &payload)
             }
             offset += frameLength
 
@@ -168,8 +192,9 @@ public struct WebSocketFrameParser: Sendable {
 
     private static func closeEvent(_ payload: [UInt8]) -> Event {
         guard !payload.isEmpty else { return .close(nil, "") }
-        guard payload.count >= 2 else { return .failure(.protocolError, "a close frame's code takes two bytes") }
-        let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
+        guard let code = WebSocketCloseCode(payload: payload) else {
+            return .failure(.protocolError, "a close frame's code takes two bytes")
+        }
         guard code.isValidOnTheWire else {
             return .failure(.protocolError, "close code \(code.rawValue) may not be sent")
         }

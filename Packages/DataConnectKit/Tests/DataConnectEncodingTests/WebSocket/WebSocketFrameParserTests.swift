@@ -1,27 +1,21 @@
+import DataConnectEncoding
 import Testing
-
-@testable import EmulatorHTTP
 
 /// The frame parser on byte sequences: masking, lengths, fragments, control frames and every violation.
 @Suite struct WebSocketFrameParserTests {
+    /// A frame from a client (masked unless told) with any opcode and header bits.
     static func frame(
         _ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, reserved: UInt8 = 0
     ) -> [UInt8] {
-        var bytes: [UInt8] = [(fin ? 0x80 : 0) | reserved << 4 | opcode]
-        let maskBit: UInt8 = masked ? 0x80 : 0
-        if payload.count < 126 {
-            bytes.append(maskBit | UInt8(payload.count))
-        } else if payload.count <= 0xFFFF {
-            bytes += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        } else {
-            bytes.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: payload.count >> shift))
-            }
-        }
-        guard masked else { return bytes + payload }
-        let mask: [UInt8] = [1, 2, 3, 4]
-        return bytes + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        let key = masked ? WebSocketMaskingKey(1, 2, 3, 4) : nil
+        var bytes: [UInt8] = []
+        WebSocketFrameHeader(
+            opcodeBits: opcode, payloadLength: UInt64(payload.count), isFinal: fin, reservedBits: reserved,
+            maskingKey: key
+        ).append(to: &bytes)
+        var masked = payload
+        key?.apply(to: &masked)
+        return bytes + masked
     }
 
     @Test func aMaskedTextFrameArrivingByteByByteIsOneMessage() {
@@ -97,6 +91,24 @@ import Testing
             return
         }
         #expect(code == .messageTooBig)
+    }
+
+    @Test func aViolationInTheFirstTwoBytesFailsBeforeTheRestArrives() {
+        // given: an unmasked frame's first two bytes of a 64-bit length whose top bit is set
+        var parser = WebSocketFrameParser(maximumMessageSize: 1 << 20)
+
+        // when / then: the mask bit is judged first, at once
+        #expect(parser.consume([0x82, 0x7F]) == [.failure(.protocolError, "client frames must be masked")])
+    }
+
+    @Test func aClientRefusesMaskedFramesAndReadsUnmaskedOnes() {
+        // given
+        var client = WebSocketFrameParser(role: .client, maximumMessageSize: 100)
+        var strict = WebSocketFrameParser(role: .client, maximumMessageSize: 100)
+
+        // when / then
+        #expect(client.consume(Self.frame(1, Array("hi".utf8), masked: false)) == [.message(.text("hi"))])
+        #expect(strict.consume(Self.frame(1, [0x41])) == [.failure(.protocolError, "server frames must not be masked")])
     }
 
     @Test func serverFramesAreUnmaskedAndCloseReasonsStayUTF8() {

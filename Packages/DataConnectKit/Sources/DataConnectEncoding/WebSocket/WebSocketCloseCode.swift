@@ -2,14 +2,35 @@
 ///
 /// ```swift
 /// connection.close(code: .goingAway, reason: "the server is stopping")
+/// let code: WebSocketCloseCode = 4001   // a code of the application's own range
 /// ```
-public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible,
+    ExpressibleByIntegerLiteral
+{
     /// The code, for example `1000`.
     public var rawValue: UInt16
 
     /// Creates a code.
+    ///
+    /// - Parameter rawValue: The code's number.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
+    }
+
+    /// Creates a code from a literal, e.g. `4001`.
+    ///
+    /// - Parameter value: The code's number.
+    public init(integerLiteral value: UInt16) {
+        self.rawValue = value
+    }
+
+    /// The code at the start of a close frame's payload; `nil` when the payload is shorter than the code's two bytes.
+    ///
+    /// - Parameter payload: A close frame's payload: the code, big-endian, then the reason in UTF-8.
+    public init?(payload: some Collection<UInt8>) {
+        var bytes = payload.makeIterator()
+        guard let high = bytes.next(), let low = bytes.next() else { return nil }
+        self.rawValue = UInt16(high) << 8 | UInt16(low)
     }
 
     /// The code as text.
@@ -37,7 +58,7 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public static let internalError = WebSocketCloseCode(rawValue: 1011)
 
     /// Whether a peer may send this code in a close frame: 1000–1003, 1007–1014 and 3000–4999.
-    var isValidOnTheWire: Bool {
+    public var isValidOnTheWire: Bool {
         switch rawValue {
         case 1000...1003, 1007...1014, 3000...4999: return true
         default: return false

@@ -1,21 +1,28 @@
-/// SHA-1 (FIPS 180-4), for the WebSocket handshake only.
+/// SHA-1 (FIPS 180-4), for the WebSocket opening handshake.
 ///
 /// RFC 6455 derives `Sec-WebSocket-Accept` from the client's key with SHA-1; nothing here relies on SHA-1 being
-/// collision resistant. A dozen lines of arithmetic spare the HTTP layer a dependency on a crypto library.
+/// collision resistant, and nothing else should use it. A few dozen lines of arithmetic spare the HTTP layer and the
+/// test servers a dependency on a crypto library.
 ///
 /// ```swift
 /// SHA1.hash(Array("abc".utf8))   // a9993e36 4706816a ba3e2571 7850c26c 9cd0d89d
 /// ```
-enum SHA1 {
+public enum SHA1 {
+    /// The length of a digest in bytes.
+    public static let digestCount = 20
+
     /// The 20-byte digest of `message`.
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+    ///
+    /// - Parameter message: The bytes to hash.
+    /// - Returns: The digest, most significant byte first.
+    public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
         )
-        var padded = message
+        var padded = Array(message)
+        let bitLength = UInt64(padded.count) &* 8
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) &* 8
         for shift in stride(from: 56, through: 0, by: -8) {
             padded.append(UInt8(truncatingIfNeeded: bitLength >> shift))
         }
@@ -46,7 +53,7 @@ enum SHA1 {
             state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e)
         }
         var digest: [UInt8] = []
-        digest.reserveCapacity(20)
+        digest.reserveCapacity(digestCount)
         for word in [state.0, state.1, state.2, state.3, state.4] {
             digest += [
                 UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
