@@ -122,7 +122,7 @@ enum ProjectLayering {
             forbidden: .packagesOtherThan([kit, "DataConnectCache", "DataConnect", "FirebaseDataConnectGenerated"]),
             reason: "generated SDKs depend on the SDK alone"),
         LayeringRule(
-            subject: .package(emulator), forbidden: .packagesOtherThan([kit, emulator]),
+            subject: .package(emulator), forbidden: .packagesOtherThan([kit, emulator, support]),
             reason: "the emulator does not depend on the SDK"),
         LayeringRule(
             subject: .package("DataConnectCodegen"), forbidden: .packagesOtherThan([kit, "DataConnectCodegen"]),

@@ -8,7 +8,7 @@ import Testing
 @testable import DataConnectSQLiteStore
 
 @Suite(.on(.sqlite))  // the SQLite pool
-struct DatabasePoolTests {
+struct SQLitePoolTests {
     @Test func memoryPoolSharesOneDatabaseBetweenWriterAndReaders() throws {
         // given
         let pool = try SQLitePool(location: .memory, readers: 2)

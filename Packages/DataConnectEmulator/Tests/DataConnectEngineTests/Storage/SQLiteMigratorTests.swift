@@ -9,7 +9,7 @@ import Testing
 /// SQLite's migrator: the statements it writes, the tables it rebuilds, its bookkeeping and what SQLite alone keeps
 /// (vector copies, `PRAGMA foreign_keys`). What every store's migration promises is in ``StoreMigrationTests``.
 @Suite(.on(.sqlite))  // SQLite's migrator and its statements
-struct MigratorTests {
+struct SQLiteMigratorTests {
     static let chefId: SQLiteValue = .text(String(repeating: "c", count: 32))
     static let otherId: SQLiteValue = .text(String(repeating: "d", count: 32))
 
