@@ -17,6 +17,8 @@ let package = Package(
         .package(path: "../../Packages/DataConnect"),
         // The emulator the integration suite starts on an explicit port and configures over HTTP.
         .package(path: "../../Packages/DataConnectEmulator"),
+        // A free loopback port for it, from the repository's shared test support.
+        .package(path: "../../Packages/DataConnectTestSupport"),
     ],
     targets: [
         .target(
@@ -43,6 +45,7 @@ let package = Package(
                 .product(name: "FirebaseCore", package: "DataConnect"),
                 .product(name: "FirebaseDataConnect", package: "DataConnect"),
                 .product(name: "DataConnectEmulator", package: "DataConnectEmulator"),
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
             ]
         ),
     ]

@@ -1,12 +1,10 @@
 import DataConnectEmulator
+import DataConnectTestSupport
 import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// The emulator the suite talks to, set up the way the Data Connect SDKs' integration suites set theirs up: started
@@ -38,7 +36,8 @@ enum LiveEmulator {
         var lastError: (any Error)?
         // A port the system says is free; another process may take it before the emulator binds, so try a few.
         for _ in 0..<5 {
-            let port = try freePort()
+            // (DataConnectTestSupport's port: bound, noted and closed)
+            let port = UInt16(try Loopback.freePort())
             do {
                 let started = try Emulator(options: Emulator.Options(backend: nil, port: port, readers: 2, threads: 2))
                 try started.start()
@@ -63,23 +62,5 @@ enum LiveEmulator {
         guard status == 200 else {
             throw EmulatorError("configure answered \(status): \(String(decoding: data, as: UTF8.self))")
         }
-    }
-
-    /// Asks the system for a free loopback port.
-    private static func freePort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw EmulatorError("socket failed: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard bound else { throw EmulatorError("bind failed: errno \(errno)") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }
