@@ -1,6 +1,6 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
-import DataConnectTestSupport
 
 /// The documented layering holds on the packages' real manifests, and the check catches a break.
 @Suite struct LayeringTests {

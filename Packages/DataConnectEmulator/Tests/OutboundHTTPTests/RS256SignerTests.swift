@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Foundation
 import Testing
 
@@ -12,12 +13,13 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         if command == "genpkey" {
-            try runOpenSSL(
-                ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"], in: directory)
+            try runTool(
+                "openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"],
+                in: directory)
         } else {
-            try runOpenSSL(["genrsa", "-traditional", "-out", "key.pem", "2048"], in: directory)
+            try runTool("openssl", ["genrsa", "-traditional", "-out", "key.pem", "2048"], in: directory)
         }
-        try runOpenSSL(["pkey", "-in", "key.pem", "-pubout", "-out", "public.pem"], in: directory)
+        try runTool("openssl", ["pkey", "-in", "key.pem", "-pubout", "-out", "public.pem"], in: directory)
         let pem = try String(contentsOf: directory.appendingPathComponent("key.pem"), encoding: .utf8)
         let message = Array("eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0".utf8)
 
@@ -28,16 +30,17 @@ import Testing
         #expect(signature.count == 256)
         try Data(message).write(to: directory.appendingPathComponent("message"))
         try Data(signature).write(to: directory.appendingPathComponent("signature"))
-        try runOpenSSL(
-            ["dgst", "-sha256", "-verify", "public.pem", "-signature", "signature", "message"], in: directory)
+        try runTool(
+            "openssl", ["dgst", "-sha256", "-verify", "public.pem", "-signature", "signature", "message"], in: directory
+        )
     }
 
     @Test func refusesAKeyThatIsNotRSA() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rs256-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try runOpenSSL(
-            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", "key.pem"],
+        try runTool(
+            "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", "key.pem"],
             in: directory)
         let pem = try String(contentsOf: directory.appendingPathComponent("key.pem"), encoding: .utf8)
         #expect(throws: SigningError("the private key is not an RSA key")) {

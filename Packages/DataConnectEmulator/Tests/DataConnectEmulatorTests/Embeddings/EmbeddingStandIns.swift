@@ -80,15 +80,6 @@ final class RecordingTransport: HTTPTransport {
     }
 }
 
-/// Runs the `openssl` command in a folder; fails with its error output.
-func runOpenSSL(_ arguments: [String], in directory: URL) throws {
-    let (termination, _, errors) = try SpawnedProcess.run(
-        "/usr/bin/env", ["openssl"] + arguments, workingDirectory: directory.path)
-    guard termination == .exit(0) else {
-        throw TestSetupError("openssl \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
-    }
-}
-
 /// A service account key file made for the test: a fresh RSA key (the `openssl` command), its public half, and the
 /// JSON Google issues, its `token_uri` pointing at a stand-in.
 struct TestServiceAccount {
@@ -102,9 +93,10 @@ struct TestServiceAccount {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "service-account-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try runOpenSSL(
-            ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "private.pem"], in: directory)
-        try runOpenSSL(["pkey", "-in", "private.pem", "-pubout", "-out", "public.pem"], in: directory)
+        try runTool(
+            "openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "private.pem"],
+            in: directory)
+        try runTool("openssl", ["pkey", "-in", "private.pem", "-pubout", "-out", "public.pem"], in: directory)
         let privateKey = try String(contentsOf: directory.appendingPathComponent("private.pem"), encoding: .utf8)
         var json: JSONObject = [
             "type": "service_account", "private_key_id": .string(keyID), "private_key": .string(privateKey),
@@ -128,7 +120,8 @@ struct TestServiceAccount {
         try Data("\(parts[0]).\(parts[1])".utf8).write(to: input)
         try signature.write(to: signatureFile)
         do {
-            try runOpenSSL(
+            try runTool(
+                "openssl",
                 ["dgst", "-sha256", "-verify", publicKeyFile.path, "-signature", signatureFile.path, input.path],
                 in: directory)
             return true

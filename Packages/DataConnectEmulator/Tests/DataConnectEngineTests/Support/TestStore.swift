@@ -1,7 +1,7 @@
+import DataConnectEmulator
 import DataConnectEngine
 import DataConnectSchema
 import EmulatorTesting
-import DataConnectEmulator
 import Testing
 
 /// A fresh, empty database of the running test's ``TestDatabase``, behind the `DataStore` protocol.

@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Foundation
 import ProcessSpawning
 
@@ -45,16 +46,7 @@ struct TestCertificates {
     }
 
     private func openssl(_ arguments: [String]) throws {
-        try runOpenSSL(arguments, in: directory)
-    }
-}
-
-/// Runs the `openssl` command in a folder; fails with its error output.
-func runOpenSSL(_ arguments: [String], in directory: URL) throws {
-    let (termination, _, errors) = try SpawnedProcess.run(
-        "/usr/bin/env", ["openssl"] + arguments, workingDirectory: directory.path)
-    guard termination == .exit(0) else {
-        throw TestServerError("openssl \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
+        try runTool("openssl", arguments, in: directory)
     }
 }
 
