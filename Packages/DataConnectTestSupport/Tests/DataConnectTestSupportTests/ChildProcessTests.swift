@@ -1,5 +1,6 @@
 import DataConnectTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `ChildProcess`: events to wait on, signals, standard input, and the hang guard that ends a hung child.
@@ -47,13 +48,15 @@ import Testing
         let child = try ChildProcess(Self.shell, ["-c", "exec sleep 600"])
 
         // when
-        var result: ProcessResult?
-        await withKnownIssue("the hang guard records a failure") {
-            result = await child.waitForExit(upTo: .milliseconds(200))
+        let reports = Mutex<[String]>([])
+        let result = await HangGuard.$recorder.withValue({ message, _ in reports.withLock { $0.append(message) } }) {
+            await child.waitForExit(upTo: .milliseconds(200))
         }
 
-        // then
-        #expect(result != nil && result?.exitStatus == nil)
+        // then: killed, no exit status, and the failure the test would have recorded names the process
+        #expect(result.exitStatus == nil)
         #expect(!child.isRunning)
+        let recorded = reports.withLock { $0 }
+        #expect(recorded.count == 1 && recorded[0].contains("was still running"), "\(recorded)")
     }
 }

@@ -44,7 +44,13 @@ public enum HangGuard {
     ///   - limit: The hang guard that passed.
     ///   - sourceLocation: Where the test waited.
     public static func record(_ what: String, limit: Duration, sourceLocation: SourceLocation = #_sourceLocation) {
-        Issue.record("hang guard: \(what) after \(limit)", sourceLocation: sourceLocation)
+        recorder("hang guard: \(what) after \(limit)", sourceLocation)
+    }
+
+    /// Where a passed hang guard is reported: a failing issue of the running test, unless a test of the hang guard
+    /// itself collects the reports with `HangGuard.$recorder.withValue { … }`.
+    @TaskLocal public static var recorder: @Sendable (String, SourceLocation) -> Void = { message, location in
+        Issue.record(Comment(rawValue: message), sourceLocation: location)
     }
 
     /// Re-checks `condition` until it holds or `limit` has passed, for states no event announces (a counter on
