@@ -169,14 +169,7 @@ class GrpcTestCase(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.emulator = harness.start_emulator("movies")
-        cls.channel = grpc.insecure_channel(cls.emulator.target)
-        probe = invoke("Health/Check (does the port speak gRPC?)", health_pb2_grpc.HealthStub(cls.channel).Check,
-                       health_pb2.HealthCheckRequest())
-        if probe.code != grpc.StatusCode.OK:
-            cls.channel.close()
-            cls.emulator.stop()
-            raise RuntimeError(f"the emulator at {cls.emulator.target} does not serve gRPC: {probe.code.name} "
-                               f"{probe.details}")
+        cls.channel = harness.grpc_channel(cls.emulator)
         cls.v1 = stubs.v1.service_grpc.ConnectorServiceStub(cls.channel)
         cls.v1beta = stubs.v1beta.service_grpc.ConnectorServiceStub(cls.channel)
 

@@ -413,6 +413,24 @@ def struct(value):
     return message
 
 
+def grpc_channel(emulator):
+    """A grpcio channel to the emulator's port, after a Health/Check shows the port speaks gRPC (else an error)."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    channel = grpc.insecure_channel(emulator.target)
+    try:
+        health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=WAIT)
+    except grpc.RpcError as error:
+        record("Health/Check (does the port speak gRPC?)", f"{error.code().name}: {short(error.details() or '')}")
+        channel.close()
+        emulator.stop()
+        raise RuntimeError(f"the emulator at {emulator.target} does not serve gRPC: {error.code().name} "
+                           f"{error.details()}") from None
+    record("Health/Check (does the port speak gRPC?)", "OK")
+    return channel
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Running a suite on both databases
 
