@@ -162,6 +162,47 @@ def wait_until(description, predicate, guard=WAIT):
         time.sleep(0.05)
 
 
+def raw_h2_call(target, path, headers, body):
+    """One HTTP/2 request with prior knowledge, by hand (the `h2` package), for what grpcio never sends: returns
+    (response headers, DATA bytes, trailers); a trailers-only answer's grpc-status is in the response headers."""
+    import socket
+
+    import h2.config
+    import h2.connection
+    import h2.events
+
+    host, port = target.rsplit(":", 1)
+    connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+    received, data, trailers = {}, b"", {}
+    with socket.create_connection((host, int(port)), timeout=WAIT) as sock:
+        connection.initiate_connection()
+        stream = connection.get_next_available_stream_id()
+        connection.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", target),
+                                         (":path", path)] + headers)
+        connection.send_data(stream, body, end_stream=True)
+        sock.sendall(connection.data_to_send())
+        ended = False
+        while not ended:
+            chunk = sock.recv(65536)  # the socket's timeout is the hang guard
+            if not chunk:
+                break
+            for event in connection.receive_data(chunk):
+                if isinstance(event, h2.events.ResponseReceived):
+                    received = dict(event.headers)
+                elif isinstance(event, h2.events.DataReceived):
+                    data += event.data
+                    connection.acknowledge_received_data(event.flow_controlled_length, stream)
+                elif isinstance(event, h2.events.TrailersReceived):
+                    trailers = dict(event.headers)
+                elif isinstance(event, (h2.events.StreamEnded, h2.events.StreamReset)):
+                    ended = True
+            sock.sendall(connection.data_to_send())
+    record(f"raw HTTP/2 POST {path} {[h for h in headers if h[0] != 'te']} body {len(body)} bytes",
+           f"{received.get(':status')} grpc-status {trailers.get('grpc-status', received.get('grpc-status'))} "
+           f"{short(trailers.get('grpc-message', received.get('grpc-message', '')))}")
+    return received, data, trailers
+
+
 class GrpcTestCase(unittest.TestCase):
     """An emulator serving Backend/movies (seeded) and one grpcio channel to it."""
 
@@ -418,6 +459,33 @@ class ConnectorTests(GrpcTestCase):
         rest_message = body["error"].get("message")
         record("   grpc-message equals REST error.message", outcome.details == rest_message)
         return outcome
+
+    def test_06b_transport_answers(self):
+        grpc_headers = [("content-type", "application/grpc"), ("te", "trailers")]
+        path = f"/{V1}.ConnectorService/ExecuteQuery"
+        message = self.request("query", "listMovies", {}).SerializeToString()
+
+        def status(answer):
+            headers, _, trailers = answer
+            return trailers.get("grpc-status", headers.get("grpc-status"))
+
+        # The same call grpcio makes, by hand: OK.
+        framed = b"\0" + len(message).to_bytes(4, "big") + message
+        self.assertEqual(status(raw_h2_call(self.emulator.target, path, grpc_headers, framed)), "0")
+        # A message with the compressed flag and no negotiated grpc-encoding.
+        compressed = b"\1" + len(message).to_bytes(4, "big") + message
+        self.assertIn(status(raw_h2_call(self.emulator.target, path, grpc_headers, compressed)), ("12", "13"))
+        # Bytes that are no ExecuteQueryRequest.
+        garbage = b"\xff\xff\xff\xff"
+        garbage = b"\0" + len(garbage).to_bytes(4, "big") + garbage
+        self.assertEqual(status(raw_h2_call(self.emulator.target, path, grpc_headers, garbage)), "3")
+        # HTTP/2 that is not gRPC is not served as a call.
+        headers, _, trailers = raw_h2_call(self.emulator.target, path, [("content-type", "application/json")], b"{}")
+        self.assertNotEqual((headers.get(":status"), status((headers, b"", trailers))), ("200", "0"))
+        # A grpc-message with non-ASCII text arrives percent-encoded and grpcio decodes it back.
+        outcome = self.query("nicht-gefunden-ü")
+        self.assertEqual(outcome.code, grpc.StatusCode.NOT_FOUND)
+        self.assertIn("nicht-gefunden-ü", outcome.details)
 
     def test_07_permission_denied(self):
         library = harness.start_emulator("library", backend=harness.LIBRARY, seed=f"{harness.LIBRARY}/seed_data.gql")
