@@ -42,6 +42,7 @@ V1 = "google.firebase.dataconnect.v1"
 V1BETA = "google.firebase.dataconnect.v1beta"
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$")
 STAR_WARS = "252ff53aa8075c12840b96bff4798d7b"  # seeded (dashed in seed_data.gql)
+CALLS_AT_SHUTDOWN = 200
 HEAVY = {"title": "no title holds this", "limit": 1}  # searchMovies: `contains` on title and description, a scan
 
 
@@ -778,18 +779,22 @@ class InfoTests(GrpcTestCase):
 class ShutdownTests(GrpcTestCase):
     def test_sigterm_with_calls_in_flight(self):
         genre = f"Shutdown-{uuid.uuid4().hex[:8]}"
-        filler = ", ".join(f'{{title: "Filler {n}", genre: "Filler", releaseYear: 2000, rating: 1}}'
-                           for n in range(5_000))
-        harness.admin_graphql(self.emulator, f"mutation {{ movie_insertMany(data: [{filler}]) }}")
+        for start in range(0, 20_000, 2_000):  # as ensure_filler: HEAVY then scans 20,000 more rows
+            filler = ", ".join(f'{{title: "Filler {n}", genre: "Filler", releaseYear: 2000, rating: 1}}'
+                               for n in range(start, start + 2_000))
+            harness.admin_graphql(self.emulator, f"mutation {{ movie_insertMany(data: [{filler}]) }}")
         stream = Stream(self.channel, label="stream at shutdown")
         stream.send("subscribe", "listMoviesByGenre", {"genre": genre}, name=harness.connector_name(), request_id="1")
         self.assertEqual(data_of(stream.next("1")), {"movies": []})
-        futures = [self.v1.ExecuteQuery.future(self.request("query", "searchMovies", HEAVY),
-                                               timeout=WAIT) for _ in range(50)]
-        wait_until("calls in flight before the SIGTERM", lambda: self.grpc_info()["callsInFlight"] >= 2)
+        futures = [self.v1.ExecuteQuery.future(self.request("query", "searchMovies", HEAVY), timeout=WAIT)
+                   for _ in range(CALLS_AT_SHUTDOWN)]
+        # The stream and some of the calls are open (a guard: 200 scans take the server well over a second).
+        in_flight = wait_until("calls in flight before the SIGTERM",
+                               lambda: (n := self.grpc_info()["callsInFlight"]) >= 2 and n)
         process = self.emulator.process
         process.send_signal(harness.signal.SIGTERM)
-        record("SIGTERM the emulator with 50 calls and a stream open", "sent")
+        record(f"SIGTERM the emulator ({CALLS_AT_SHUTDOWN} calls sent, callsInFlight {in_flight} just before)",
+               "sent")
         try:
             code = process.wait(timeout=harness.START_GUARD)
         except harness.subprocess.TimeoutExpired:
@@ -800,7 +805,7 @@ class ShutdownTests(GrpcTestCase):
         for future in futures:
             error = future.exception(timeout=WAIT)
             codes[error.code().name if error else "OK"] += 1
-        record("the 50 calls in flight ended with", dict(codes))
+        record(f"the {CALLS_AT_SHUTDOWN} calls ended with", dict(codes))
         self.assertEqual(set(codes) - {"OK", "UNAVAILABLE"}, set())
         cancelled = False
         while (response := stream.next()) is not None:
