@@ -108,6 +108,31 @@ public struct JSONPullReader {
         return key
     }
 
+    /// Reads the next member's key and its `:` and hands the key's decoded UTF-8 bytes to `body`, without creating
+    /// a `String`; or closes the object and returns `nil`.
+    ///
+    /// The bytes are valid only inside `body`.
+    ///
+    /// - Returns: What `body` returns, or `nil` after closing the object.
+    /// - Throws: ``JSONError`` at a missing `,` or `:`, a malformed key, or the end of the input.
+    public mutating func withNextKey<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(JSONError) -> R? {
+        guard try nextEntry(closing: UInt8(ascii: "}")) else { return nil }
+        guard parser.base[parser.position] == UInt8(ascii: "\"") else {
+            throw parser.unexpectedCharacter(at: parser.position)
+        }
+        let content = try parser.scanString()
+        parser.skipWhitespace()
+        guard parser.position < parser.count else { throw parser.endOfInput() }
+        guard parser.base[parser.position] == UInt8(ascii: ":") else {
+            throw parser.unexpectedCharacter(at: parser.position)
+        }
+        parser.position += 1
+        if let content {
+            return body(UnsafeBufferPointer(start: parser.base + content.lowerBound, count: content.count))
+        }
+        return parser.scratch.withUnsafeBufferPointer(body)
+    }
+
     /// Opens the array that comes next: `[`.
     ///
     /// - Throws: ``JSONError`` when the next value is not an array, or nesting is too deep.
