@@ -82,6 +82,16 @@ let package = Package(
         .testTarget(name: "DataConnectSchemaTests", dependencies: ["DataConnectSchema", "GraphQLLanguage"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "DataConnectWireTests", dependencies: ["DataConnectWire"]),
+        // Also runs Google's Python protobuf (the repository's .build/venv, `make venv`) as the other implementation.
+        .testTarget(
+            name: "DataConnectProtobufTests",
+            dependencies: [
+                "DataConnectProtobuf", "DataConnectWire",
+                .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
+                .product(name: "ProcessSpawning", package: "DataConnectTestSupport"),
+            ],
+            exclude: ["CrossImplementation/protobuf_peer.py"]
+        ),
         .testTarget(name: "PostgreSQLKitTests", dependencies: ["PostgreSQLKit", "PostgreSQLTesting", "PGCluster"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,8 +15,8 @@ import DataConnectWire
 /// (`1e400`) is written as `null`, as ``JSONWriter`` writes it.
 ///
 /// ```swift
-/// let bytes = JSONObject(["title": "Alien", "year": 1979]).protobufStructBytes()
-/// let object = try JSONObject(protobufStruct: bytes)  // ["title": "Alien", "year": 1979]
+/// let movie: JSONObject = ["title": "Alien", "year": 1979]
+/// let object = try JSONObject(protobufStruct: movie.protobufStructBytes())  // ["title": "Alien", "year": 1979]
 /// ```
 enum StructCodec {
     /// 2^53: above it, not every integer is a double.
