@@ -71,7 +71,9 @@ let package = Package(
 
         .executableTarget(
             name: "KitBenchmarks",
-            dependencies: ["GraphQLLanguage", "DataConnectSchema", "DataConnectWire", "SQLiteKit"]
+            dependencies: [
+                "GraphQLLanguage", "DataConnectSchema", "DataConnectWire", "DataConnectProtobuf", "SQLiteKit",
+            ]
         ),
 
         // MARK: Tests

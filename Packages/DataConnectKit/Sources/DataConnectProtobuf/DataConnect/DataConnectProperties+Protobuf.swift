@@ -86,7 +86,8 @@ extension DataConnectProperties {
                     maxAge = duration.text
                 case (5, .varint):
                     let number = Int(try reader.readInt32())
-                    let read = Self.actionsByNumber.indices.contains(number) ? Self.actionsByNumber[number] : .unspecified
+                    let read =
+                        Self.actionsByNumber.indices.contains(number) ? Self.actionsByNumber[number] : .unspecified
                     action = number == 0 ? nil : read
                 default:
                     try reader.skipField(wireType)

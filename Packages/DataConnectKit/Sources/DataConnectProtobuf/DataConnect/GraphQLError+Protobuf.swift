@@ -20,7 +20,9 @@ import DataConnectWire
 /// `WARNING_LEVEL_UNKNOWN`, an empty `file` or `resource`.
 extension GraphQLError {
     /// The names of `GraphqlErrorExtensions.WarningLevel`, by number.
-    static let warningLevelNames = ["WARNING_LEVEL_UNKNOWN", "LOG_ONLY", "INTERACTIVE_ACK", "REQUIRE_ACK", "REQUIRE_FORCE"]
+    static let warningLevelNames = [
+        "WARNING_LEVEL_UNKNOWN", "LOG_ONLY", "INTERACTIVE_ACK", "REQUIRE_ACK", "REQUIRE_FORCE",
+    ]
 
     /// Reads a serialized `GraphqlError`.
     ///
@@ -151,7 +153,8 @@ extension GraphQLError.Extensions {
                     var workaround = JSONObject()
                     while let (workaroundField, workaroundWireType) = try workaroundReader.nextField() {
                         switch (workaroundField, workaroundWireType) {
-                        case (1, .lengthDelimited): workaround["description"] = .string(try workaroundReader.readString())
+                        case (1, .lengthDelimited):
+                            workaround["description"] = .string(try workaroundReader.readString())
                         case (2, .lengthDelimited): workaround["reason"] = .string(try workaroundReader.readString())
                         case (3, .lengthDelimited): workaround["replace"] = .string(try workaroundReader.readString())
                         default: try workaroundReader.skipField(workaroundWireType)

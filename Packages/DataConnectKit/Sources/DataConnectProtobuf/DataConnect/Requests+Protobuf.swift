@@ -136,7 +136,8 @@ extension StreamRequest {
         headers = headerFields
         switch kind {
         case .subscribe(let operation)? where operation.operationName.isEmpty:
-            throw ProtobufError(.invalidValue, "operation_name must not be empty", path: ["subscribe", "operation_name"])
+            throw ProtobufError(
+                .invalidValue, "operation_name must not be empty", path: ["subscribe", "operation_name"])
         case .execute(let operation)? where operation.operationName.isEmpty:
             throw ProtobufError(.invalidValue, "operation_name must not be empty", path: ["execute", "operation_name"])
         default:

@@ -172,7 +172,9 @@ public struct ServerReflectionResponse: Hashable, Sendable {
                 case (5, .lengthDelimited):
                     var baseTypeName = ""
                     var numbers: [Int32] = []
-                    if case .extensionNumbers(let name, let existing)? = kind { (baseTypeName, numbers) = (name, existing) }
+                    if case .extensionNumbers(let name, let existing)? = kind {
+                        (baseTypeName, numbers) = (name, existing)
+                    }
                     var numbersReader = try reader.readMessage()
                     while let (numbersField, numbersWireType) = try numbersReader.nextField() {
                         switch (numbersField, numbersWireType) {

@@ -17,10 +17,11 @@ public enum ProtobufWireType: UInt8, Hashable, Sendable {
 /// Writes protobuf fields into one growable byte buffer.
 ///
 /// A field is a tag (field number and wire type) followed by its value. Embedded messages open with
-/// ``beginMessage(_:)`` and close with ``endMessage()``; their length prefixes are not known until they close, so
-/// the writer notes where each one goes and inserts them all in one pass when the bytes are taken (``bytes``). No
-/// message body is ever copied to make room for its prefix, however deep the nesting, so writing stays linear in the
-/// output's size.
+/// ``beginMessage(_:)`` and close with ``endMessage()``. Their length is not known until they close, so each one
+/// reserves a byte for it: a message shorter than 128 bytes (most of them) gets its length written there in place;
+/// a longer one needs a longer varint, and the writer notes where the extra bytes go and inserts them all in one
+/// pass when the bytes are taken (``bytes``). No message body is ever copied to make room for its prefix, however
+/// deep the nesting, so writing stays linear in the output's size.
 ///
 /// The writer writes what it is told: leaving out fields that hold their default value (proto3's rule) is the
 /// caller's choice.
@@ -34,14 +35,13 @@ public enum ProtobufWireType: UInt8, Hashable, Sendable {
 /// let bytes = writer.bytes
 /// ```
 public struct ProtobufWriter: Sendable {
-    /// The fields written, without the length prefixes of embedded messages.
+    /// The fields written, with one byte reserved for the length of each embedded message.
     private var buffer: [UInt8]
-    /// Where each embedded message's body starts in `buffer`, in the order the messages opened (so in increasing
-    /// offset order), with its length once it has closed.
-    private var prefixes: [(offset: Int, length: Int)] = []
-    /// The messages still open: their index in `prefixes` and the value of `insertedCount` when they opened.
-    private var openMessages: [(prefix: Int, insertedBefore: Int)] = []
-    /// The total size of the length prefixes of the messages closed so far.
+    /// The embedded messages of 128 bytes or more: where their reserved byte is, and their length.
+    private var longPrefixes: [(offset: Int, length: Int)] = []
+    /// The messages still open: their reserved byte and the value of `insertedCount` when they opened.
+    private var openMessages: [(offset: Int, insertedBefore: Int)] = []
+    /// The bytes the long prefixes of the messages closed so far add beyond their reserved byte.
     private var insertedCount = 0
 
     /// Creates a writer, reserving `capacity` bytes.
@@ -58,23 +58,42 @@ public struct ProtobufWriter: Sendable {
     /// Every message opened with ``beginMessage(_:)`` must have been closed.
     public var bytes: [UInt8] {
         precondition(openMessages.isEmpty, "ProtobufWriter.bytes read with \(openMessages.count) messages open")
-        guard !prefixes.isEmpty else { return buffer }
-        var output: [UInt8] = []
-        output.reserveCapacity(buffer.count + insertedCount)
-        var copied = 0
-        for prefix in prefixes {
-            output.append(contentsOf: buffer[copied..<prefix.offset])
-            Self.appendVarint(UInt64(prefix.length), to: &output)
-            copied = prefix.offset
+        guard !longPrefixes.isEmpty else { return buffer }
+        // Messages close inner first; the insertions go in offset order.
+        let prefixes = longPrefixes.sorted { $0.offset < $1.offset }
+        return [UInt8](unsafeUninitializedCapacity: buffer.count + insertedCount) { output, initialized in
+            buffer.withUnsafeBufferPointer { input in
+                var written = 0
+                var copied = 0
+                for prefix in prefixes {
+                    let run = prefix.offset - copied
+                    if run > 0 {
+                        (output.baseAddress! + written).initialize(from: input.baseAddress! + copied, count: run)
+                        written += run
+                    }
+                    var length = UInt64(prefix.length)
+                    while length >= 0x80 {
+                        output[written] = UInt8(truncatingIfNeeded: length) | 0x80
+                        written += 1
+                        length >>= 7
+                    }
+                    output[written] = UInt8(length)
+                    written += 1
+                    copied = prefix.offset + 1
+                }
+                let rest = input.count - copied
+                if rest > 0 {
+                    (output.baseAddress! + written).initialize(from: input.baseAddress! + copied, count: rest)
+                    written += rest
+                }
+                initialized = written
+            }
         }
-        output.append(contentsOf: buffer[copied...])
-        return output
     }
 
     // MARK: Tags and raw values
 
     /// Writes a field's tag: `field << 3 | wireType`.
-    @inlinable
     public mutating func writeTag(_ field: Int, _ wireType: ProtobufWireType) {
         writeVarint(UInt64(field) << 3 | UInt64(wireType.rawValue))
     }
@@ -137,8 +156,12 @@ public struct ProtobufWriter: Sendable {
     /// Writes a `string` field: the UTF-8 length, then the bytes.
     public mutating func writeString(_ field: Int, _ value: String) {
         writeTag(field, .lengthDelimited)
-        var value = value
-        value.withUTF8 { utf8 in
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            Self.appendVarint(UInt64(utf8.count), to: &buffer)
+            buffer.append(contentsOf: utf8)
+        }
+        if written == nil {
+            let utf8 = Array(value.utf8)
             Self.appendVarint(UInt64(utf8.count), to: &buffer)
             buffer.append(contentsOf: utf8)
         }
@@ -160,22 +183,25 @@ public struct ProtobufWriter: Sendable {
 
     // MARK: Embedded messages
 
-    /// Opens an embedded message field: writes its tag and notes where its length goes.
+    /// Opens an embedded message field: writes its tag and reserves a byte for its length.
     ///
     /// The fields written next belong to the embedded message until ``endMessage()``.
     public mutating func beginMessage(_ field: Int) {
         writeTag(field, .lengthDelimited)
-        openMessages.append((prefixes.count, insertedCount))
-        prefixes.append((buffer.count, 0))
+        openMessages.append((buffer.count, insertedCount))
+        buffer.append(0)
     }
 
     /// Closes the embedded message opened last.
     public mutating func endMessage() {
         let open = openMessages.removeLast()
-        let offset = prefixes[open.prefix].offset
-        let length = buffer.count - offset + insertedCount - open.insertedBefore
-        prefixes[open.prefix].length = length
-        insertedCount += Self.varintSize(UInt64(length))
+        let length = buffer.count - open.offset - 1 + insertedCount - open.insertedBefore
+        if length < 0x80 {
+            buffer[open.offset] = UInt8(length)
+        } else {
+            longPrefixes.append((open.offset, length))
+            insertedCount += Self.varintSize(UInt64(length)) - 1
+        }
     }
 
     /// Writes an embedded message field whose fields `body` writes.
@@ -205,6 +231,10 @@ public struct ProtobufWriter: Sendable {
 
     @inline(__always)
     static func appendVarint(_ value: UInt64, to output: inout [UInt8]) {
+        if value < 0x80 {
+            output.append(UInt8(value))
+            return
+        }
         var value = value
         while value >= 0x80 {
             output.append(UInt8(truncatingIfNeeded: value) | 0x80)

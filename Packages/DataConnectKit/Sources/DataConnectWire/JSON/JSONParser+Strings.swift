@@ -4,7 +4,8 @@ extension JSONParser {
     /// string = quotation-mark *char quotation-mark
     mutating func parseString() throws(JSONError) -> String {
         if let content = try scanString() {
-            return String(decoding: UnsafeBufferPointer(start: base + content.lowerBound, count: content.count), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: base + content.lowerBound, count: content.count), as: UTF8.self)
         }
         return String(decoding: scratch, as: UTF8.self)
     }

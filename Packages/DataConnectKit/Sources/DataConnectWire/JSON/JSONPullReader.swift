@@ -46,7 +46,9 @@ public struct JSONPullReader {
     ///   - buffer: The whole document; it must outlive the reader.
     ///   - options: The limits of nesting depth and input size.
     /// - Throws: ``JSONError`` when the input is empty or larger than `options.maxInputSize`.
-    public init(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONReader.Options = JSONReader.Options()) throws(JSONError) {
+    public init(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: JSONReader.Options = JSONReader.Options()
+    ) throws(JSONError) {
         if buffer.count > options.maxInputSize {
             throw JSONError(
                 kind: .inputTooLarge,

@@ -26,7 +26,9 @@ import Testing
                     ourBytes: Fixtures.request.protobufBytes(),
                     decodeOurs: { ProtoJSON.request(try GraphQLRequest(protobuf: $0)) }))
         }
-        let responses = [Fixtures.response, Fixtures.listAnswer(count: 3), Fixtures.getAnswer, GraphQLResponse(data: nil)]
+        let responses = [
+            Fixtures.response, Fixtures.listAnswer(count: 3), Fixtures.getAnswer, GraphQLResponse(data: nil),
+        ]
         for (position, response) in responses.enumerated() {
             for message in ["ExecuteQueryResponse", "ExecuteMutationResponse"] {
                 checks.append(
@@ -67,11 +69,13 @@ import Testing
             Check(
                 name: "HealthCheckRequest", type: "grpc.health.v1.HealthCheckRequest",
                 expected: ["service": "google.firebase.dataconnect.v1.ConnectorService"],
-                ourBytes: HealthCheckRequest(service: "google.firebase.dataconnect.v1.ConnectorService").protobufBytes(),
+                ourBytes: HealthCheckRequest(service: "google.firebase.dataconnect.v1.ConnectorService")
+                    .protobufBytes(),
                 decodeOurs: { ["service": .string(try HealthCheckRequest(protobuf: $0).service)] }))
         checks.append(
             Check(
-                name: "HealthCheckResponse", type: "grpc.health.v1.HealthCheckResponse", expected: ["status": "NOT_SERVING"],
+                name: "HealthCheckResponse", type: "grpc.health.v1.HealthCheckResponse",
+                expected: ["status": "NOT_SERVING"],
                 ourBytes: HealthCheckResponse(status: .notServing).protobufBytes(),
                 decodeOurs: { bytes in
                     let names = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"]
@@ -89,7 +93,9 @@ import Testing
             .init(
                 validHost: "localhost", originalRequest: reflectionRequests[0],
                 kind: .fileDescriptors(index.filesWithDependencies(named: "google/protobuf/struct.proto") ?? [])),
-            .init(originalRequest: reflectionRequests[3], kind: .extensionNumbers(baseTypeName: "google.protobuf.Struct", numbers: [1, 300, -2])),
+            .init(
+                originalRequest: reflectionRequests[3],
+                kind: .extensionNumbers(baseTypeName: "google.protobuf.Struct", numbers: [1, 300, -2])),
             .init(originalRequest: reflectionRequests[4], kind: .listServices(index.serviceNames)),
             .init(originalRequest: reflectionRequests[1], kind: .error(code: 5, message: "symbol not found")),
         ]
@@ -166,7 +172,8 @@ import Testing
         let cases: [(String, [UInt8], ([UInt8]) throws -> JSONValue)] = [
             // headers entries: key only, value only, then a repeated key.
             (
-                v1 + "StreamRequest", [0x52, 0x03, 0x0A, 0x01, 0x6B, 0x52, 0x03, 0x12, 0x01, 0x76]
+                v1 + "StreamRequest",
+                [0x52, 0x03, 0x0A, 0x01, 0x6B, 0x52, 0x03, 0x12, 0x01, 0x76]
                     + [0x52, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x77],
                 { ProtoJSON.streamRequest(try StreamRequest(protobuf: $0)) }
             ),
@@ -185,7 +192,8 @@ import Testing
             ),
             // Struct entries: key without value (null), value without key (""), and a Value without a kind.
             (
-                "google.protobuf.Struct", [0x0A, 0x03, 0x0A, 0x01, 0x61, 0x0A, 0x04, 0x12, 0x02, 0x20, 0x01]
+                "google.protobuf.Struct",
+                [0x0A, 0x03, 0x0A, 0x01, 0x61, 0x0A, 0x04, 0x12, 0x02, 0x20, 0x01]
                     + [0x0A, 0x05, 0x0A, 0x01, 0x62, 0x12, 0x00],
                 { .object(try JSONObject(protobufStruct: $0)) }
             ),

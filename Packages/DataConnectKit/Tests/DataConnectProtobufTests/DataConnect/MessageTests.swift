@@ -22,7 +22,8 @@ import Testing
 
     @Test func errorsNameTheField() {
         // variables { fields { key: "title" value { string_value: <invalid UTF-8> } } }
-        let bytes: [UInt8] = [0x12, 0x01, 0x51, 0x1A, 0x0F, 0x0A, 0x0D, 0x0A, 0x05] + Array("title".utf8)
+        let bytes: [UInt8] =
+            [0x12, 0x01, 0x51, 0x1A, 0x0F, 0x0A, 0x0D, 0x0A, 0x05] + Array("title".utf8)
             + [0x12, 0x04, 0x1A, 0x02, 0xC3, 0x28]
         do {
             _ = try GraphQLRequest(protobuf: bytes)
@@ -65,7 +66,10 @@ import Testing
 
     @Test func emptyStreamOperationNameIsRefused() {
         let request = StreamRequest(requestId: "1", kind: .execute(.init(operationName: "")))
-        #expect(throws: ProtobufError(.invalidValue, "operation_name must not be empty", path: ["execute", "operation_name"])) {
+        #expect(
+            throws: ProtobufError(
+                .invalidValue, "operation_name must not be empty", path: ["execute", "operation_name"])
+        ) {
             try StreamRequest(protobuf: request.protobufBytes())
         }
     }
@@ -117,7 +121,9 @@ import Testing
             _ = try response.protobufBytes()
             Issue.record("a malformed max age was written")
         } catch {
-            #expect(error.description == #"max age "soon" is not a duration such as "30s" at extensions.data_connect[0].max_age"#)
+            #expect(
+                error.description
+                    == #"max age "soon" is not a duration such as "30s" at extensions.data_connect[0].max_age"#)
         }
     }
 
@@ -161,7 +167,8 @@ import Testing
         let request = HealthCheckRequest(service: "grpc.health.v1.Health")
         #expect(try HealthCheckRequest(protobuf: request.protobufBytes()) == request)
         for status in HealthCheckResponse.ServingStatus.allCases {
-            #expect(try HealthCheckResponse(protobuf: HealthCheckResponse(status: status).protobufBytes()).status == status)
+            #expect(
+                try HealthCheckResponse(protobuf: HealthCheckResponse(status: status).protobufBytes()).status == status)
         }
         #expect(try HealthCheckResponse(protobuf: [0x08, 0x09]).status == .unknown)
     }

@@ -6,9 +6,11 @@ import Testing
 
     @Test func holdsEveryProtoAndTheWellKnownTypes() {
         for name in [
-            "google/firebase/dataconnect/v1/connector_service.proto", "google/firebase/dataconnect/v1beta/graphql_error.proto",
+            "google/firebase/dataconnect/v1/connector_service.proto",
+            "google/firebase/dataconnect/v1beta/graphql_error.proto",
             "google/rpc/code.proto", "grpc/health/v1/health.proto", "grpc/reflection/v1/reflection.proto",
-            "grpc/reflection/v1alpha/reflection.proto", "google/protobuf/struct.proto", "google/protobuf/duration.proto",
+            "grpc/reflection/v1alpha/reflection.proto", "google/protobuf/struct.proto",
+            "google/protobuf/duration.proto",
             "google/protobuf/empty.proto",
         ] {
             #expect(index.file(named: name) != nil, "\(name)")
@@ -19,7 +21,8 @@ import Testing
     @Test func listsServices() {
         #expect(
             Set(index.serviceNames) == [
-                "google.firebase.dataconnect.v1.ConnectorService", "google.firebase.dataconnect.v1.ConnectorStreamService",
+                "google.firebase.dataconnect.v1.ConnectorService",
+                "google.firebase.dataconnect.v1.ConnectorStreamService",
                 "google.firebase.dataconnect.v1beta.ConnectorService",
                 "google.firebase.dataconnect.v1beta.ConnectorStreamService", "grpc.health.v1.Health",
                 "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
@@ -32,7 +35,10 @@ import Testing
             "google.firebase.dataconnect.v1.ConnectorService.ExecuteQuery",
             "google/firebase/dataconnect/v1/connector_service.proto"
         ),
-        ("google.firebase.dataconnect.v1.StreamRequest", "google/firebase/dataconnect/v1/connector_stream_service.proto"),
+        (
+            "google.firebase.dataconnect.v1.StreamRequest",
+            "google/firebase/dataconnect/v1/connector_stream_service.proto"
+        ),
         (
             "google.firebase.dataconnect.v1.GraphqlErrorExtensions.Workaround",
             "google/firebase/dataconnect/v1/graphql_error.proto"
@@ -55,7 +61,8 @@ import Testing
         // connector_service.proto imports graphql_error (struct, code) and graphql_response_extensions (duration, struct)
         let files = try #require(index.filesContaining(symbol: "google.firebase.dataconnect.v1.ConnectorService"))
         let expected = [
-            "google/firebase/dataconnect/v1/connector_service.proto", "google/firebase/dataconnect/v1/graphql_error.proto",
+            "google/firebase/dataconnect/v1/connector_service.proto",
+            "google/firebase/dataconnect/v1/graphql_error.proto",
             "google/firebase/dataconnect/v1/graphql_response_extensions.proto", "google/protobuf/struct.proto",
             "google/rpc/code.proto", "google/protobuf/duration.proto",
         ]

@@ -24,7 +24,8 @@ enum ProtoJSON {
     }
 
     static func streamResponse(_ response: StreamResponse) -> JSONValue {
-        var object = self.response(
+        var object =
+            self.response(
                 GraphQLResponse(data: response.data, errors: response.errors, extensions: response.extensions)
             ).objectValue ?? [:]
         if !response.requestId.isEmpty { object["request_id"] = .string(response.requestId) }
@@ -107,7 +108,9 @@ enum ProtoJSON {
         case .fileByFilename(let name)?: object["file_by_filename"] = .string(name)
         case .fileContainingSymbol(let symbol)?: object["file_containing_symbol"] = .string(symbol)
         case .fileContainingExtension(let type, let number)?:
-            object["file_containing_extension"] = ["containing_type": .string(type), "extension_number": JSONValue(Int(number))]
+            object["file_containing_extension"] = [
+                "containing_type": .string(type), "extension_number": JSONValue(Int(number)),
+            ]
         case .allExtensionNumbersOfType(let type)?: object["all_extension_numbers_of_type"] = .string(type)
         case .listServices(let text)?: object["list_services"] = .string(text)
         case nil: break

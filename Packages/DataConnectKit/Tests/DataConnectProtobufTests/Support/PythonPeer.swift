@@ -78,11 +78,13 @@ struct PythonPeer {
         let (termination, output, errors) = try SpawnedProcess.run(
             "/bin/sh",
             [
-                "-c", #"exec "$0" "$1" "$2" "$3" < "$4""#, python, script, packageFolder.appendingPathComponent("Protos").path,
+                "-c", #"exec "$0" "$1" "$2" "$3" < "$4""#, python, script,
+                packageFolder.appendingPathComponent("Protos").path,
                 work.path, input.path,
             ])
         guard termination == .exit(0) else {
-            throw Failure(description: "protobuf_peer.py ended with \(termination): \(String(decoding: errors, as: UTF8.self))")
+            throw Failure(
+                description: "protobuf_peer.py ended with \(termination): \(String(decoding: errors, as: UTF8.self))")
         }
         let answers = try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
             let value = try JSONValue(parsing: String(line))
@@ -153,7 +155,8 @@ enum RandomStructs {
         case 3: return .string(strings.randomElement(using: &generator)!)
         case 4: return .object(object(&generator, depth: depth))
         default:
-            return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in value(&generator, depth: depth + 1) })
+            return .array(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in value(&generator, depth: depth + 1) })
         }
     }
 }

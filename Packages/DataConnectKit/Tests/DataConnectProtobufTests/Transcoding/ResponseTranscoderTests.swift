@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func refusesDeepNesting() {
-        let json = Array(("{\"data\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}").utf8)
+        let json = Array(
+            ("{\"data\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}").utf8)
         #expect(throws: ProtobufError.self) { try ResponseTranscoder.executeResponse(json: json) }
     }
 }
