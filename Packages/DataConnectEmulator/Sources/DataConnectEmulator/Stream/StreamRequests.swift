@@ -81,7 +81,7 @@ final class StreamRequests: Sendable {
 
     func handle(_ request: StreamRequest, via output: any StreamOutput) {
         if let name = request.name {
-            switch connector(ofName: name) {
+            switch responder.connector(ofName: name, pathService: pathService) {
             case .success(let connector): state.withLock { $0.connector = connector }
             case .failure(let error):
                 if let requestId = request.requestId, request.kind != nil {
@@ -283,31 +283,6 @@ final class StreamRequests: Sendable {
             return .failure(
                 RequestError(status: .unauthenticated, message: "invalid X-Firebase-Auth-Token: \(error.message)"))
         }
-    }
-
-    /// The connector id of a resource name `projects/{p}/locations/{l}/services/{s}/connectors/{c}`, checked
-    /// against the service served (and the service in the path, when it names one).
-    private func connector(ofName name: String) -> Result<String, RequestError> {
-        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count == 8, segments[0] == "projects", segments[2] == "locations", segments[4] == "services",
-            segments[6] == "connectors", !segments[7].isEmpty
-        else {
-            return .failure(
-                RequestError(
-                    status: .invalidArgument,
-                    message:
-                        "\"name\" must be projects/{project}/locations/{location}/services/{service}/connectors/{connector}, got \"\(name)\""
-                ))
-        }
-        let service = String(segments[5])
-        let served = responder.engine.service.project.config.serviceId
-        guard service == served, pathService.map({ $0 == service }) ?? true else {
-            return .failure(
-                RequestError(
-                    status: .notFound,
-                    message: "No schema found for service \"\(service)\"; this emulator serves \"\(served)\""))
-        }
-        return .success(String(segments[7]))
     }
 
     // MARK: Responses
