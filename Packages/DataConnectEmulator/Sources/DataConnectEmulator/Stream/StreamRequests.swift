@@ -208,15 +208,15 @@ final class StreamRequests: Sendable {
                 ?? RequestError(status: response.status, message: "the request failed")
             return sendError(output, requestId, error.status, error.message)
         }
-        // `{"data":…,"errors":…,"extensions":…}` becomes `{"result":{"requestId":…,"data":…,…,"cancelled":false}}`.
-        var frame = Array(#"{"result":{"requestId":"#.utf8)
+        // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"cancelled":false}`.
+        var frame = Array(#"{"requestId":"#.utf8)
         frame += JSONValue.string(requestId).serialized()
         frame.append(UInt8(ascii: ","))
         frame += response.body[1..<(response.body.count - 1)]
         if !mutation {
             frame += Array(#","dataEtag":"\#(SubscriptionHub.etag(response.body))""#.utf8)
         }
-        frame += Array(#","cancelled":false}}"#.utf8)
+        frame += Array(#","cancelled":false}"#.utf8)
         output.send(response: frame)
     }
 
