@@ -157,10 +157,12 @@ test-install: ## Install into a temporary prefix and as a .deb; in each, a new p
 generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
 	$(SWIFT) build --product dataconnect
 	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend || exit 1; done
+	$(KIT)/Protos/generate_descriptors.sh
 
 check-generated: ## Fail when the checked-in generated packages differ from a fresh generation
 	$(SWIFT) build --product dataconnect
 	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend --check || exit 1; done
+	$(KIT)/Protos/generate_descriptors.sh --check
 
 POSTGRES_DIR ?= .dataconnect/postgres
 POSTGRES_PORT ?= 5432

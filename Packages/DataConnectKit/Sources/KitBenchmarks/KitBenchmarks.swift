@@ -11,6 +11,7 @@ struct KitBenchmarks {
         results += try ParserBenchmarks.run()
         results += try ValidationBenchmarks.run(backend: backend)
         results += try JSONBenchmarks.run()
+        results += try ProtobufBenchmarks.run()
         print("| benchmark | result | notes |")
         print("|---|---|---|")
         for result in results {

@@ -3,6 +3,18 @@ extension JSONParser {
 
     /// string = quotation-mark *char quotation-mark
     mutating func parseString() throws(JSONError) -> String {
+        if let content = try scanString() {
+            return String(
+                decoding: UnsafeBufferPointer(start: base + content.lowerBound, count: content.count), as: UTF8.self)
+        }
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Reads the string whose opening quote is at `position`, leaving `position` after its closing quote.
+    ///
+    /// - Returns: The range of the string's content in the input when it has no escapes; `nil` when it has some,
+    ///   and its decoded UTF-8 bytes are in `scratch` (until the next string).
+    mutating func scanString() throws(JSONError) -> Range<Int>? {
         position += 1
         let contentBegin = position
         lastStringHadEscapes = false
@@ -16,15 +28,12 @@ extension JSONParser {
             guard position < count else { break }
             let byte = base[position]
             if byte == UInt8(ascii: "\"") {
-                let text = String(
-                    decoding: UnsafeBufferPointer(start: base + contentBegin, count: position - contentBegin),
-                    as: UTF8.self
-                )
                 position += 1
-                return text
+                return contentBegin..<(position - 1)
             }
             if byte == UInt8(ascii: "\\") {
-                return try parseEscapedString(contentBegin: contentBegin)
+                try decodeEscapedString(contentBegin: contentBegin)
+                return nil
             }
             if byte < 0x20 {
                 throw controlCharacter(at: position)
@@ -55,7 +64,7 @@ extension JSONParser {
     }
 
     /// Continues a string at its first backslash, decoding into `scratch`.
-    private mutating func parseEscapedString(contentBegin: Int) throws(JSONError) -> String {
+    private mutating func decodeEscapedString(contentBegin: Int) throws(JSONError) {
         lastStringHadEscapes = true
         scratch.removeAll(keepingCapacity: true)
         var runBegin = contentBegin
@@ -64,7 +73,7 @@ extension JSONParser {
             if byte == UInt8(ascii: "\"") {
                 appendRun(from: runBegin)
                 position += 1
-                return String(decoding: scratch, as: UTF8.self)
+                return
             }
             if byte == UInt8(ascii: "\\") {
                 appendRun(from: runBegin)

@@ -180,7 +180,7 @@ struct JSONParser {
     }
 
     /// value = object / array / string / number / true / false / null
-    private mutating func parseValue() throws(JSONError) -> JSONValue {
+    mutating func parseValue() throws(JSONError) -> JSONValue {
         skipWhitespace()
         guard position < count else { throw endOfInput() }
         switch base[position] {
@@ -207,7 +207,7 @@ struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < count {
             let byte = base[position]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
@@ -215,7 +215,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectWord(_ word: StaticString) throws(JSONError) {
+    mutating func expectWord(_ word: StaticString) throws(JSONError) {
         let bytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         for expected in bytes {
             guard position < count else { throw endOfInput() }
@@ -226,7 +226,7 @@ struct JSONParser {
 
     /// Enters an array or object opened at `offset`.
     @inline(__always)
-    private mutating func enterContainer(at offset: Int) throws(JSONError) {
+    mutating func enterContainer(at offset: Int) throws(JSONError) {
         depth += 1
         if depth > maxDepth {
             throw makeError(.nestingTooDeep, "nesting depth exceeds the limit of \(maxDepth)", at: offset)
@@ -349,7 +349,7 @@ struct JSONParser {
     // MARK: Numbers
 
     /// number = [ minus ] int [ frac ] [ exp ]; int = zero / ( digit1-9 *DIGIT )
-    private mutating func parseNumber() throws(JSONError) -> JSONNumber {
+    mutating func parseNumber() throws(JSONError) -> JSONNumber {
         let begin = position
         var negative = false
         if base[position] == UInt8(ascii: "-") {
