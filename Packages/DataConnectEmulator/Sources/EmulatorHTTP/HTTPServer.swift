@@ -126,6 +126,7 @@ public final class HTTPServer: Sendable {
     private let requestedPort: UInt16
     private let core: ServerCore
     private let daemon = Mutex<Running?>(nil)
+    private let counters: GRPCCounters
     private let boundPort: Atomic<UInt16>
     private let running = Atomic<Bool>(false)
 
@@ -135,6 +136,8 @@ public final class HTTPServer: Sendable {
         let dispatcher: ConnectionDispatcher
         /// The HTTP/1.1 side.
         let daemons: HTTP1Daemons
+        /// The HTTP/2 (gRPC) side.
+        let http2: HTTP2Server
     }
 
     /// Creates a stopped server.
@@ -155,6 +158,7 @@ public final class HTTPServer: Sendable {
         self.requestedPort = port
         self.configuration = configuration
         self.boundPort = Atomic(port)
+        self.counters = GRPCCounters(connectionLimit: max(0, configuration.connectionLimit))
         self.core = ServerCore(
             responder: responder,
             limits: ServerCore.Limits(
@@ -178,6 +182,12 @@ public final class HTTPServer: Sendable {
     /// What the request lanes are doing, while the server runs.
     public var requestLanes: RequestLanes.Snapshot? {
         core.laneSnapshot
+    }
+
+    /// What the gRPC side is doing: calls in flight (HEADERS received, stream not yet closed) and their peak, calls
+    /// started, HTTP/2 connections open. Counted since the server was created, over every run.
+    public var grpcStatistics: GRPCStatistics {
+        counters.snapshot
     }
 
     /// Whether the server is listening.
@@ -225,21 +235,30 @@ public final class HTTPServer: Sendable {
             }
             let bound = ConnectionDispatcher.boundPort(of: listener)
             let timeout = configuration.connectionTimeout
+            let shared = HTTP2Shared(core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters)
+            guard let http2 = HTTP2Server(threads: max(1, configuration.threadPoolSize / 2), shared: shared) else {
+                close(listener)
+                daemons.stop()
+                core.stopLanes(grace: .zero)
+                let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/2 threads"
+                throw .cannotListen(host: host, port: requestedPort, reason: reason)
+            }
             let destinations = ConnectionDispatcher.Destinations(
                 http1: { socket, address in daemons.add(socket: socket, address: address) },
-                http2: { socket, _ in close(socket) })
+                http2: { socket, address in http2.adopt(socket: socket, remoteAddress: address) })
             guard
                 let dispatcher = ConnectionDispatcher(
                     listener: listener, timeout: timeout > .zero ? timeout : nil,
                     pendingLimit: max(1, configuration.connectionLimit), destinations: destinations,
                     log: { [core] in core.log($0) })
             else {
+                http2.stop()
                 daemons.stop()
                 core.stopLanes(grace: .zero)
                 let reason = core.takeLastLogMessage() ?? "cannot start the connection dispatcher"
                 throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
-            daemon = Running(dispatcher: dispatcher, daemons: daemons)
+            daemon = Running(dispatcher: dispatcher, daemons: daemons, http2: http2)
             boundPort.store(bound, ordering: .releasing)
             running.store(true, ordering: .releasing)
         }
@@ -260,14 +279,17 @@ public final class HTTPServer: Sendable {
             daemon = nil
             running.store(false, ordering: .releasing)
             stopping.dispatcher.stop()
+            stopping.http2.beginDrain()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
-            // Requests on the lanes end (or are answered 503 when not started) and resume their connections:
-            // libmicrohttpd must not stop with a connection suspended.
+            // Requests on the lanes end (or are answered 503, or UNAVAILABLE, when not started) and resume their
+            // connections: libmicrohttpd must not stop with a connection suspended.
             core.stopLanes(grace: configuration.stopGracePeriod)
-            while core.inProgressCount > 0 && ContinuousClock.now < deadline {
+            while core.inProgressCount > 0 || grpcStatistics.callsInFlight > 0, ContinuousClock.now < deadline {
                 usleep(2_000)
             }
+            // Past the grace period: the calls still open are cancelled and their connections closed.
+            stopping.http2.stop()
             stopping.daemons.stop()
             core.closeLingeringConnections()
         }
