@@ -129,6 +129,10 @@ static inline int cnh2_frame_is_request_headers(const nghttp2_frame *frame)
 {
     return frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST;
 }
+static inline int cnh2_frame_is_response_headers(const nghttp2_frame *frame)
+{
+    return frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_RESPONSE;
+}
 static inline uint32_t cnh2_frame_goaway_error(const nghttp2_frame *frame) { return frame->goaway.error_code; }
 static inline int32_t cnh2_frame_goaway_last_stream(const nghttp2_frame *frame)
 {
