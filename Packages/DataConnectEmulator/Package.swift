@@ -130,6 +130,8 @@ let package = Package(
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 // the WebSocket sessions' messages, service account JWTs, the console's embedded assets
                 .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                // the gRPC services' protobuf messages and the descriptor set reflection answers from
+                .product(name: "DataConnectProtobuf", package: "DataConnectKit"),
             ],
             plugins: ["ConsoleAssetsPlugin"]
         ),

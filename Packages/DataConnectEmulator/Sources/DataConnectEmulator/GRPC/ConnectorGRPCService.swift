@@ -1,4 +1,5 @@
 import DataConnectEngine
+import DataConnectProtobuf
 import DataConnectWire
 import EmulatorHTTP
 
@@ -70,9 +71,9 @@ final class ConnectorGRPCService: GRPCService {
     static func execute(_ call: GRPCUnaryCall, mutation: Bool, on responder: EmulatorResponder) -> GRPCUnaryResult {
         let started = ContinuousClock.now
         let method = mutation ? "ExecuteMutation" : "ExecuteQuery"
-        let request: GRPCWire.ExecuteRequest
+        let request: GraphQLRequest
         do {
-            request = try GRPCWire.decodeExecuteRequest(call.message)
+            request = try GraphQLRequest(protobuf: call.message)
         } catch {
             return refuse(
                 RequestError(status: .invalidArgument, message: "the request is not an \(method)Request: \(error)"),
@@ -116,7 +117,7 @@ final class ConnectorGRPCService: GRPCService {
         let code: StatusCode
         if response.status == .ok {
             do {
-                result = .ok(try GRPCWire.executeResponse(fromJSON: response.body))
+                result = .ok(try ResponseTranscoder.executeResponse(json: response.body))
                 code = .ok
             } catch {
                 let failure = RequestError(status: .internal, message: "the answer could not be encoded: \(error)")

@@ -1,3 +1,4 @@
+import DataConnectProtobuf
 import DataConnectWire
 import EmulatorHTTP
 
@@ -26,7 +27,7 @@ final class GRPCStreamSession: GRPCStreamHandler {
     func received(_ message: [UInt8]) {
         let request: StreamRequest
         do {
-            request = try GRPCWire.decodeStreamRequest(message)
+            request = try StreamRequest(protobuf: message)
         } catch {
             requests.closed()
             output.stream.finish(
@@ -53,14 +54,18 @@ struct GRPCStreamOutput: StreamOutput {
 
     func send(response: [UInt8]) {
         do {
-            stream.send(try GRPCWire.streamResponse(fromJSON: response))
+            send(try StreamResponse(json: JSONValue(parsing: response)))
         } catch {
             stream.finish(GRPCStatus(code: .internal, message: "a response could not be encoded: \(error)"))
         }
     }
 
     func send(_ response: StreamResponse) {
-        stream.send(GRPCWire.streamResponse(response))
+        do {
+            stream.send(try response.protobufBytes())
+        } catch {
+            stream.finish(GRPCStatus(code: .internal, message: "a response could not be encoded: \(error)"))
+        }
     }
 
     func sendStreamError(_ error: RequestError) {
@@ -79,10 +84,9 @@ struct GRPCStreamOutput: StreamOutput {
 
 /// A subscriber that is one request on a gRPC stream.
 ///
-/// The hub hands every subscriber of a group the same result bytes (`"data":…,"dataEtag":…,"cancelled":false}`
-/// after each one's `{"requestId":…,` prefix). A protobuf message is the concatenation of its fields, so the shared
-/// part is transcoded once per result (``GRPCWire/SharedResults``) and each subscriber's message is its own
-/// `request_id` field followed by those bytes.
+/// The hub hands every subscriber of a group the same ``HubResult``. A protobuf message is the concatenation of its
+/// fields, so the result's fields are transcoded once per result (kept in the ``HubResult``) and each subscriber's
+/// `StreamResponse` is its own `request_id` field followed by those bytes.
 final class GRPCSubscriptionSink: SubscriptionSink {
     let stream: GRPCServerStream
     /// The encoded `request_id` field.
@@ -91,7 +95,9 @@ final class GRPCSubscriptionSink: SubscriptionSink {
 
     init(stream: GRPCServerStream, requestId: String, ended: @escaping @Sendable () -> Void) {
         self.stream = stream
-        self.requestIdField = GRPCWire.requestIdField(requestId)
+        var writer = ProtobufWriter(capacity: requestId.utf8.count + 8)
+        if !requestId.isEmpty { writer.writeString(1, requestId) }
+        self.requestIdField = writer.bytes
         self.ended = ended
     }
 
@@ -99,13 +105,20 @@ final class GRPCSubscriptionSink: SubscriptionSink {
         GRPCStreamOutput(stream: stream).send(response: response)
     }
 
-    func send(_ head: [UInt8], _ body: [UInt8]) {
+    func send(_ result: HubResult, prefix: [UInt8]) {
         do {
-            stream.send(parts: [requestIdField, try GRPCWire.sharedResults.fields(ofTail: body)])
+            let parts = try result.encoded { () throws(ProtobufError) -> StreamResponseParts in
+                try ResponseTranscoder.streamResponseParts(
+                    json: result.body ?? Self.emptyResult, dataEtag: result.etag, cancelled: false)
+            }
+            stream.send(parts: [requestIdField, parts.sharedFields])
         } catch {
             stream.finish(GRPCStatus(code: .internal, message: "a response could not be encoded: \(error)"))
         }
     }
+
+    /// The body of a result that only carries its etag.
+    private static let emptyResult = Array("{}".utf8)
 
     func finish(with response: [UInt8]) {
         send(response)

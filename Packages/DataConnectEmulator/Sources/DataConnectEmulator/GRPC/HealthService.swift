@@ -1,3 +1,4 @@
+import DataConnectProtobuf
 import EmulatorHTTP
 
 /// `grpc.health.v1.Health`: the server, and each service it serves, is `SERVING` while the emulator runs.
@@ -6,23 +7,17 @@ import EmulatorHTTP
 /// health protocol says. `Watch` sends the status once (`SERVICE_UNKNOWN` for a name not served) and keeps the call
 /// open until the client ends it or the server stops.
 enum HealthService {
-    /// `HealthCheckResponse.ServingStatus` values.
-    enum ServingStatus: Int {
-        case serving = 1
-        case serviceUnknown = 3
-    }
-
     static func check(_ call: GRPCUnaryCall) -> GRPCUnaryResult {
         let service: String
         do {
-            service = try GRPCWire.decodeHealthCheckRequest(call.message)
+            service = try HealthCheckRequest(protobuf: call.message).service
         } catch {
             return .failure(GRPCStatus(code: .invalidArgument, message: "the request is not a HealthCheckRequest: \(error)"))
         }
         guard isServed(service) else {
             return .failure(GRPCStatus(code: .notFound, message: "unknown service \"\(service)\""))
         }
-        return .ok(GRPCWire.healthCheckResponse(status: ServingStatus.serving.rawValue))
+        return .ok(HealthCheckResponse(status: .serving).protobufBytes())
     }
 
     static func isServed(_ service: String) -> Bool {
@@ -39,9 +34,9 @@ enum HealthService {
 
         func received(_ message: [UInt8]) {
             do {
-                let service = try GRPCWire.decodeHealthCheckRequest(message)
-                let status: ServingStatus = HealthService.isServed(service) ? .serving : .serviceUnknown
-                stream.send(GRPCWire.healthCheckResponse(status: status.rawValue))
+                let service = try HealthCheckRequest(protobuf: message).service
+                let status: HealthCheckResponse.ServingStatus = HealthService.isServed(service) ? .serving : .serviceUnknown
+                stream.send(HealthCheckResponse(status: status).protobufBytes())
             } catch {
                 stream.finish(
                     GRPCStatus(code: .invalidArgument, message: "the request is not a HealthCheckRequest: \(error)"))

@@ -1,3 +1,4 @@
+import DataConnectProtobuf
 import EmulatorHTTP
 
 /// One `ServerReflectionInfo` call (`grpc.reflection.v1` or `v1alpha`): what `grpcurl` and other tools ask to list
@@ -5,8 +6,8 @@ import EmulatorHTTP
 ///
 /// `list_services` names every service served; `file_by_filename` and `file_containing_symbol` answer the file's
 /// serialized `FileDescriptorProto` with those of every file it imports (from the descriptor set of the project's
-/// .proto files, compiled into the emulator); extension queries answer `NOT_FOUND`, since the files declare no
-/// extensions. Each request gets one response, in order.
+/// .proto files, compiled into the emulator: ``ProtoDescriptorIndex/bundled``); extension queries answer
+/// `NOT_FOUND`, since the files declare no extensions. Each request gets one response, in order.
 final class ReflectionSession: GRPCStreamHandler {
     let stream: GRPCServerStream
 
@@ -15,15 +16,17 @@ final class ReflectionSession: GRPCStreamHandler {
     }
 
     func received(_ message: [UInt8]) {
-        let request: GRPCWire.ReflectionRequest
+        let request: ServerReflectionRequest
         do {
-            request = try GRPCWire.decodeReflectionRequest(message)
+            request = try ServerReflectionRequest(protobuf: message)
         } catch {
             stream.finish(
                 GRPCStatus(code: .invalidArgument, message: "the request is not a ServerReflectionRequest: \(error)"))
             return
         }
-        stream.send(GRPCWire.reflectionResponse(to: request, answer: answer(request.query)))
+        let response = ServerReflectionResponse(
+            validHost: request.host, originalRequest: request, kind: Self.answer(request.kind))
+        stream.send(response.protobufBytes())
     }
 
     func clientFinished() {
@@ -32,22 +35,28 @@ final class ReflectionSession: GRPCStreamHandler {
 
     func cancelled() {}
 
-    private func answer(_ query: GRPCWire.ReflectionRequest.Query) -> GRPCWire.ReflectionAnswer {
-        switch query {
-        case .listServices:
-            return .services(ConnectorGRPCService.serviceNames)
-        case .fileByFilename(let name):
-            guard let files = GRPCWire.descriptors.files(named: name) else {
-                return .error(code: 5, message: "no file \"\(name)\"")
+    /// The answer to one question.
+    static func answer(_ kind: ServerReflectionRequest.Kind?) -> ServerReflectionResponse.Kind {
+        let notFound: Int32 = 5
+        switch kind {
+        case .listServices?:
+            return .listServices(ConnectorGRPCService.serviceNames)
+        case .fileByFilename(let name)?:
+            guard let files = ProtoDescriptorIndex.bundled.filesWithDependencies(named: name) else {
+                return .error(code: notFound, message: "no file \"\(name)\"")
             }
-            return .files(files)
-        case .fileContainingSymbol(let symbol):
-            guard let files = GRPCWire.descriptors.files(containingSymbol: symbol) else {
-                return .error(code: 5, message: "no symbol \"\(symbol)\"")
+            return .fileDescriptors(files)
+        case .fileContainingSymbol(let symbol)?:
+            guard let files = ProtoDescriptorIndex.bundled.filesContaining(symbol: symbol) else {
+                return .error(code: notFound, message: "no symbol \"\(symbol)\"")
             }
-            return .files(files)
-        case .other(let what):
-            return .error(code: 5, message: "\(what): the services' files declare no extensions")
+            return .fileDescriptors(files)
+        case .fileContainingExtension(let type, let number)?:
+            return .error(code: notFound, message: "no extension \(number) of \(type): the files declare no extensions")
+        case .allExtensionNumbersOfType(let type)?:
+            return .extensionNumbers(baseTypeName: type, numbers: [])
+        case nil:
+            return .error(code: 3, message: "the request asks nothing (no message_request)")
         }
     }
 }

@@ -202,10 +202,7 @@ final class StreamRequests: Sendable {
                 variables: operation.variables, auth: auth, enforceAuth: true))
         if let effect = response.mutation { hub.mutationExecuted(effect) }
         guard response.status == .ok, response.body.count >= 2 else {
-            let body = (try? JSONValue(parsing: response.body)) ?? .null
-            let error =
-                (try? RequestError(json: body, httpStatus: response.status.httpStatus))
-                ?? RequestError(status: response.status, message: "the request failed")
+            let error = RequestError(engineResponse: response)
             return sendError(output, requestId, error.status, error.message)
         }
         // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"cancelled":false}`.
