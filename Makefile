@@ -12,12 +12,12 @@ TESTING := Packages/DataConnectTesting
 SUPPORT := Packages/DataConnectTestSupport
 BACKEND ?= Backend/movies
 # What building and running the toolkit, the demo and the apps need (`make bootstrap`, `make demo`).
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libnghttp2-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
   libcurl4-openssl-dev dpkg-dev  # the last two: `make install` links Foundation statically; `make package`
 # What only the tests and benchmarks need on top (`make bootstrap-test`, which `make test` runs): tmux for the TUI's
 # end-to-end test, the browser and node for the console's, python3-venv for the Python test clients, wrk for benchmarks,
 # the openssl command for the outbound HTTPS tests' throwaway CA (served by python3's ssl module).
-TEST_APT_PACKAGES := tmux wrk chromium chromium-driver nodejs python3-venv openssl
+TEST_APT_PACKAGES := tmux wrk nghttp2-client chromium chromium-driver nodejs python3-venv openssl
 # The Python test clients, pinned, in a virtual environment made from Debian's Python (never the system site-packages).
 VENV := .build/venv
 PYTHON_TEST_REQUIREMENTS := Tests/python-requirements.txt
