@@ -12,7 +12,7 @@ TESTING := Packages/DataConnectTesting
 SUPPORT := Packages/DataConnectTestSupport
 BACKEND ?= Backend/movies
 # What building and running the toolkit, the demo and the apps need (`make bootstrap`, `make demo`).
-APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
+APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libnghttp2-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
   libcurl4-openssl-dev dpkg-dev  # the last two: `make install` links Foundation statically; `make package`
 # What only the tests and benchmarks need on top (`make bootstrap-test`, which `make test` runs): tmux for the TUI's
 # end-to-end test, the browser and node for the console's, python3-venv for the Python test clients, wrk and h2load

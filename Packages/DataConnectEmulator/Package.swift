@@ -29,15 +29,17 @@ let package = Package(
         // libmicrohttpd: HTTP/1.1 parsing, limits, an epoll thread pool, suspend/resume.
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libnghttp2: HTTP/2 framing, HPACK, flow control and flood protection for gRPC on the same port.
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .target(
             name: "EmulatorHTTP",
             dependencies: [
-                "CMicroHTTPD",
+                "CMicroHTTPD", "CNGHTTP2",
                 // WebSocket framing and the handshake's SHA-1 and base64
                 .product(name: "DataConnectEncoding", package: "DataConnectKit"),
             ]
         ),
-        // The benchmark ceiling: the same HTTP layer answering a fixed reply.
+        // The benchmark ceiling: the same HTTP layer answering a fixed reply (HTTP/1.1) and a fixed gRPC message.
         .executableTarget(name: "HTTPBench", dependencies: ["EmulatorHTTP"]),
 
         // MARK: Outbound HTTP: custom resolvers, embedding providers and token endpoints, called from request threads
@@ -128,6 +130,8 @@ let package = Package(
                 .product(name: "GraphQLLanguage", package: "DataConnectKit"),
                 // the WebSocket sessions' messages, service account JWTs, the console's embedded assets
                 .product(name: "DataConnectEncoding", package: "DataConnectKit"),
+                // the gRPC services' protobuf messages and the descriptor set reflection answers from
+                .product(name: "DataConnectProtobuf", package: "DataConnectKit"),
             ],
             plugins: ["ConsoleAssetsPlugin"]
         ),
@@ -164,6 +168,8 @@ let package = Package(
             name: "EmulatorHTTPTests",
             dependencies: [
                 "EmulatorHTTP", "AllocatorProbe",
+                // the HTTP/2 test client is nghttp2's client session; hostile tests write raw frames
+                "CNGHTTP2",
                 .product(name: "DataConnectEncoding", package: "DataConnectKit"),
                 .product(name: "DataConnectTestSupport", package: "DataConnectTestSupport"),
             ]

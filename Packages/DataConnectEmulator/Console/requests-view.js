@@ -1,5 +1,5 @@
-// The Requests view: the requests the emulator served, newest first (at most 200), live from `request` events,
-// filterable by operation, with their status coloured.
+// The Requests view: the requests the emulator served over REST and gRPC, newest first (at most 200), live from
+// `request` events, filterable by operation, with their status coloured.
 
 import { formatTime, getJSON } from "./api.js";
 import { el } from "./dom.js";
@@ -33,12 +33,17 @@ export function statusClass(status) {
   return "status-server";
 }
 
-const HEADINGS = ["#", "Time", "Method", "Connector", "Operation", "Caller", "Status", "Code", "Duration"];
+const HEADINGS = ["#", "Time", "Protocol", "Method", "Connector", "Operation", "Caller", "Status", "Code", "Duration"];
 
 function timeText(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso || "");
   return `${date.toLocaleTimeString()}.${String(date.getMilliseconds()).padStart(3, "0")}`;
+}
+
+/** How the Protocol column names a request's wire: `HTTP` (REST over HTTP/1.1) or `gRPC` (HTTP/2). */
+export function protocolText(protocol) {
+  return protocol === "grpc" ? "gRPC" : "HTTP";
 }
 
 function requestRow(request) {
@@ -47,6 +52,7 @@ function requestRow(request) {
     { "data-request-id": request.id, class: statusClass(request.status) },
     el("td", { class: "num muted", "data-field": "id", text: String(request.id) }),
     el("td", { class: "mono small", "data-field": "time", title: request.time, text: timeText(request.time) }),
+    el("td", { class: "mono small", "data-field": "protocol", text: protocolText(request.protocol) }),
     el("td", { class: "mono", "data-field": "method", text: request.method }),
     el("td", { class: "mono", "data-field": "connector", text: request.connector || "" }),
     el("td", { class: "mono strong", "data-field": "operation", text: request.operation || "" }),

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { REQUEST_LIMIT, matchesFilter, mergeRequests, statusClass } from "../Console/requests-view.js";
+import { REQUEST_LIMIT, matchesFilter, mergeRequests, protocolText, statusClass } from "../Console/requests-view.js";
 
 function request(id, extra = {}) {
   return {
@@ -43,4 +43,12 @@ test("statuses are coloured by class", () => {
   assert.deepEqual([200, 204, 400, 403, 404, 500, 504].map(statusClass), [
     "status-ok", "status-ok", "status-client", "status-client", "status-client", "status-server", "status-server",
   ]);
+});
+
+test("the Protocol column names gRPC calls and REST requests", () => {
+  assert.equal(protocolText("grpc"), "gRPC");
+  assert.equal(protocolText("http"), "HTTP");
+  // records from an emulator older than the column read as REST
+  assert.equal(protocolText(undefined), "HTTP");
+  assert.equal(matchesFilter(request(3, { method: "ExecuteQuery", protocol: "grpc" }), "executequery"), true);
 });

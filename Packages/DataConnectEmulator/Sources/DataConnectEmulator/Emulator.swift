@@ -289,8 +289,10 @@ public final class Emulator: Sendable {
             fastWorkers: max(1, options.threads), slowLaneCapacity: options.slowLaneCapacity)
         serverConfiguration.laneThreadStarted = { worker in SlowLanes.register(EngineSlowLane(worker)) }
         responder.embeddings.withLock { $0 = embeddings }
-        server = HTTPServer(
+        let server = HTTPServer(
             host: options.host, port: options.port, configuration: serverConfiguration, responder: responder)
+        self.server = server
+        responder.grpcStatistics.withLock { $0 = { [weak server] in server?.grpcStatistics ?? GRPCStatistics() } }
         if let seed = options.seedFile {
             try self.validateSeed(fromFile: seed)
             try self.seedIfEmpty(fromFile: seed)

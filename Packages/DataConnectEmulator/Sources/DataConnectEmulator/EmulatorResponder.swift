@@ -54,6 +54,10 @@ public final class EmulatorResponder: HTTPResponder {
     public let auth: AuthEmulator?
     /// The embedding providers of the engines served, for `/emulator/info`; set by the ``Emulator``.
     let embeddings = Mutex<EmbeddingProviders?>(nil)
+    /// The gRPC services (``ConnectorGRPCService``), served on HTTP/2 connections; made once, in `init`.
+    private let grpc = Mutex<ConnectorGRPCService?>(nil)
+    /// What the server's gRPC side is doing, for `/emulator/info`; set by the ``Emulator`` once its server runs.
+    let grpcStatistics = Mutex<(@Sendable () -> GRPCStatistics)?>(nil)
 
     /// A maintenance action requested over HTTP.
     public enum MaintenanceRequest: Sendable {
@@ -100,7 +104,12 @@ public final class EmulatorResponder: HTTPResponder {
             hub.setObserver { [weak events] observation in events?.hubObserved(observation) }
             requestLog.setListener { [weak events] record in events?.requestServed(record) }
         }
+        let grpcService = ConnectorGRPCService(responder: self)
+        grpc.withLock { $0 = grpcService }
     }
+
+    /// The Data Connect, health and reflection services, served to gRPC clients on the same port.
+    public var grpcService: (any GRPCService)? { grpc.withLock { $0 } }
 
     /// Serves a new engine from now on (requests in flight finish on the old one).
     ///
@@ -387,10 +396,25 @@ public final class EmulatorResponder: HTTPResponder {
             ],
         ]
         if let auth { body["auth"] = ["projectId": .string(auth.defaultProjectID)] }
+        body["protocols"] = Self.protocols
+        var grpcReport: JSONObject = ["services": .array(ConnectorGRPCService.serviceNames.map(JSONValue.string))]
+        if let statistics = grpcStatistics.withLock({ $0 })?() {
+            grpcReport["callsInFlight"] = .number(JSONNumber(statistics.callsInFlight))
+            grpcReport["peakCallsInFlight"] = .number(JSONNumber(statistics.peakCallsInFlight))
+            grpcReport["callsStarted"] = .number(JSONNumber(statistics.callsStarted))
+            grpcReport["connections"] = .number(JSONNumber(statistics.http2Connections))
+        }
+        body["grpc"] = .object(grpcReport)
         body["embeddings"] = embeddings.withLock { $0 }?.report.json ?? ["provider": "none"]
         body["storage"] = Self.storageState(engine.storageHealth?.failure)
         return .json(JSONValue.object(body).jsonString())
     }
+
+    /// `/emulator/info`'s `protocols`: what each wire on the port carries.
+    static let protocols: JSONValue = [
+        ["name": "http/1.1", "serves": ["rest", "websocket", "console", "auth"]],
+        ["name": "h2c", "serves": ["grpc"]],
+    ]
 
     /// `/emulator/info`'s `storage`: `{"state": "ok"}`, or `failed` with the file, what was found and the remedy.
     static func storageState(_ failure: StorageFailure?) -> JSONValue {

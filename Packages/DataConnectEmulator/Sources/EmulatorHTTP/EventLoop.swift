@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CNGHTTP2
 
 #if canImport(Glibc)
 import Glibc
@@ -70,6 +71,12 @@ struct EventLoop: Sendable {
     /// Adds a socket (`add`) or changes its interest: always readable and hang-ups, writable when asked.
     func watch(_ socket: Int32, token: UInt64, writable: Bool = false, add: Bool) -> Bool {
         cmhd_reactor_watch(epoll, socket, token, writable ? 1 : 0, add ? 1 : 0) == 0
+    }
+
+    /// Switches a socket already in the set to edge-triggered reading: reported again only when more bytes arrive
+    /// (for a socket whose bytes are peeked at and left in place).
+    func watchEdgeTriggered(_ socket: Int32, token: UInt64) -> Bool {
+        cnh2_watch_edge(epoll, socket, token) == 0
     }
 
     /// Takes a socket out of the set (before it is closed: a duplicate would keep it in).

@@ -30,11 +30,18 @@ public protocol HTTPResponder: Sendable {
     /// other connections of that thread. Called on the connection's thread, before ``respond(to:)``; it must be
     /// cheap. `false` by default.
     func runsInLanes(_ request: HTTPRequest) -> Bool
+
+    /// The responder's gRPC services, served on HTTP/2 connections (plaintext, prior knowledge) on the same port;
+    /// nil (the default) answers every gRPC call UNIMPLEMENTED. Read once per run of the server, when it starts.
+    var grpcService: (any GRPCService)? { get }
 }
 
 extension HTTPResponder {
     /// Every request is answered on the connection's thread.
     public func runsInLanes(_ request: HTTPRequest) -> Bool { false }
+
+    /// No gRPC services.
+    public var grpcService: (any GRPCService)? { nil }
 }
 
 /// An ``HTTPResponder`` made from a closure, for small servers and tests.

@@ -125,13 +125,19 @@ public final class HTTPServer: Sendable {
 
     private let requestedPort: UInt16
     private let core: ServerCore
-    private let daemon = Mutex<Daemons?>(nil)
+    private let daemon = Mutex<Running?>(nil)
+    private let counters: GRPCCounters
     private let boundPort: Atomic<UInt16>
     private let running = Atomic<Bool>(false)
 
-    /// The running libmicrohttpd daemon; its handle may be used from any thread.
-    private struct Daemons: @unchecked Sendable {
-        let handles: [OpaquePointer]
+    /// What a running server is made of.
+    private struct Running: Sendable {
+        /// The listening socket's thread, which hands each connection to one side or the other.
+        let dispatcher: ConnectionDispatcher
+        /// The HTTP/1.1 side.
+        let daemons: HTTP1Daemons
+        /// The HTTP/2 (gRPC) side.
+        let http2: HTTP2Server
     }
 
     /// Creates a stopped server.
@@ -152,6 +158,7 @@ public final class HTTPServer: Sendable {
         self.requestedPort = port
         self.configuration = configuration
         self.boundPort = Atomic(port)
+        self.counters = GRPCCounters(connectionLimit: max(0, configuration.connectionLimit))
         self.core = ServerCore(
             responder: responder,
             limits: ServerCore.Limits(
@@ -177,6 +184,12 @@ public final class HTTPServer: Sendable {
         core.laneSnapshot
     }
 
+    /// What the gRPC side is doing: calls in flight (HEADERS received, stream not yet closed) and their peak, calls
+    /// started, HTTP/2 connections open. Counted since the server was created, over every run.
+    public var grpcStatistics: GRPCStatistics {
+        counters.snapshot
+    }
+
     /// Whether the server is listening.
     public var isRunning: Bool {
         running.load(ordering: .acquiring)
@@ -190,7 +203,7 @@ public final class HTTPServer: Sendable {
     ///   ``HTTPServerError/alreadyRunning(host:port:)`` if started twice, and
     ///   ``HTTPServerError/cannotListen(host:port:reason:)`` when the port is in use or cannot be bound.
     public func start() throws(HTTPServerError) {
-        try daemon.withLock { (daemon: inout Daemons?) throws(HTTPServerError) in
+        try daemon.withLock { (daemon: inout Running?) throws(HTTPServerError) in
             if daemon != nil {
                 throw .alreadyRunning(host: host, port: port)
             }
@@ -201,99 +214,54 @@ public final class HTTPServer: Sendable {
             guard inet_pton(AF_INET, hostToParse, &address.sin_addr) == 1 else {
                 throw .invalidHost(host)
             }
+            let listener: Int32
+            switch ConnectionDispatcher.listen(on: address) {
+            case .success(let socket): listener = socket
+            case .failure(let failure): throw .cannotListen(host: host, port: requestedPort, reason: failure.reason)
+            }
             core.acceptWebSockets()
             core.startLanes(configuration.requestLanes, threadStarted: configuration.laneThreadStarted)
             _ = core.takeLastLogMessage()
 
-            var flags = MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_ALLOW_UPGRADE.rawValue
-            flags |=
-                configuration.usesEpoll
-                ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_POLL_INTERNAL_THREAD.rawValue
-            let timeout = configuration.connectionTimeout.components
-            let timeoutSeconds = max(0, timeout.seconds + (timeout.attoseconds > 0 ? 1 : 0))
-            let corePointer = Unmanaged.passUnretained(core).toOpaque()
-            // With a pool and epoll, one single-threaded daemon per thread, each with its own listening
-            // socket on the port (SO_REUSEPORT): the kernel spreads connections over them. One shared
-            // listening socket lets a single thread take most connections.
-            let pool = max(1, configuration.threadPoolSize)
-            let listeners = configuration.usesEpoll && pool > 1 ? pool : 1
-            if listeners > 1 && requestedPort != 0 && !Self.isFree(address) {
-                // SO_REUSEPORT would let this server share a port another one of ours already serves.
-                throw .cannotListen(host: host, port: requestedPort, reason: "Address already in use")
+            let daemons: HTTP1Daemons
+            switch HTTP1Daemons.start(
+                count: max(1, configuration.threadPoolSize), core: core, configuration: configuration)
+            {
+            case .success(let started): daemons = started
+            case .failure(let failure):
+                close(listener)
+                core.stopLanes(grace: .zero)
+                throw .cannotListen(host: host, port: requestedPort, reason: failure.reason)
             }
-            var handles: [OpaquePointer] = []
-            for listener in 0..<listeners {
-                if listener > 0 { address.sin_port = cmhd_daemon_bound_port(handles[0]).bigEndian }
-                let handle = withUnsafePointer(to: &address) { addressPointer in
-                    var options = cmhd_daemon_options()
-                    options.address = addressPointer
-                    options.thread_pool_size = listeners > 1 ? 1 : UInt32(clamping: pool)
-                    options.reuse_address = listeners > 1 ? 1 : 0
-                    options.connection_timeout = UInt32(clamping: timeoutSeconds)
-                    options.connection_limit = UInt32(clamping: max(0, configuration.connectionLimit))
-                    options.connection_memory_limit = max(0, configuration.connectionMemoryLimit)
-                    options.completed = { cls, _, context, _ in
-                        guard let cls, let context else { return }
-                        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestCompleted(context: context)
-                    }
-                    options.completed_cls = corePointer
-                    options.logger = { cls, format, arguments in
-                        guard let cls, let format, let arguments else { return }
-                        var message = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
-                            let length = vsnprintf(buffer.baseAddress, buffer.count, format, arguments)
-                            let count = min(Int(max(0, length)), buffer.count - 1)
-                            return String(
-                                decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self
-                            )
-                        }
-                        while message.last?.isNewline == true { message.removeLast() }
-                        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().log(message)
-                    }
-                    options.logger_cls = corePointer
-                    options.uri_logger = { cls, uri, _ in
-                        guard let cls, let uri else { return nil }
-                        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestTargetReceived(uri)
-                    }
-                    options.uri_logger_cls = corePointer
-                    return cmhd_start_daemon(
-                        flags,
-                        { cls, connection, url, method, version, uploadData, uploadDataSize, context in
-                            guard let cls, let connection, let uploadDataSize, let context else { return .NO }
-                            return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().handle(
-                                connection: connection, url: url, method: method, version: version,
-                                uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
-                        },
-                        corePointer, &options)
-                }
-                guard let handle else {
-                    let reason = core.takeLastLogMessage() ?? "libmicrohttpd could not start the daemon"
-                    for started in handles { MHD_stop_daemon(started) }
-                    core.stopLanes(grace: .zero)
-                    throw .cannotListen(host: host, port: requestedPort, reason: reason)
-                }
-                handles.append(handle)
+            let bound = ConnectionDispatcher.boundPort(of: listener)
+            let timeout = configuration.connectionTimeout
+            let shared = HTTP2Shared(core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters)
+            guard let http2 = HTTP2Server(threads: max(1, configuration.threadPoolSize / 2), shared: shared) else {
+                close(listener)
+                daemons.stop()
+                core.stopLanes(grace: .zero)
+                let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/2 threads"
+                throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
-            daemon = Daemons(handles: handles)
-            boundPort.store(cmhd_daemon_bound_port(handles[0]), ordering: .releasing)
+            let destinations = ConnectionDispatcher.Destinations(
+                http1: { socket, address in daemons.add(socket: socket, address: address) },
+                http2: { socket, address in http2.adopt(socket: socket, remoteAddress: address) })
+            guard
+                let dispatcher = ConnectionDispatcher(
+                    listener: listener, timeout: timeout > .zero ? timeout : nil,
+                    pendingLimit: max(1, configuration.connectionLimit), destinations: destinations,
+                    log: { [core] in core.log($0) })
+            else {
+                http2.stop()
+                daemons.stop()
+                core.stopLanes(grace: .zero)
+                let reason = core.takeLastLogMessage() ?? "cannot start the connection dispatcher"
+                throw .cannotListen(host: host, port: requestedPort, reason: reason)
+            }
+            daemon = Running(dispatcher: dispatcher, daemons: daemons, http2: http2)
+            boundPort.store(bound, ordering: .releasing)
             running.store(true, ordering: .releasing)
         }
-    }
-
-    /// Whether a plain socket (without `SO_REUSEPORT`) can bind the address: nothing listens there yet.
-    private static func isFree(_ address: sockaddr_in) -> Bool {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard probe >= 0 else { return true }
-        defer { close(probe) }
-        // Like libmicrohttpd's own socket: connections of a previous run in TIME_WAIT do not count.
-        var one: Int32 = 1
-        setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = address
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0
     }
 
     /// Stops listening, closes every connection and joins the worker threads.
@@ -310,15 +278,19 @@ public final class HTTPServer: Sendable {
             guard let stopping = daemon else { return }
             daemon = nil
             running.store(false, ordering: .releasing)
+            stopping.dispatcher.stop()
+            stopping.http2.beginDrain()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
-            // Requests on the lanes end (or are answered 503 when not started) and resume their connections:
-            // libmicrohttpd must not stop with a connection suspended.
+            // Requests on the lanes end (or are answered 503, or UNAVAILABLE, when not started) and resume their
+            // connections: libmicrohttpd must not stop with a connection suspended.
             core.stopLanes(grace: configuration.stopGracePeriod)
-            while core.inProgressCount > 0 && ContinuousClock.now < deadline {
+            while core.inProgressCount > 0 || grpcStatistics.callsInFlight > 0, ContinuousClock.now < deadline {
                 usleep(2_000)
             }
-            for handle in stopping.handles { MHD_stop_daemon(handle) }
+            // Past the grace period: the calls still open are cancelled and their connections closed.
+            stopping.http2.stop()
+            stopping.daemons.stop()
             core.closeLingeringConnections()
         }
     }

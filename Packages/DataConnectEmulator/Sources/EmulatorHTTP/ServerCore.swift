@@ -499,6 +499,13 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Runs `run` on the request lanes (`abandon` instead if they stop first); `false` when there are none (the
+    /// server is stopping), and neither closure runs.
+    func submitToLanes(run: @escaping @Sendable () -> Void, abandon: @escaping @Sendable () -> Void) -> Bool {
+        guard let lanes = lanes.withLock({ $0 }) else { return false }
+        return lanes.submit(run: run, abandon: abandon)
+    }
+
     /// The lanes' state, while the server runs.
     var laneSnapshot: RequestLanes.Snapshot? {
         lanes.withLock { $0?.snapshot }

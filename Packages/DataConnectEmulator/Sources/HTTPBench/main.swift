@@ -5,13 +5,16 @@ import EmulatorHTTP
 import Glibc
 #endif
 
-// The HTTP ceiling benchmark: a server that answers every request with the same JSON body, so that the
-// emulator's throughput can be compared with what the HTTP layer alone reaches.
+// The HTTP ceiling benchmark: a server that answers every request with the same JSON body, and the gRPC method
+// `/bench.Bench/Echo` (unary, on the request lanes as the emulator's calls are) with the same fixed message, so that
+// the emulator's throughput can be compared with what the HTTP layer alone reaches on either protocol.
 //
 // Usage: HTTPBench [--port N] [--size BYTES] [--threads N]
 // (defaults: port 9400, 200 bytes, one worker thread per core; port 0 picks a free port). Prints
 // `ready http://127.0.0.1:PORT` once listening and stops cleanly on SIGINT or SIGTERM. Drive it with, for
-// example, `wrk -t1 -c32 -d5s -s post.lua http://127.0.0.1:9400/` where post.lua sets a POST body.
+// example, `wrk -t1 -c32 -d5s -s post.lua http://127.0.0.1:9400/` where post.lua sets a POST body, and
+// `h2load -n 200000 -c 32 -m 8 -d request.bin -H 'content-type: application/grpc' -H 'te: trailers'
+// http://127.0.0.1:9400/bench.Bench/Echo` where request.bin holds one length-prefixed message (e.g. 00 00 00 00 00).
 
 /// Command-line options of the benchmark server.
 struct BenchOptions {
@@ -65,6 +68,24 @@ func fixedJSONBody(size: Int) -> [UInt8] {
     return prefix + [UInt8](repeating: UInt8(ascii: "x"), count: padding) + suffix
 }
 
+/// The fixed answers: the JSON body to every HTTP request, and the same bytes as the message of every call of
+/// `/bench.Bench/Echo`.
+struct BenchResponder: HTTPResponder, GRPCService {
+    let body: [UInt8]
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        .json(body)
+    }
+
+    var grpcService: (any GRPCService)? { self }
+
+    func method(for path: String) -> GRPCMethod? {
+        guard path == "/bench.Bench/Echo" else { return nil }
+        let body = body
+        return .unary { _ in .ok(body) }
+    }
+}
+
 /// Writes to standard error.
 func writeError(_ text: String) {
     var text = text
@@ -86,7 +107,7 @@ let body = fixedJSONBody(size: options.size)
 let server = HTTPServer(
     port: options.port,
     configuration: HTTPServer.Configuration(threadPoolSize: options.threads),
-    respond: { _ in .json(body) }
+    responder: BenchResponder(body: body)
 )
 do {
     try server.start()

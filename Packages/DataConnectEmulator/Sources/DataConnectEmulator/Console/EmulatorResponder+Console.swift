@@ -136,6 +136,24 @@ extension EmulatorResponder {
     }
 }
 
+extension EmulatorResponder {
+    /// Records a gRPC call: its method (`ExecuteQuery`, …) and status code, with the HTTP status REST answers the
+    /// same outcome with, so that the console colours both alike.
+    func recordGRPC(
+        method: String, connector: String?, operation: String?, caller: String, code: StatusCode,
+        since started: ContinuousClock.Instant
+    ) {
+        let elapsed = ContinuousClock.now - started
+        let (seconds, attoseconds) = elapsed.components
+        requestLog.record(
+            RequestLog.Record(
+                id: 0, time: Date() - (Double(seconds) + Double(attoseconds) / 1e18), wire: "grpc", method: method,
+                connector: connector, operation: operation, caller: caller,
+                status: code == .ok ? 200 : code.httpStatus, code: code.name,
+                durationMilliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15))
+    }
+}
+
 extension Route {
     /// The name a maintenance request is recorded under; `nil` for other routes.
     var maintenanceAction: String? {

@@ -13,7 +13,10 @@ final class RequestLog: Sendable {
         var id: Int
         /// When the request arrived.
         var time: Date
-        /// The API method (`executeQuery`, `executeGraphql`, …) or maintenance action (`clear`, …).
+        /// The wire the request came over: `http` (REST) or `grpc`.
+        var wire: String = "http"
+        /// The API method (`executeQuery`, `executeGraphql`, …, or the gRPC method, `ExecuteQuery`, …) or
+        /// maintenance action (`clear`, …).
         var method: String
         /// The connector, for connector methods.
         var connector: String?
@@ -21,7 +24,7 @@ final class RequestLog: Sendable {
         var operation: String?
         /// `admin`, `unauthenticated` or `uid:<uid>`.
         var caller: String
-        /// The HTTP status of the answer.
+        /// The HTTP status of the answer (for a gRPC call, the one REST answers the same outcome with).
         var status: Int
         /// The status code's name (`OK`, `PERMISSION_DENIED`, …).
         var code: String
@@ -33,6 +36,7 @@ final class RequestLog: Sendable {
             [
                 "id": .number(JSONNumber(id)),
                 "time": .string(RequestLog.timestamp(time)),
+                "protocol": .string(wire),
                 "method": .string(method),
                 "connector": connector.map(JSONValue.string) ?? .null,
                 "operation": operation.map(JSONValue.string) ?? .null,

@@ -49,18 +49,16 @@ extension SubscriptionHub {
     /// or a resume that found nothing new.
     func send(_ delivery: HubDelivery<Recipient>, result: [UInt8]) {
         if !delivery.full.isEmpty {
-            // `{"data":…,"errors":…,"extensions":…}` becomes `{"requestId":…,"data":…,…,"dataEtag":…,"cancelled":false}`.
-            var tail = Array(result[1..<(result.count - 1)])
-            tail += Array(#","dataEtag":"\#(delivery.etag)","cancelled":false}"#.utf8)
+            let shared = HubResult(body: result, etag: delivery.etag)
             // The result is copied once per subscriber, by its transport, not joined to its prefix first.
-            Self.forEach(delivery.full) { [tail] recipient in
-                recipient.sink.send(recipient.prefix, tail)
+            Self.forEach(delivery.full) { recipient in
+                recipient.sink.send(shared, prefix: recipient.prefix)
             }
         }
         if !delivery.unchanged.isEmpty {
-            let tail = Array(#""dataEtag":"\#(delivery.etag)","cancelled":false}"#.utf8)
+            let shared = HubResult(body: nil, etag: delivery.etag)
             for recipient in delivery.unchanged {
-                recipient.sink.send(recipient.prefix, tail)
+                recipient.sink.send(shared, prefix: recipient.prefix)
             }
         }
     }

@@ -1,11 +1,9 @@
 import DataConnectEncoding
-import DataConnectEngine
 import DataConnectWire
 import EmulatorHTTP
-import Synchronization
 
 /// One WebSocket of the realtime stream (`ConnectorStreamService.Connect`): the requests of one client,
-/// multiplexed by request id.
+/// multiplexed by request id, served by ``StreamRequests``.
 ///
 /// Each text frame is one ``StreamRequest``; each response is a text frame `{"result": <StreamResponse>}`.
 /// - `name` (`projects/{p}/locations/{l}/services/{s}/connectors/{c}`) names the connector; it is required before
@@ -24,49 +22,22 @@ import Synchronization
 /// - A frame that is not a request at all (not JSON, no `requestId` for a request that needs one) is answered
 ///   with the production error body `{"error": {"code", "message", "status"}}`, since no request id can carry it.
 final class StreamSession: WebSocketHandler {
-    private let responder: EmulatorResponder
-    private let route: StreamRoute
-    private let remoteAddress: String
-    private let state: Mutex<State>
-
-    private struct State {
-        var connector: String?
-        /// The caller for the next request, or why its token was refused.
-        var auth: Result<AuthContext?, RequestError>
-        var subscriptions: [String: Subscription] = [:]
-        var nextToken: UInt64 = 1
-        var heartbeat: UInt64?
-    }
-
-    /// A live subscription of this stream.
-    private struct Subscription {
-        /// Tells this subscription from a later one under the same request id.
-        let token: UInt64
-        var subscriber: SubscriptionHub.SubscriberID?
-        let uid: String?
-    }
+    private let requests: StreamRequests
 
     init(responder: EmulatorResponder, route: StreamRoute, request: HTTPRequest) {
-        self.responder = responder
-        self.route = route
-        self.remoteAddress = request.remoteAddress ?? "unknown"
-        var auth: Result<AuthContext?, RequestError> = .success(nil)
-        if let token = request.headers["x-firebase-auth-token"] {
-            auth = Self.decode(token: token)
-        }
-        state = Mutex(State(auth: auth))
+        requests = StreamRequests(
+            responder: responder, pathService: route.service, remoteAddress: request.remoteAddress,
+            authToken: request.headers["x-firebase-auth-token"])
     }
-
-    private var hub: SubscriptionHub { responder.hub }
 
     // MARK: WebSocketHandler
 
     func webSocketDidOpen(_ connection: WebSocketConnection) {
-        let registration = hub.addHeartbeat { [weak connection] in connection?.heartbeat() }
-        state.withLock { $0.heartbeat = registration }
+        requests.opened { [weak connection] in connection?.heartbeat() }
     }
 
     func webSocket(_ connection: WebSocketConnection, didReceive message: WebSocketMessage) {
+        let output = WebSocketStreamOutput(connection: connection)
         let bytes: [UInt8]
         switch message {
         case .text(let text): bytes = Array(text.utf8)
@@ -76,7 +47,8 @@ final class StreamSession: WebSocketHandler {
         do {
             json = try JSONValue(parsing: bytes)
         } catch {
-            return sendStreamError(connection, .invalidArgument, "the frame is not JSON: \(error.message)")
+            return output.sendStreamError(
+                RequestError(status: .invalidArgument, message: "the frame is not JSON: \(error.message)"))
         }
         let request: StreamRequest
         do {
@@ -84,266 +56,17 @@ final class StreamSession: WebSocketHandler {
         } catch {
             if let requestId = json["requestId"]?.stringValue {
                 // A `subscribe` that cannot be read is refused, and a refused subscription ends.
-                return sendError(
-                    connection, requestId, .invalidArgument, error.message, cancelled: json["subscribe"] != nil)
+                return output.send(
+                    StreamResponse(
+                        requestId: requestId, errors: [GraphQLError(message: error.message, code: .invalidArgument)],
+                        cancelled: json["subscribe"] != nil))
             }
-            return sendStreamError(connection, .invalidArgument, error.message)
+            return output.sendStreamError(RequestError(status: .invalidArgument, message: error.message))
         }
-        handle(request, on: connection)
+        requests.handle(request, via: output)
     }
 
     func webSocketDidClose(_ connection: WebSocketConnection, code: WebSocketCloseCode) {
-        let (subscriptions, heartbeat) = state.withLock { state in
-            defer {
-                state.subscriptions = [:]
-                state.heartbeat = nil
-            }
-            return (Array(state.subscriptions.values), state.heartbeat)
-        }
-        if let heartbeat { hub.removeHeartbeat(heartbeat) }
-        for subscription in subscriptions {
-            if let subscriber = subscription.subscriber { hub.removeSubscriber(subscriber) }
-        }
-    }
-
-    // MARK: Requests
-
-    private func handle(_ request: StreamRequest, on connection: WebSocketConnection) {
-        if let name = request.name {
-            switch connector(ofName: name) {
-            case .success(let connector): state.withLock { $0.connector = connector }
-            case .failure(let error):
-                if let requestId = request.requestId, request.kind != nil {
-                    return sendError(connection, requestId, error.status, error.message)
-                }
-                return sendStreamError(connection, error.status, error.message)
-            }
-        }
-        if request.headers != nil, let token = request.authToken {
-            reauthenticate(token)
-        }
-        guard let kind = request.kind else { return }
-        guard let requestId = request.requestId else {
-            return sendStreamError(connection, .invalidArgument, "\"requestId\" is required with a request kind")
-        }
-        switch kind {
-        case .subscribe(let operation):
-            subscribe(requestId, operation, dataEtag: request.dataEtag, on: connection)
-        case .execute(let operation):
-            execute(requestId, operation, on: connection)
-        case .resume:
-            let subscriber = state.withLock { $0.subscriptions[requestId]?.subscriber }
-            guard let subscriber, hub.resume(subscriber, dataEtag: request.dataEtag) else {
-                return sendError(
-                    connection, requestId, .notFound, "no live subscription has request id \"\(requestId)\"")
-            }
-        case .cancel:
-            let removed = state.withLock { $0.subscriptions.removeValue(forKey: requestId) }
-            if let subscriber = removed?.subscriber { hub.removeSubscriber(subscriber) }
-        }
-    }
-
-    /// The caller and connector for a `subscribe` or `execute`, or the error to answer with.
-    private func caller() -> Result<(String, AuthContext?), RequestError> {
-        state.withLock { state in
-            guard let connector = state.connector else {
-                return .failure(
-                    RequestError(
-                        status: .invalidArgument,
-                        message:
-                            "\"name\" (projects/{p}/locations/{l}/services/{s}/connectors/{c}) is required on the "
-                            + "stream's first request"))
-            }
-            return state.auth.map { (connector, $0) }
-        }
-    }
-
-    private func subscribe(
-        _ requestId: String, _ operation: StreamRequest.Operation, dataEtag: String?, on connection: WebSocketConnection
-    ) {
-        let (connector, auth): (String, AuthContext?)
-        switch caller() {
-        case .success(let found): (connector, auth) = found
-        case .failure(let error): return sendError(connection, requestId, error.status, error.message, cancelled: true)
-        }
-        let token = state.withLock { state -> UInt64? in
-            guard state.subscriptions[requestId] == nil else { return nil }
-            let token = state.nextToken
-            state.nextToken += 1
-            state.subscriptions[requestId] = Subscription(token: token, subscriber: nil, uid: auth?.uid)
-            return token
-        }
-        guard let token else {
-            return sendError(
-                connection, requestId, .alreadyExists, "request id \"\(requestId)\" is already a live subscription")
-        }
-        let sink = WebSocketSubscriptionSink(connection: connection) { [weak self] in
-            self?.subscriptionEnded(requestId, token: token)
-        }
-        let clientKey = auth?.uid.map { "uid:" + $0 } ?? "address:" + remoteAddress
-        switch hub.addSubscriber(
-            connector: connector, operationName: operation.operationName, variables: operation.variables, auth: auth,
-            requestId: requestId, dataEtag: dataEtag, clientKey: clientKey, sink: sink)
-        {
-        case .success(let subscriber):
-            let stale = state.withLock { state -> Bool in
-                guard state.subscriptions[requestId]?.token == token else { return true }
-                state.subscriptions[requestId]?.subscriber = subscriber
-                return false
-            }
-            // Cancelled (or the connection closed) while the hub was adding it.
-            if stale { hub.removeSubscriber(subscriber) }
-        case .failure(let error):
-            subscriptionEnded(requestId, token: token)
-            sendError(connection, requestId, error.status, error.message, cancelled: true)
-        }
-    }
-
-    private func subscriptionEnded(_ requestId: String, token: UInt64) {
-        state.withLock { state in
-            if state.subscriptions[requestId]?.token == token { state.subscriptions[requestId] = nil }
-        }
-    }
-
-    private func execute(_ requestId: String, _ operation: StreamRequest.Operation, on connection: WebSocketConnection)
-    {
-        let (connector, auth): (String, AuthContext?)
-        switch caller() {
-        case .success(let found): (connector, auth) = found
-        case .failure(let error): return sendError(connection, requestId, error.status, error.message)
-        }
-        if state.withLock({ $0.subscriptions[requestId] != nil }) {
-            return sendError(
-                connection, requestId, .alreadyExists, "request id \"\(requestId)\" is already a live subscription")
-        }
-        let engine = responder.engine
-        let mutation = engine.isMutation(connector: connector, operationName: operation.operationName) ?? false
-        let response = engine.execute(
-            EngineRequest(
-                kind: .connector(connector: connector, operationName: operation.operationName, mutation: mutation),
-                variables: operation.variables, auth: auth, enforceAuth: true))
-        if let effect = response.mutation { hub.mutationExecuted(effect) }
-        guard response.status == .ok, response.body.count >= 2 else {
-            let body = (try? JSONValue(parsing: response.body)) ?? .null
-            let error =
-                (try? RequestError(json: body, httpStatus: response.status.httpStatus))
-                ?? RequestError(status: response.status, message: "the request failed")
-            return sendError(connection, requestId, error.status, error.message)
-        }
-        // `{"data":…,"errors":…,"extensions":…}` becomes `{"result":{"requestId":…,"data":…,…,"cancelled":false}}`.
-        var frame = Array(#"{"result":{"requestId":"#.utf8)
-        frame += JSONValue.string(requestId).serialized()
-        frame.append(UInt8(ascii: ","))
-        frame += response.body[1..<(response.body.count - 1)]
-        if !mutation {
-            frame += Array(#","dataEtag":"\#(SubscriptionHub.etag(response.body))""#.utf8)
-        }
-        frame += Array(#","cancelled":false}}"#.utf8)
-        connection.sendText(utf8: frame)
-    }
-
-    // MARK: Auth and names
-
-    /// Takes a new token for the stream's caller and checks every live subscription again under it.
-    ///
-    /// A subscription made as another user than the token names (or signed out) ends: with the error a new
-    /// request would get when the new caller may not read it (UNAUTHENTICATED once signed out of a query that
-    /// needs a user), else with CANCELLED, since the stream speaks for one user at a time. One of the same user is checked again as a new subscription would be: when
-    /// the caller may no longer read it (a claim its `@auth(expr:)` needs is gone, or the token was refused), it
-    /// ends with `cancelled: true` and the error a new request would get; otherwise its later results are
-    /// computed with the new token's claims.
-    private func reauthenticate(_ token: String) {
-        let auth = token.isEmpty ? .success(nil) : Self.decode(token: token)
-        let newUID = (try? auth.get())?.uid
-        let (otherUser, sameUser) = state.withLock {
-            state -> ([SubscriptionHub.SubscriberID], [(String, UInt64, SubscriptionHub.SubscriberID)]) in
-            state.auth = auth
-            var otherUser: [SubscriptionHub.SubscriberID] = []
-            var sameUser: [(String, UInt64, SubscriptionHub.SubscriberID)] = []
-            for (requestId, subscription) in state.subscriptions {
-                guard let subscriber = subscription.subscriber else { continue }
-                if subscription.uid == newUID {
-                    sameUser.append((requestId, subscription.token, subscriber))
-                } else {
-                    otherUser.append(subscriber)
-                    state.subscriptions[requestId] = nil
-                }
-            }
-            return (otherUser, sameUser)
-        }
-        for subscriber in otherUser {
-            // Ended either way; the error says what a new request would get when that is a refusal.
-            if case .kept(let moved) = hub.reauthorize(subscriber, auth: try? auth.get()) {
-                hub.cancel(
-                    moved,
-                    reason: "the stream now speaks for another user; subscriptions made as the previous user have ended"
-                )
-            }
-        }
-        for (requestId, token, subscriber) in sameUser {
-            let outcome: SubscriptionHub.Reauthorization
-            switch auth {
-            case .success(let caller): outcome = hub.reauthorize(subscriber, auth: caller)
-            case .failure(let error): outcome = hub.cancel(subscriber, error: error) ? .ended(error) : .gone
-            }
-            state.withLock { state in
-                guard state.subscriptions[requestId]?.token == token else { return }
-                if case .kept(let id) = outcome {
-                    state.subscriptions[requestId]?.subscriber = id
-                } else {
-                    state.subscriptions[requestId] = nil
-                }
-            }
-        }
-    }
-
-    private static func decode(token: String) -> Result<AuthContext?, RequestError> {
-        guard !token.isEmpty else { return .success(nil) }
-        do {
-            return .success(try AuthContext.decode(token: token))
-        } catch {
-            return .failure(
-                RequestError(status: .unauthenticated, message: "invalid X-Firebase-Auth-Token: \(error.message)"))
-        }
-    }
-
-    /// The connector id of a resource name `projects/{p}/locations/{l}/services/{s}/connectors/{c}`, checked
-    /// against the service served (and the service in the path, when it names one).
-    private func connector(ofName name: String) -> Result<String, RequestError> {
-        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count == 8, segments[0] == "projects", segments[2] == "locations", segments[4] == "services",
-            segments[6] == "connectors", !segments[7].isEmpty
-        else {
-            return .failure(
-                RequestError(
-                    status: .invalidArgument,
-                    message:
-                        "\"name\" must be projects/{project}/locations/{location}/services/{service}/connectors/{connector}, got \"\(name)\""
-                ))
-        }
-        let service = String(segments[5])
-        let served = responder.engine.service.project.config.serviceId
-        guard service == served, route.service.map({ $0 == service }) ?? true else {
-            return .failure(
-                RequestError(
-                    status: .notFound,
-                    message: "No schema found for service \"\(service)\"; this emulator serves \"\(served)\""))
-        }
-        return .success(String(segments[7]))
-    }
-
-    // MARK: Responses
-
-    private func sendError(
-        _ connection: WebSocketConnection, _ requestId: String, _ status: StatusCode, _ message: String,
-        cancelled: Bool = false
-    ) {
-        let response = StreamResponse(
-            requestId: requestId, errors: [GraphQLError(message: message, code: status)], cancelled: cancelled)
-        connection.sendText(utf8: response.toWebSocketJSON().serialized())
-    }
-
-    private func sendStreamError(_ connection: WebSocketConnection, _ status: StatusCode, _ message: String) {
-        connection.sendText(utf8: RequestError(status: status, message: message).toJSON().serialized())
+        requests.closed()
     }
 }

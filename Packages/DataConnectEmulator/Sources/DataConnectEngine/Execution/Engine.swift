@@ -74,13 +74,24 @@ public struct EngineRequest: Sendable {
     public var auth: AuthContext?
     /// Whether `@auth` is enforced (connector calls, and admin calls that impersonate).
     public var enforceAuth: Bool
+    /// When the caller stops waiting (a gRPC call's `grpc-timeout`): the request ends with `DEADLINE_EXCEEDED` then,
+    /// or at the engine's own time limit (``ExecutionLimits/requestTimeout``) when that comes first. `nil`: the
+    /// engine's limit only.
+    public var deadline: ContinuousClock.Instant?
+    /// Fired by the transport when the caller no longer wants the answer; the request then ends with `CANCELLED`.
+    public var cancellation: RequestCancellation?
 
     /// Creates a request.
-    public init(kind: Kind, variables: JSONObject = [:], auth: AuthContext? = nil, enforceAuth: Bool = true) {
+    public init(
+        kind: Kind, variables: JSONObject = [:], auth: AuthContext? = nil, enforceAuth: Bool = true,
+        deadline: ContinuousClock.Instant? = nil, cancellation: RequestCancellation? = nil
+    ) {
         self.kind = kind
         self.variables = variables
         self.auth = auth
         self.enforceAuth = enforceAuth
+        self.deadline = deadline
+        self.cancellation = cancellation
     }
 }
 
@@ -261,8 +272,12 @@ public final class Engine: Sendable {
         } catch {
             return Self.failure(.invalidArgument, error.message)
         }
+        if request.cancellation?.isCancelled == true {
+            return Self.failure(.cancelled, RequestBudget.cancelledMessage)
+        }
         var execution = Execution(
-            engine: self, operation: operation, variables: variables, auth: request.auth, entityIDs: entityIDs)
+            engine: self, operation: operation, variables: variables, auth: request.auth, entityIDs: entityIDs,
+            callerDeadline: request.deadline, cancellation: request.cancellation)
         var response = execution.run()
         if operation.kind == .mutation {
             var connector: String?

@@ -41,14 +41,18 @@ struct Execution {
     /// The vectors of the request's `Vector_Embed` values.
     var embedded = EmbeddedTexts()
 
-    init(engine: Engine, operation: CompiledOperation, variables: JSONObject, auth: AuthContext?, entityIDs: Bool) {
+    init(
+        engine: Engine, operation: CompiledOperation, variables: JSONObject, auth: AuthContext?, entityIDs: Bool,
+        callerDeadline: ContinuousClock.Instant? = nil, cancellation: RequestCancellation? = nil
+    ) {
         self.engine = engine
         self.operation = operation
         self.variables = variables
         self.auth = auth
         self.entityIDs = entityIDs
         self.budget = RequestBudget(
-            limits: engine.executionLimits, database: engine.database, scheduler: engine.deadlines)
+            limits: engine.executionLimits, database: engine.database, scheduler: engine.deadlines,
+            callerDeadline: callerDeadline, cancellation: cancellation)
         self.bindings =
             operation.usesExpressions || operation.readsResponse
             ? CELBindings(auth: auth?.celValue ?? .null, vars: variables, requestTime: requestTime.storageText)

@@ -24,12 +24,20 @@ public final class RequestBudget: @unchecked Sendable {
         case closing = 2
         /// The request ran past its short budget while the slow lane was full.
         case slowLaneFull = 3
+        /// The caller's own deadline (a gRPC call's `grpc-timeout`) passed before the time limit.
+        case callerDeadline = 4
+        /// The caller cancelled the request (``RequestCancellation``).
+        case cancelled = 5
     }
 
     /// The request's time limit.
     public let limit: Duration
-    /// When the request must be done.
+    /// When the request must be done: the time limit, or the caller's deadline when that comes first.
     let deadline: ContinuousClock.Instant
+    /// Whether ``deadline`` is the caller's rather than the time limit.
+    let deadlineIsCaller: Bool
+    /// The caller's signal, watched while the budget is installed.
+    let cancellation: RequestCancellation?
     /// How long the request may run in the database (from when it first gets a connection) before it moves to the
     /// slow lane; `nil` for never.
     let slowLaneAfter: Duration?
@@ -50,6 +58,8 @@ public final class RequestBudget: @unchecked Sendable {
         var movedToSlowLane = false
         /// The watchdog's next action while installed.
         var ticket: DeadlineTicket?
+        /// The registration with ``cancellation`` while installed.
+        var cancellationID: UInt64?
     }
     private let watch = Mutex(Watch())
 
@@ -57,10 +67,21 @@ public final class RequestBudget: @unchecked Sendable {
     /// few microseconds of work, which costs nothing measurable.
     public static let checkInterval: Int32 = 1_000
 
-    init(limits: ExecutionLimits, database: any DatabaseAccess, scheduler: any DeadlineScheduler) {
+    init(
+        limits: ExecutionLimits, database: any DatabaseAccess, scheduler: any DeadlineScheduler,
+        callerDeadline: ContinuousClock.Instant? = nil, cancellation: RequestCancellation? = nil
+    ) {
         let now = ContinuousClock.now
         self.limit = limits.requestTimeout
-        self.deadline = now + limits.requestTimeout
+        let own = now + limits.requestTimeout
+        if let callerDeadline, callerDeadline < own {
+            self.deadline = callerDeadline
+            self.deadlineIsCaller = true
+        } else {
+            self.deadline = own
+            self.deadlineIsCaller = false
+        }
+        self.cancellation = cancellation
         self.slowLaneAfter = limits.slowLaneAfter
         self.database = database
         self.scheduler = scheduler
@@ -90,15 +111,21 @@ public final class RequestBudget: @unchecked Sendable {
             }
             if watch.ticket == nil { arm(&watch) }
         }
+        if let cancellation, let id = cancellation.onCancel({ [weak self] in self?.cancel() }) {
+            watch.withLock { $0.cancellationID = id }
+        }
     }
 
     /// Stops bounding `source`'s statements.
     func remove(from source: any StatementSource) {
-        watch.withLock { watch in
+        let cancellationID = watch.withLock { watch -> UInt64? in
             watch.interrupter = nil
             if let ticket = watch.ticket { scheduler.cancel(ticket) }
             watch.ticket = nil
+            defer { watch.cancellationID = nil }
+            return watch.cancellationID
         }
+        if let cancellationID { cancellation?.remove(cancellationID) }
         source.removeBudget(self)
     }
 
@@ -132,7 +159,17 @@ public final class RequestBudget: @unchecked Sendable {
     func expire() {
         watch.withLock { watch in
             watch.ticket = nil
-            record(.deadline)
+            record(deadlineIsCaller ? .callerDeadline : .deadline)
+            interrupt(&watch)
+        }
+    }
+
+    /// The caller's cancellation: the running statement is interrupted now.
+    func cancel() {
+        watch.withLock { watch in
+            record(.cancelled)
+            if let ticket = watch.ticket { scheduler.cancel(ticket) }
+            watch.ticket = nil
             interrupt(&watch)
         }
     }
@@ -168,7 +205,7 @@ public final class RequestBudget: @unchecked Sendable {
             return true
         }
         if ContinuousClock.now >= deadline {
-            record(.deadline)
+            record(deadlineIsCaller ? .callerDeadline : .deadline)
             return true
         }
         return false
@@ -177,7 +214,9 @@ public final class RequestBudget: @unchecked Sendable {
     /// Records why a statement was interrupted by the database itself (its statement timeout or a cancel
     /// while closing), when no check of ours stopped it.
     func noteInterrupted() {
-        if stopReason == nil { record(database.isClosing ? .closing : .deadline) }
+        if stopReason == nil {
+            record(database.isClosing ? .closing : deadlineIsCaller ? .callerDeadline : .deadline)
+        }
     }
 
     /// The request's answer once its statements were stopped.
@@ -189,6 +228,12 @@ public final class RequestBudget: @unchecked Sendable {
                 code: .deadlineExceeded,
                 message: "the request ran longer than its time limit (limit requestTimeout = \(Self.describe(limit)))",
                 isRequestLevel: true)
+        case .callerDeadline?:
+            ExecutionError(
+                code: .deadlineExceeded, message: "the call's deadline (grpc-timeout) passed before the request ended",
+                isRequestLevel: true)
+        case .cancelled?:
+            ExecutionError(code: .cancelled, message: Self.cancelledMessage, isRequestLevel: true)
         case .closing?:
             ExecutionError(
                 code: .unavailable, message: "the emulator is stopping; the request was cancelled",
@@ -202,6 +247,9 @@ public final class RequestBudget: @unchecked Sendable {
                 isRequestLevel: true)
         }
     }
+
+    /// The answer to a request its caller cancelled.
+    static let cancelledMessage = "the caller cancelled the request"
 
     static func describe(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
