@@ -5,14 +5,15 @@ Starts `.build/debug/dataconnect emulator --backend Backend/movies --port 0` (se
 HTTP/2 with grpcio, through stubs generated at test time from Packages/DataConnectKit/Protos (see harness.py):
 unary queries and mutations with variables of every scalar kind the movies connector takes, auth metadata, every
 request-level status (each compared with the `error.status` REST answers for the same request), deadlines,
-cancellation, 100 concurrent calls on one channel, the bidirectional stream (subscribe, execute, pushes, cancel,
-resume with data_etag, the iOS handshake, token refresh), health, reflection, the v1beta paths, /emulator/info and
-the console's request log, and SIGTERM with calls in flight. PERMISSION_DENIED needs an operation movies does not
-have (NO_ACCESS, @auth(expr:)): a second emulator serves Tests/Backends/library for it.
+cancellation, 100 concurrent calls on one channel (`peakCallsInFlight` >= 100; when light calls end too fast to
+overlap, PostgreSQL holds them behind a table lock and SQLite gets a 20,000-row scan), the bidirectional stream
+(subscribe, execute, pushes, cancel, resume with data_etag, the iOS handshake, token refresh), health, reflection,
+the v1beta paths, /emulator/info and the console's request log, and SIGTERM with calls in flight. PERMISSION_DENIED
+needs an operation movies does not have (NO_ACCESS, @auth(expr:)): a second emulator serves Tests/Backends/library.
 
 The whole suite runs on SQLite, then on PostgreSQL (a throwaway server from `pg-cluster`, or `--postgres URL`).
 Every call is printed with its outcome at the end: the transcript is the evidence. Waits are hang guards only.
-Build first (`swift build --product dataconnect --product pg-cluster` or `make test-grpc`), then from the root:
+Build first (`swift build --product dataconnect`, `swift build --product pg-cluster`; or `make test-grpc`), then from the root:
 
     .build/venv/bin/python Tests/GRPC/grpc_client_test.py [--database both|sqlite|postgres] [--postgres URL] [-k PATTERN]
 """
