@@ -13,7 +13,8 @@ needs an operation movies does not have (NO_ACCESS, @auth(expr:)): a second emul
 
 The whole suite runs on SQLite, then on PostgreSQL (a throwaway server from `pg-cluster`, or `--postgres URL`).
 Every call is printed with its outcome at the end: the transcript is the evidence. Waits are hang guards only.
-Build first (`swift build --product dataconnect`, `swift build --product pg-cluster`; or `make test-grpc`), then from the root:
+Build first (`swift build --product dataconnect`, `swift build --product pg-cluster`; or `make test-grpc`),
+then from the root:
 
     .build/venv/bin/python Tests/GRPC/grpc_client_test.py [--database both|sqlite|postgres] [--postgres URL] [-k PATTERN]
 """
