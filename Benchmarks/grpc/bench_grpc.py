@@ -53,7 +53,8 @@ SHAPES = [("get-by-key", "getMovie", "id", 1), ("20-row list", "listByIndex", "g
 def h2load_command(port, body_file, connections, streams, duration, threads):
     # No --warm-up-time: with it, h2load 1.52 counts the warm-up's DATA bytes in `traffic` but not its requests
     # in `requests` (the warm-up is a separate 1 s run instead, as wrk's).
-    return ["h2load", f"-t{min(threads, connections)}", f"-c{connections}", f"-m{streams}", f"-D{duration}", "-H", "content-type: application/grpc", "-H", "te: trailers", "-d", body_file,
+    return ["h2load", f"-t{min(threads, connections)}", f"-c{connections}", f"-m{streams}", f"-D{duration}",
+            "-H", "content-type: application/grpc", "-H", "te: trailers", "-d", body_file,
             f"http://127.0.0.1:{port}{GRPC_PATH}"]
 
 
