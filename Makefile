@@ -93,11 +93,11 @@ test-busy: ## Run `make test` while two busy loops load both cores, and print it
 	  exit $$status
 
 FUZZ_CASES ?= 5000
-fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEED (random when unset)
+fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEED (random when unset), then hostile HTTP/2 with a probe's latency
 	$(SWIFT) build --product dataconnect
 	DATACONNECT_FUZZ_CASES=$(FUZZ_CASES) \
 	  DATACONNECT_FUZZ_SEED=$(if $(FUZZ_SEED),$(FUZZ_SEED),$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')) \
-	  $(SWIFT) test --filter EmulatorFuzzTests
+	  $(SWIFT) test --filter "EmulatorFuzzTests|HTTP2AttackTests"
 
 test-support: ## The shared test support itself: the posix_spawn runner, ChildProcess, loopback sockets
 	$(SWIFT) test --package-path $(SUPPORT)

@@ -1111,6 +1111,64 @@ class ConsoleFlowTests(ConsoleTestCase):
         self.assertEqual(shown, sorted(shown, reverse=True), "the requests are not listed newest first")
         self.assertEqual(shown[0], signed_in["id"], "the newest request is not first")
 
+    def grpc_execute_query(self, operation, variables):
+        """Runs a connector query over gRPC with Google's grpcio, as the iOS and Android SDKs call it: stubs for
+        connector_service.proto made with grpc_tools.protoc into a temporary folder."""
+        import grpc
+        from google.protobuf import struct_pb2
+        from grpc_tools import protoc
+
+        out = Path(tempfile.mkdtemp(prefix="console-grpc-"))
+        protos = ROOT / "Packages" / "DataConnectKit" / "Protos"
+        include = Path(protoc.__file__).parent / "_proto"
+        status = protoc.main(["grpc_tools.protoc", f"-I{protos}", f"-I{include}", f"--python_out={out}",
+                              f"--grpc_python_out={out}", "google/firebase/dataconnect/v1/connector_service.proto",
+                              "google/firebase/dataconnect/v1/graphql_error.proto",
+                              "google/firebase/dataconnect/v1/graphql_response_extensions.proto"])
+        self.assertEqual(status, 0, "grpc_tools.protoc failed")
+        sys.path.insert(0, str(out))
+        try:
+            from google.firebase.dataconnect.v1 import connector_service_pb2, connector_service_pb2_grpc
+        finally:
+            sys.path.remove(str(out))
+            shutil.rmtree(out, ignore_errors=True)
+        arguments = struct_pb2.Struct()
+        arguments.update(variables)
+        target = self.base.removeprefix("http://")
+        with grpc.insecure_channel(target) as channel:
+            stub = connector_service_pb2_grpc.ConnectorServiceStub(channel)
+            stub.ExecuteQuery(
+                connector_service_pb2.ExecuteQueryRequest(
+                    name=CONNECTOR_NAME, operation_name=operation, variables=arguments),
+                timeout=WAIT)
+
+    def test_19b_requests_over_grpc(self):
+        self.open("#/requests")
+        self.find('table[data-testid="requests-table"]')
+        self.grpc_execute_query("listMoviesByGenre", {"genre": "Comedy"})
+        status, log = http("GET", self.base + "/emulator/console/requests")
+        self.assertEqual(status, 200, log)
+        made = [entry for entry in log["requests"]
+                if entry.get("protocol") == "grpc" and entry.get("method") == "ExecuteQuery"]
+        self.assertTrue(made, f"the emulator did not record the gRPC call: {log['requests'][-3:]}")
+        row = self.wait(
+            lambda d: d.execute_script(
+                """const row = document.querySelector(
+                       `table[data-testid="requests-table"] tbody tr[data-request-id="${arguments[0]}"]`);
+                   if (!row) return null;
+                   const cells = {};
+                   for (const td of row.querySelectorAll("td[data-field]")) cells[td.dataset.field] = td.textContent.trim();
+                   return cells;""",
+                made[-1]["id"],
+            ),
+            "the gRPC call is not listed",
+        )
+        self.assertEqual(row.get("protocol"), "gRPC")
+        self.assertEqual(row.get("method"), "ExecuteQuery")
+        self.assertIn("listMoviesByGenre", row.get("operation", ""))
+        self.assertIn("200", row.get("status", ""))
+        self.assertEqual(row.get("code"), "OK")
+
     # -- 20 restart
 
     def test_20_emulator_restart(self):

@@ -90,9 +90,17 @@ enum ProjectLayering {
                     TargetID(package: kit, target: "SQLiteKit"), TargetID(package: kit, target: "CSQLite"),
                     TargetID(package: kit, target: "PostgreSQLKit"), TargetID(package: kit, target: "CLibPQ"),
                     TargetID(package: emulator, target: "EmulatorHTTP"),
-                    TargetID(package: emulator, target: "CMicroHTTPD"),
+                    TargetID(package: emulator, target: "CMicroHTTPD"), TargetID(package: emulator, target: "CNGHTTP2"),
+                    TargetID(package: kit, target: "DataConnectProtobuf"),
                 ]),
-            reason: "the engine reaches databases only through the DataStore seam, and serves no HTTP"),
+            reason: "the engine reaches databases only through the DataStore seam, and serves no HTTP (nor gRPC)"),
+        LayeringRule(
+            subject: .target(TargetID(package: kit, target: "DataConnectProtobuf")),
+            forbidden: .targets([
+                TargetID(package: kit, target: "SQLiteKit"), TargetID(package: kit, target: "PostgreSQLKit"),
+                TargetID(package: kit, target: "GraphQLLanguage"), TargetID(package: kit, target: "DataConnectSchema"),
+            ]),
+            reason: "the protobuf codec maps the wire types and nothing else, so a client could link it alone"),
         LayeringRule(
             subject: .target(TargetID(package: emulator, target: "DataConnectSQLiteStore")),
             forbidden: .targets([

@@ -5,7 +5,14 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd that hands every request to an ``HTTPResponder``.
+/// An HTTP/1.1 server on libmicrohttpd that hands every request to an ``HTTPResponder``, with gRPC over HTTP/2
+/// (libnghttp2) on the same port.
+///
+/// The server listens on one socket; a dispatcher thread accepts each connection and peeks at its first bytes: a
+/// connection that opens with the HTTP/2 client preface (plaintext, prior knowledge) is served as HTTP/2 by a few
+/// I/O threads of the server's own, where requests with content type `application/grpc` are calls of the
+/// responder's ``HTTPResponder/grpcService`` (other requests are answered 505, use HTTP/1.1); every other connection
+/// goes to libmicrohttpd, as below.
 ///
 /// libmicrohttpd parses HTTP, enforces limits and timeouts, and runs a pool of worker threads, each
 /// with its own `epoll` loop. The server receives each request body in full (up to
@@ -33,7 +40,8 @@ import Glibc
 public final class HTTPServer: Sendable {
     /// Tuning and limits of an ``HTTPServer``.
     public struct Configuration: Sendable {
-        /// Worker threads, each running its own event loop; defaults to the number of online cores.
+        /// Worker threads, each running its own event loop; defaults to the number of online cores. HTTP/1.1 has
+        /// this many (one libmicrohttpd daemon each), HTTP/2 half as many (at least one).
         public var threadPoolSize: Int
         /// Whether workers poll with `epoll` (the default) rather than `poll`.
         public var usesEpoll: Bool
@@ -43,8 +51,9 @@ public final class HTTPServer: Sendable {
         public var connectionTimeout: Duration
         /// The most connections served at once (default 10,000), and separately the most open WebSockets.
         ///
-        /// libmicrohttpd admits this many HTTP connections (with `epoll` and several workers, each worker's listening
-        /// socket does, as each is its own daemon). An upgraded connection leaves
+        /// libmicrohttpd admits this many HTTP/1.1 connections per worker thread (each is its own daemon); the
+        /// HTTP/2 side this many connections (one more gets GOAWAY), and the dispatcher this many connections
+        /// waiting for their first bytes. An upgraded connection leaves
         /// libmicrohttpd once its 101 response is sent and counts against the WebSocket limit instead: one more
         /// upgrade is answered with 503. The process's open-file limit (`ulimit -n`) also caps connections.
         public var connectionLimit: Int

@@ -4,7 +4,7 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case invalidHost(String)
     /// The server is already running; stop it before starting it again.
     case alreadyRunning(host: String, port: UInt16)
-    /// libmicrohttpd could not listen on the address, typically because the port is in use.
+    /// The server could not listen on the address, typically because the port is in use.
     case cannotListen(host: String, port: UInt16, reason: String)
 
     /// A one-line explanation naming the address.

@@ -242,6 +242,11 @@ final class HTTP2LoopContext {
 
     /// Cancels every call and closes every connection (the server stopping past its grace).
     func closeAll() {
-        for connection in Array(connections.values) { connection.close() }
+        for connection in Array(connections.values) {
+            connection.beginDrain()
+            connection.sendFinalGoAway()
+            connection.flush()
+            connection.close()
+        }
     }
 }
