@@ -533,6 +533,19 @@ class ConnectorTests(GrpcTestCase):
                                            [("content-type", "application/grpc"), ("te", "trailers"),
                                             ("grpc-timeout", "1m")], framed)
         self.assertEqual(trailers.get("grpc-status", headers.get("grpc-status")), "4")
+        # The same from 10 connections at once, 10 calls each: every one past its 1 ms, none answered OK.
+        from concurrent.futures import ThreadPoolExecutor
+
+        def timed_out(_):
+            headers, _, trailers = raw_h2_call(self.emulator.target, f"/{V1}.ConnectorService/ExecuteQuery",
+                                               [("content-type", "application/grpc"), ("te", "trailers"),
+                                                ("grpc-timeout", "1m")], framed)
+            return trailers.get("grpc-status", headers.get("grpc-status"))
+
+        with ThreadPoolExecutor(10) as pool:
+            statuses = collections.Counter(pool.map(timed_out, range(100)))
+        record("100 raw calls with grpc-timeout 1m from 10 threads", dict(statuses))
+        self.assertEqual(statuses, {"4": 100})
         many = [self.v1.ExecuteQuery.future(self.request("query", "searchMovies", HEAVY), timeout=0.001)
                 for _ in range(10)]
         codes = collections.Counter(f.exception().code().name if f.exception() else "OK" for f in many)
