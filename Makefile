@@ -15,7 +15,8 @@ BACKEND ?= Backend/movies
 APT_PACKAGES := libsqlite3-dev libyaml-dev libncursesw5-dev libmicrohttpd-dev libnghttp2-dev libwebsockets-dev libssl-dev libpq-dev postgresql pkg-config git curl \
   libcurl4-openssl-dev dpkg-dev  # the last two: `make install` links Foundation statically; `make package`
 # What only the tests and benchmarks need on top (`make bootstrap-test`, which `make test` runs): tmux for the TUI's
-# end-to-end test, the browser and node for the console's, python3-venv for the Python test clients, wrk for benchmarks,
+# end-to-end test, the browser and node for the console's, python3-venv for the Python test clients, wrk and h2load
+# (nghttp2-client) for benchmarks,
 # the openssl command for the outbound HTTPS tests' throwaway CA (served by python3's ssl module).
 TEST_APT_PACKAGES := tmux wrk nghttp2-client chromium chromium-driver nodejs python3-venv openssl
 # The Python test clients, pinned, in a virtual environment made from Debian's Python (never the system site-packages).
@@ -40,7 +41,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN) $(SUPPORT),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-compare probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-compare bench-grpc probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -81,7 +82,7 @@ build: ## Build everything (debug)
 release: ## Build the CLI in release mode
 	$(SWIFT) build -c release --product dataconnect
 
-test: bootstrap-test test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-auth-admin test-install ## Run every test suite
+test: bootstrap-test test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root check-generated test-consumer test-doc-snippets test-upstream-shaped test-console test-auth-admin test-grpc test-install ## Run every test suite
 
 test-busy: ## Run `make test` while two busy loops load both cores, and print its wall time (not part of CI)
 	@sh -c 'while :; do :; done' & first=$$!; sh -c 'while :; do :; done' & second=$$!; \
@@ -138,6 +139,12 @@ test-console: ## The emulator's console: its JavaScript unit tests (node), then 
 test-auth-admin: ## Google's Admin SDK (firebase-admin for Python, pinned in .build/venv) against the Auth emulator
 	$(SWIFT) build --product dataconnect
 	$(VENV)/bin/python Tests/AuthAdmin/admin_sdk_test.py
+
+test-grpc: ## Google's grpcio against the emulator's gRPC service, then the REST/gRPC differential; each on SQLite, then PostgreSQL
+	$(SWIFT) build --product dataconnect
+	$(SWIFT) build --product pg-cluster  # from the root package, so the libraries are compiled once
+	$(VENV)/bin/python Tests/GRPC/grpc_client_test.py
+	$(VENV)/bin/python Tests/GRPC/differential_test.py
 
 install: ## Install the toolkit under PREFIX (/usr/local; PREFIX=~/.local needs no root): CLI, templates, SDK sources by version
 	bash Tools/distribution/install.sh $(PREFIX)
@@ -269,6 +276,9 @@ bench-search: bootstrap-test ## Benchmark search and vector similarity on SQLite
 
 bench-shapes: bootstrap-test ## Benchmark five query shapes with and without entity ids against their exact-SQL and best-SQL floors in C and the HTTP ceiling; writes the table into docs/performance.md (wrk, ~12 min)
 	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
+
+bench-grpc: bootstrap-test ## Benchmark gRPC (h2load) against REST (wrk) on one emulator: get-by-key and the 20-row list, OK calls only (~3 min after the build)
+	Benchmarks/grpc/run.sh
 
 bench-compare: bootstrap-test ## Before and after: bench-shapes' emulator rows and bench-realtime on two checkouts' release builds, interleaved, medians of 5 (BEFORE=dir AFTER=dir; ~15 min after the builds)
 	@[ -n "$(BEFORE)" ] && [ -n "$(AFTER)" ] || { echo "usage: make bench-compare BEFORE=checkout AFTER=checkout"; exit 2; }
