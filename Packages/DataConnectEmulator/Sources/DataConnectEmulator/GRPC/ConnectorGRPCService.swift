@@ -75,9 +75,14 @@ final class ConnectorGRPCService: GRPCService {
         do {
             request = try GraphQLRequest(protobuf: call.message)
         } catch {
+            // A well-formed message with a value the call cannot take names the field; bytes that are no message
+            // say so.
+            let message =
+                error.kind == .invalidValue && error.path == ["operation_name"]
+                ? "\"operation_name\" is required"
+                : "the request is not an \(method)Request: \(error)"
             return refuse(
-                RequestError(status: .invalidArgument, message: "the request is not an \(method)Request: \(error)"),
-                method: method, on: responder, since: started)
+                RequestError(status: .invalidArgument, message: message), method: method, on: responder, since: started)
         }
         let engine = responder.engine
         if engine.service.project.config.serviceId.isEmpty {

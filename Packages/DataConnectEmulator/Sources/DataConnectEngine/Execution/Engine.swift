@@ -275,6 +275,9 @@ public final class Engine: Sendable {
         if request.cancellation?.isCancelled == true {
             return Self.failure(.cancelled, RequestBudget.cancelledMessage)
         }
+        if let deadline = request.deadline, deadline <= .now {
+            return Self.failure(.deadlineExceeded, RequestBudget.callerDeadlineMessage)
+        }
         var execution = Execution(
             engine: self, operation: operation, variables: variables, auth: request.auth, entityIDs: entityIDs,
             callerDeadline: request.deadline, cancellation: request.cancellation)

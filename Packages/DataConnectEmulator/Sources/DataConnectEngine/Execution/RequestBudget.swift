@@ -229,9 +229,7 @@ public final class RequestBudget: @unchecked Sendable {
                 message: "the request ran longer than its time limit (limit requestTimeout = \(Self.describe(limit)))",
                 isRequestLevel: true)
         case .callerDeadline?:
-            ExecutionError(
-                code: .deadlineExceeded, message: "the call's deadline (grpc-timeout) passed before the request ended",
-                isRequestLevel: true)
+            ExecutionError(code: .deadlineExceeded, message: Self.callerDeadlineMessage, isRequestLevel: true)
         case .cancelled?:
             ExecutionError(code: .cancelled, message: Self.cancelledMessage, isRequestLevel: true)
         case .closing?:
@@ -247,6 +245,9 @@ public final class RequestBudget: @unchecked Sendable {
                 isRequestLevel: true)
         }
     }
+
+    /// The answer to a request whose caller's deadline passed.
+    static let callerDeadlineMessage = "the call's deadline (grpc-timeout) passed before the request ended"
 
     /// The answer to a request its caller cancelled.
     static let cancelledMessage = "the caller cancelled the request"

@@ -203,6 +203,11 @@ extension HTTP2Connection {
                 run: {
                     guard call.isOpen else { return }
                     let result = respond(unary)
+                    // An answer made after the deadline is not sent: the call ends as its deadline says.
+                    if let deadline = head.deadline, ContinuousClock.now >= deadline {
+                        call.finish(GRPCStatus(.deadlineExceeded, HTTP2Connection.deadlineMessage))
+                        return
+                    }
                     if let message = result.message { call.send(message) }
                     call.finish(result.status, trailers: result.trailers)
                 },

@@ -323,8 +323,11 @@ final class HTTP2Connection {
     /// The deadline of a call passed: DEADLINE_EXCEEDED, unless it has ended.
     func deadlinePassed(streamID: Int32) {
         guard let stream = streams[streamID], stream.outbox.isOpen else { return }
-        fail(stream, GRPCStatus(.deadlineExceeded, "the deadline (grpc-timeout) passed before the call completed"))
+        fail(stream, GRPCStatus(.deadlineExceeded, Self.deadlineMessage))
     }
+
+    /// The message of a call whose deadline passed.
+    static let deadlineMessage = "the deadline (grpc-timeout) passed before the call completed"
 
     /// After the frame that ends the server's side of a stream whose request is still open: RST_STREAM (NO_ERROR),
     /// so that the client stops sending what no one will read.

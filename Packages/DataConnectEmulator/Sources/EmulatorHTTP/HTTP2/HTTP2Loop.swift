@@ -68,6 +68,9 @@ final class HTTP2Loop: Sendable {
         var lastSweep = ContinuousClock.now
         while running.load(ordering: .acquiring) {
             loop.wait(milliseconds: context.waitMilliseconds(), into: &events)
+            // Deadlines first: a call whose deadline passed while it ran ends DEADLINE_EXCEEDED even when its answer
+            // is among the commands below (the answer is then dropped).
+            context.expireDeadlines(now: ContinuousClock.now)
             for index in 0..<events.count {
                 guard let connection = context.connections[events.tokens[index]] else { continue }
                 if events.isReadable(index) {
@@ -81,7 +84,6 @@ final class HTTP2Loop: Sendable {
             commands.removeAll(keepingCapacity: true)
             context.flushTouched()
             let now = ContinuousClock.now
-            context.expireDeadlines(now: now)
             if now - lastSweep >= .milliseconds(250) || context.isDraining {
                 lastSweep = now
                 context.sweep(now: now)
