@@ -12,7 +12,8 @@ enum HealthService {
         do {
             service = try HealthCheckRequest(protobuf: call.message).service
         } catch {
-            return .failure(GRPCStatus(code: .invalidArgument, message: "the request is not a HealthCheckRequest: \(error)"))
+            return .failure(
+                GRPCStatus(code: .invalidArgument, message: "the request is not a HealthCheckRequest: \(error)"))
         }
         guard isServed(service) else {
             return .failure(GRPCStatus(code: .notFound, message: "unknown service \"\(service)\""))
@@ -35,7 +36,8 @@ enum HealthService {
         func received(_ message: [UInt8]) {
             do {
                 let service = try HealthCheckRequest(protobuf: message).service
-                let status: HealthCheckResponse.ServingStatus = HealthService.isServed(service) ? .serving : .serviceUnknown
+                let status: HealthCheckResponse.ServingStatus =
+                    HealthService.isServed(service) ? .serving : .serviceUnknown
                 stream.send(HealthCheckResponse(status: status).protobufBytes())
             } catch {
                 stream.finish(
