@@ -20,8 +20,10 @@ then from the root:
 """
 
 import collections
+import json
 import queue
 import re
+import tempfile
 import sys
 import threading
 import time
@@ -789,6 +791,51 @@ class StreamTests(GrpcTestCase):
             self.assertTrue(ended.cancelled)
             self.assertEqual(codes_of(ended), ["UNAUTHENTICATED"])
         finally:
+            stream.cancel()
+
+    def test_05_one_hub_for_every_wire_and_every_process(self):
+        """A mutation over gRPC reaches a WebSocket subscriber and a gRPC one; on PostgreSQL, a mutation on a second
+        emulator process sharing the database reaches this one's gRPC subscriber (the change feed)."""
+        import websocket
+
+        genre = f"Wires-{uuid.uuid4().hex[:8]}"
+        stream = Stream(self.channel, label="gRPC subscriber")
+        path = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/p/locations/l/services/movies"
+        socket = websocket.create_connection(self.emulator.url.replace("http://", "ws://") + path, timeout=WAIT)
+        record(f"WebSocket GET {path}", "open")
+        try:
+            self.subscribe_genre(stream, "g", genre)
+            self.assertEqual(data_of(stream.next("g")), {"movies": []})
+            socket.send(json.dumps({"name": harness.connector_name(), "requestId": "w",
+                                    "subscribe": {"operationName": "listMoviesByGenre",
+                                                  "variables": {"genre": genre}}}))
+            first = json.loads(socket.recv())["result"]
+            self.assertEqual((first["requestId"], first["data"]), ("w", {"movies": []}))
+            # a mutation over gRPC: both wires hear of it
+            self.create(genre, "Over gRPC")
+            self.assertEqual(self.titles(stream.next("g")), ["Over gRPC"])
+            pushed = json.loads(socket.recv())["result"]
+            record("WebSocket push after the gRPC mutation", short(pushed))
+            self.assertEqual(sorted(m["title"] for m in pushed["data"]["movies"]), ["Over gRPC"])
+            if not self.emulator.database_url:
+                record("second emulator on the same database", "not applicable: in-memory SQLite is one process's")
+                return
+            other = harness.Emulator(
+                Path(tempfile.mkdtemp(prefix="dataconnect-grpc-second-")), database_url=self.emulator.database_url
+            ).start()
+            try:
+                status, body = rest_execute(other, "mutation", "createMovie",
+                                            {"title": "From another process", "releaseYear": 2020, "genre": genre,
+                                             "rating": 3})
+                self.assertEqual(status, 200, body)
+                self.assertEqual(self.titles(stream.next("g")), ["From another process", "Over gRPC"])
+                pushed = json.loads(socket.recv())["result"]
+                self.assertEqual(sorted(m["title"] for m in pushed["data"]["movies"]),
+                                 ["From another process", "Over gRPC"])
+            finally:
+                record("SIGTERM the second emulator", f"exit status {other.stop()}")
+        finally:
+            socket.close()
             stream.cancel()
 
     def test_04_auth_metadata_on_the_call(self):
