@@ -34,61 +34,111 @@ public enum ProtobufWireType: UInt8, Hashable, Sendable {
 /// writer.endMessage()
 /// let bytes = writer.bytes
 /// ```
-public struct ProtobufWriter: Sendable {
-    /// The fields written, with one byte reserved for the length of each embedded message.
-    private var buffer: [UInt8]
+public struct ProtobufWriter: ~Copyable, @unchecked Sendable {
+    // The writer owns its buffers alone (it cannot be copied), so it writes through pointers with no
+    // copy-on-write checks or reference counting on each byte: `@unchecked Sendable` is sound because a
+    // noncopyable value moves between threads whole.
+
+    /// The fields written, with one byte reserved for the length of each embedded message: `used` of `capacity`.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var used = 0
+    private var capacity: Int
+    /// The messages still open, two integers each: their reserved byte and the value of `insertedCount` when they
+    /// opened; `openCount` pairs of `openCapacity`.
+    private var open: UnsafeMutablePointer<Int>
+    private var openCount = 0
+    private var openCapacity = 16
     /// The embedded messages of 128 bytes or more: where their reserved byte is, and their length.
     private var longPrefixes: [(offset: Int, length: Int)] = []
-    /// The messages still open: their reserved byte and the value of `insertedCount` when they opened.
-    private var openMessages: [(offset: Int, insertedBefore: Int)] = []
     /// The bytes the long prefixes of the messages closed so far add beyond their reserved byte.
     private var insertedCount = 0
 
     /// Creates a writer, reserving `capacity` bytes.
     public init(capacity: Int = 256) {
-        buffer = []
-        buffer.reserveCapacity(capacity)
+        self.capacity = max(16, capacity)
+        storage = .allocate(capacity: self.capacity)
+        open = .allocate(capacity: 2 * openCapacity)
+    }
+
+    deinit {
+        storage.deallocate()
+        open.deallocate()
     }
 
     /// The size of the bytes written so far, length prefixes of closed messages included.
-    public var count: Int { buffer.count + insertedCount }
+    public var count: Int { used + insertedCount }
 
     /// The message written, with every embedded message's length prefix in place.
     ///
     /// Every message opened with ``beginMessage(_:)`` must have been closed.
     public var bytes: [UInt8] {
-        precondition(openMessages.isEmpty, "ProtobufWriter.bytes read with \(openMessages.count) messages open")
-        guard !longPrefixes.isEmpty else { return buffer }
+        precondition(openCount == 0, "ProtobufWriter.bytes read with \(openCount) messages open")
+        let input = UnsafeBufferPointer(start: storage, count: used)
+        guard !longPrefixes.isEmpty else { return Array(input) }
         // Messages close inner first; the insertions go in offset order.
         let prefixes = longPrefixes.sorted { $0.offset < $1.offset }
-        return [UInt8](unsafeUninitializedCapacity: buffer.count + insertedCount) { output, initialized in
-            buffer.withUnsafeBufferPointer { input in
-                var written = 0
-                var copied = 0
-                for prefix in prefixes {
-                    let run = prefix.offset - copied
-                    if run > 0 {
-                        (output.baseAddress! + written).initialize(from: input.baseAddress! + copied, count: run)
-                        written += run
-                    }
-                    var length = UInt64(prefix.length)
-                    while length >= 0x80 {
-                        output[written] = UInt8(truncatingIfNeeded: length) | 0x80
-                        written += 1
-                        length >>= 7
-                    }
-                    output[written] = UInt8(length)
+        return [UInt8](unsafeUninitializedCapacity: used + insertedCount) { output, initialized in
+            var written = 0
+            var copied = 0
+            for prefix in prefixes {
+                let run = prefix.offset - copied
+                if run > 0 {
+                    (output.baseAddress! + written).initialize(from: input.baseAddress! + copied, count: run)
+                    written += run
+                }
+                var length = UInt64(prefix.length)
+                while length >= 0x80 {
+                    output[written] = UInt8(truncatingIfNeeded: length) | 0x80
                     written += 1
-                    copied = prefix.offset + 1
+                    length >>= 7
                 }
-                let rest = input.count - copied
-                if rest > 0 {
-                    (output.baseAddress! + written).initialize(from: input.baseAddress! + copied, count: rest)
-                    written += rest
-                }
-                initialized = written
+                output[written] = UInt8(length)
+                written += 1
+                copied = prefix.offset + 1
             }
+            let rest = input.count - copied
+            if rest > 0 {
+                (output.baseAddress! + written).initialize(from: input.baseAddress! + copied, count: rest)
+                written += rest
+            }
+            initialized = written
         }
+    }
+
+    // MARK: The buffer
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if used + extra > capacity { grow(to: used + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.initialize(from: storage, count: used)
+        storage.deallocate()
+        storage = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func appendByte(_ byte: UInt8) {
+        reserve(1)
+        storage[used] = byte
+        used += 1
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (storage + used).initialize(from: base, count: bytes.count)
+        used += bytes.count
+    }
+
+    private mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
     }
 
     // MARK: Tags and raw values
@@ -100,24 +150,36 @@ public struct ProtobufWriter: Sendable {
 
     /// Writes a base-128 varint, seven bits a byte, least significant first.
     public mutating func writeVarint(_ value: UInt64) {
-        Self.appendVarint(value, to: &buffer)
+        reserve(10)
+        var value = value
+        while value >= 0x80 {
+            storage[used] = UInt8(truncatingIfNeeded: value) | 0x80
+            used += 1
+            value >>= 7
+        }
+        storage[used] = UInt8(value)
+        used += 1
     }
 
     /// Writes four little-endian bytes.
     public mutating func writeFixed32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        reserve(4)
+        UnsafeMutableRawPointer(storage + used).storeBytes(of: value.littleEndian, as: UInt32.self)
+        used += 4
     }
 
     /// Writes eight little-endian bytes.
     public mutating func writeFixed64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        reserve(8)
+        UnsafeMutableRawPointer(storage + used).storeBytes(of: value.littleEndian, as: UInt64.self)
+        used += 8
     }
 
     /// Appends bytes that already are protobuf fields (of the message being written), as they are.
     ///
     /// A message is the concatenation of its fields, so fields encoded once can be shared by many messages.
     public mutating func writeRawFields(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
+        append(bytes)
     }
 
     // MARK: Fields
@@ -144,7 +206,7 @@ public struct ProtobufWriter: Sendable {
     /// Writes a `bool` field: one byte, `0` or `1`.
     public mutating func writeBool(_ field: Int, _ value: Bool) {
         writeTag(field, .varint)
-        buffer.append(value ? 1 : 0)
+        appendByte(value ? 1 : 0)
     }
 
     /// Writes a `double` field: its IEEE 754 bits, little-endian.
@@ -156,29 +218,25 @@ public struct ProtobufWriter: Sendable {
     /// Writes a `string` field: the UTF-8 length, then the bytes.
     public mutating func writeString(_ field: Int, _ value: String) {
         writeTag(field, .lengthDelimited)
-        let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            Self.appendVarint(UInt64(utf8.count), to: &buffer)
-            buffer.append(contentsOf: utf8)
-        }
-        if written == nil {
-            let utf8 = Array(value.utf8)
-            Self.appendVarint(UInt64(utf8.count), to: &buffer)
-            buffer.append(contentsOf: utf8)
+        var value = value
+        value.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count))
+            append(utf8)
         }
     }
 
     /// Writes a `string` or `bytes` field from bytes: the length, then the bytes.
     public mutating func writeBytes(_ field: Int, _ value: UnsafeBufferPointer<UInt8>) {
         writeTag(field, .lengthDelimited)
-        Self.appendVarint(UInt64(value.count), to: &buffer)
-        buffer.append(contentsOf: value)
+        writeVarint(UInt64(value.count))
+        append(value)
     }
 
     /// Writes a `bytes` field: the length, then the bytes.
     public mutating func writeBytes(_ field: Int, _ value: [UInt8]) {
         writeTag(field, .lengthDelimited)
-        Self.appendVarint(UInt64(value.count), to: &buffer)
-        buffer.append(contentsOf: value)
+        writeVarint(UInt64(value.count))
+        append(value)
     }
 
     // MARK: Embedded messages
@@ -188,18 +246,30 @@ public struct ProtobufWriter: Sendable {
     /// The fields written next belong to the embedded message until ``endMessage()``.
     public mutating func beginMessage(_ field: Int) {
         writeTag(field, .lengthDelimited)
-        openMessages.append((buffer.count, insertedCount))
-        buffer.append(0)
+        if openCount == openCapacity {
+            let grown = UnsafeMutablePointer<Int>.allocate(capacity: 4 * openCapacity)
+            grown.initialize(from: open, count: 2 * openCount)
+            open.deallocate()
+            open = grown
+            openCapacity *= 2
+        }
+        open[2 * openCount] = used
+        open[2 * openCount + 1] = insertedCount
+        openCount += 1
+        appendByte(0)
     }
 
     /// Closes the embedded message opened last.
     public mutating func endMessage() {
-        let open = openMessages.removeLast()
-        let length = buffer.count - open.offset - 1 + insertedCount - open.insertedBefore
+        precondition(openCount > 0, "ProtobufWriter.endMessage() with no message open")
+        openCount -= 1
+        let offset = open[2 * openCount]
+        let insertedBefore = open[2 * openCount + 1]
+        let length = used - offset - 1 + insertedCount - insertedBefore
         if length < 0x80 {
-            buffer[open.offset] = UInt8(length)
+            storage[offset] = UInt8(length)
         } else {
-            longPrefixes.append((open.offset, length))
+            longPrefixes.append((offset, length))
             insertedCount += Self.varintSize(UInt64(length)) - 1
         }
     }
@@ -227,19 +297,5 @@ public struct ProtobufWriter: Sendable {
         // One byte per started group of seven significant bits; zero takes one byte.
         let bits = 64 - (value | 1).leadingZeroBitCount
         return (bits + 6) / 7
-    }
-
-    @inline(__always)
-    static func appendVarint(_ value: UInt64, to output: inout [UInt8]) {
-        if value < 0x80 {
-            output.append(UInt8(value))
-            return
-        }
-        var value = value
-        while value >= 0x80 {
-            output.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        output.append(UInt8(value))
     }
 }
