@@ -29,6 +29,8 @@ struct SubscriberGroupsSettings {
     var groups: Int
     var perConnection: Int
     var rounds: Int
+    /// The subscribers are `Connect` calls over gRPC (one per HTTP/2 connection) rather than WebSockets.
+    var grpc: Bool
 }
 
 /// The variables of group `group`: a distinct `minYear`, every one at or below Star Wars' 1977.
@@ -60,7 +62,7 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
         "--client", String(emulator.port), "--subscribers", String(settings.subscribers), "--groups",
         String(settings.groups), "--per-connection", String(settings.perConnection), "--rounds",
         String(settings.rounds),
-    ]
+    ] + (settings.grpc ? ["--grpc"] : [])
     let toClient = Pipe()
     let fromClient = Pipe()
     client.standardInput = toClient
@@ -116,10 +118,16 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     print(
         "| subscribers, groups | \(settings.subscribers) in \(settings.groups) group(s) (searchMovies, one minYear each);"
             + " \(liveSubscribers) live in \(liveGroups) hub group(s) |")
-    print(
-        "| connections | \(opened[0]) WebSockets, \(settings.perConnection) subscription(s) each; \(opened[1]) without"
-            + " a first event |")
+    let connections =
+        settings.grpc
+        ? "\(opened[0]) HTTP/2 connections, one gRPC Connect stream each, \(settings.perConnection) subscription(s) per stream"
+        : "\(opened[0]) WebSockets, \(settings.perConnection) subscription(s) each"
+    print("| transport | \(settings.grpc ? "gRPC (HTTP/2, prior knowledge)" : "WebSocket") |")
+    print("| connections | \(connections); \(opened[1]) without a first event for every subscription |")
     print("| open + first event for all | \(opened[2]) ms |")
+    print(
+        "| opening: requests written / first events for 50 % / 90 % / 100 % | \(opened[3]) / \(opened[4]) / "
+            + "\(opened[5]) / \(opened[6]) ms |")
     print("| rounds (bumpMovieRating) | \(settings.rounds); \(executions) group executions in all |")
     for row in rows where !row.hasPrefix("cpu ") { print(row) }
     print("| server VmRSS after warm-up / with all open and idle | \(before) kB / \(after) kB |")
@@ -195,72 +203,13 @@ func runSubscriberGroupsClient(port: UInt16, _ settings: SubscriberGroupsSetting
     say("warm")
     wait(for: "open")
 
-    var client = SubscriberClient()
-    let openStart = ContinuousClock.now
-    var opened = 0
-    for index in 0..<((settings.subscribers + settings.perConnection - 1) / settings.perConnection) {
-        let count = min(settings.perConnection, settings.subscribers - opened)
-        var bytes = streamUpgrade
-        for slot in 0..<count {
-            let group = (opened + slot) % settings.groups
-            bytes += streamSubscribe(slot + 1, "searchMovies", groupVariables(group))
-        }
-        opened += count
-        client.add(connectTo(port: port), sending: bytes, subscriptions: count)
-        // Let the server keep up: read what arrived every 500 connections.
-        if index % 500 == 499 { client.pump(until: .now + .milliseconds(1), reaching: nil) }
+    if settings.grpc {
+        var client = GRPCSubscriberClient()
+        measureSubscribers(&client, port: port, settings, input: input)
+    } else {
+        var client = SubscriberClient()
+        measureSubscribers(&client, port: port, settings, input: input)
     }
-    let firstTarget = client.firstEvents()
-    client.pump(until: .now + .seconds(120), reaching: firstTarget)
-    let openTime = ContinuousClock.now - openStart
-    let withoutFirst = client.connections.filter { $0.events < $0.subscriptions }.count
-    say("open \(client.connections.count) \(withoutFirst) \(String(format: "%.0f", openTime.milliseconds))")
-    wait(for: "go")
-
-    var latencies: [Double] = []
-    var lastEvents: [Double] = []
-    var responseTimes: [Double] = []
-    var missing = 0
-    let bytesBefore = client.bytesReceived
-    let cpuBefore = cpuMilliseconds()
-    for _ in 0..<settings.rounds {
-        let target = client.nextEvents()
-        let sentAt = ContinuousClock.now
-        _ = exchange(port: port, request("executeMutation", "bumpMovieRating", ["id": .string(starWarsID)]))
-        let answeredAt = ContinuousClock.now
-        responseTimes.append((answeredAt - sentAt).milliseconds)
-        client.pump(until: .now + .seconds(10), reaching: target)
-        var last = 0.0
-        for (index, connection) in client.connections.enumerated() {
-            if connection.events >= target[index] {
-                let latency = max(0, (connection.lastEvent - answeredAt).milliseconds)
-                last = max(last, latency)
-                for _ in 0..<connection.subscriptions { latencies.append(latency) }
-            } else {
-                missing += connection.subscriptions
-            }
-        }
-        lastEvents.append(last)
-        // Late or duplicate events of this round are read before the next mutation.
-        client.pump(until: .now + .milliseconds(300), reaching: nil)
-    }
-
-    func format(_ value: Double) -> String { String(format: "%.1f ms", value) }
-    say("| events measured (missing) | \(latencies.count) (\(missing)) |")
-    say(
-        "| latency after the mutation's response p50 / p99 / max | \(format(percentile(latencies, 0.50))) / "
-            + "\(format(percentile(latencies, 0.99))) / \(format(latencies.max() ?? .nan)) |")
-    say(
-        "| last subscriber's event, per round | "
-            + lastEvents.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " ms |")
-    say("| mutation response p50 | \(format(percentile(responseTimes, 0.50))) |")
-    say(
-        "| bytes received per event | "
-            + "\((client.bytesReceived - bytesBefore) / max(1, latencies.count + missing)) (frames included) |")
-    say("cpu " + String(format: "%.0f", cpuMilliseconds() - cpuBefore))
-    say("done")
-    client.closeAll()
-    exit(0)
 }
 
 /// Writes a line to the server process at once (standard output is a pipe, which `print` would buffer).
@@ -324,7 +273,7 @@ func exchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
 }
 
 /// The subscriber sockets of the client process, read through one epoll set.
-struct SubscriberClient {
+struct SubscriberClient: SubscriberSet {
     /// One subscriber socket and where its reader is in the stream: the 101 response head, then frames.
     struct Connection {
         let fd: Int32
@@ -350,6 +299,27 @@ struct SubscriberClient {
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
     private let marker = Array(#"{"result":{"#.utf8)
 
+    var connectionCount: Int { connections.count }
+
+    func tally(_ index: Int) -> SubscriberTally {
+        let connection = connections[index]
+        return SubscriberTally(
+            subscriptions: connection.subscriptions, events: connection.events, lastEvent: connection.lastEvent)
+    }
+
+    func connectionsWithoutFirstEvent() -> Int { connections.filter { $0.events < $0.subscriptions }.count }
+
+    func extraRows() -> [String] { [] }
+
+    /// Opens a stream WebSocket and sends one `subscribe` to `searchMovies` per variable set.
+    mutating func open(port: UInt16, subscriptions variables: [JSONObject]) {
+        var bytes = streamUpgrade
+        for (slot, variables) in variables.enumerated() {
+            bytes += streamSubscribe(slot + 1, "searchMovies", variables)
+        }
+        add(connectTo(port: port), sending: bytes, subscriptions: variables.count)
+    }
+
     mutating func add(_ fd: Int32, sending bytes: [UInt8], subscriptions: Int) {
         sendAll(fd, bytes)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -358,16 +328,6 @@ struct SubscriberClient {
             say("error: epoll_ctl failed (errno \(errno))")
             exit(1)
         }
-    }
-
-    /// Each connection's event count once every subscription has had its first event.
-    func firstEvents() -> [Int] {
-        connections.map { $0.subscriptions }
-    }
-
-    /// Each connection's event count once every subscription has had one more event.
-    func nextEvents() -> [Int] {
-        connections.map { $0.events + $0.subscriptions }
     }
 
     func allReached(_ target: [Int]) -> Bool {
