@@ -5,6 +5,11 @@
 // Every DATA chunk goes through the session (flow control, WINDOW_UPDATE, PING answers), every message is decoded
 // with `StreamResponse(protobuf:)`, and an event counts only when its `request_id` is one the stream subscribed and
 // its `data` is present: the client does the work a real one would.
+//
+// One thread decoding every subscriber's message is slower than the server's fan-out (10,000 results of ~24 kB are
+// ~240 MB of protobuf per round), so `--grpc-decode deferred` times each event when its last byte is read and decodes
+// the messages held once the round's events are in (each one still decoded and checked, the failures taken back out
+// of the count): its latency is the server's and the transport's, without the client's decoding queue.
 
 import CMicroHTTPD
 import CNGHTTP2
@@ -51,14 +56,23 @@ final class GRPCSubscriberStream {
     fileprivate var bodyOffset = 0
     /// DATA bytes of a message not complete yet.
     fileprivate var inbound: [UInt8] = []
+    /// Whether messages are decoded when read (else held until ``settle()``).
+    let decodeInline: Bool
+    /// Messages read and counted, not decoded yet (deferred decoding).
+    fileprivate var held: [[UInt8]] = []
+    /// Time spent in `StreamResponse(protobuf:)` and the checks.
+    var decodeTime = Duration.zero
+    /// Messages decoded.
+    var decoded = 0
     /// Frames the session produced that the socket has not taken yet.
     fileprivate var outbound: [UInt8] = []
     fileprivate var watchesWritable = false
     fileprivate var closed = false
 
-    init(fd: Int32, token: UInt64, requests: [StreamRequest]) {
+    init(fd: Int32, token: UInt64, requests: [StreamRequest], decodeInline: Bool) {
         self.fd = fd
         self.token = token
+        self.decodeInline = decodeInline
         subscriptions = requests.count
         eventsPerRequest = [Int](repeating: 0, count: requests.count)
         body = []
@@ -78,19 +92,44 @@ final class GRPCSubscriberStream {
             guard inbound.count - offset - 5 >= length else { break }
             let message = Array(inbound[(offset + 5)..<(offset + 5 + length)])
             offset += 5 + length
-            guard let response = try? StreamResponse(protobuf: message) else {
-                undecodable += 1
-                continue
+            if decodeInline {
+                if check(message) {
+                    events += 1
+                    lastEvent = readAt
+                }
+            } else {
+                held.append(message)
+                events += 1
+                lastEvent = readAt
             }
-            guard let id = Int(response.requestId), (1...subscriptions).contains(id), response.data != nil else {
-                rejected += 1
-                continue
-            }
-            eventsPerRequest[id - 1] += 1
-            events += 1
-            lastEvent = readAt
         }
         if offset > 0 { inbound.removeFirst(offset) }
+    }
+
+    /// Decodes the messages held, taking the ones that fail their checks back out of the count.
+    func settle() {
+        for message in held where !check(message) { events -= 1 }
+        held.removeAll()
+    }
+
+    /// Decodes one message and counts it for its request: whether it is a `StreamResponse` for a request of this
+    /// stream, with `data`.
+    private func check(_ message: [UInt8]) -> Bool {
+        let start = ContinuousClock.now
+        defer {
+            decodeTime += ContinuousClock.now - start
+            decoded += 1
+        }
+        guard let response = try? StreamResponse(protobuf: message) else {
+            undecodable += 1
+            return false
+        }
+        guard let id = Int(response.requestId), (1...subscriptions).contains(id), response.data != nil else {
+            rejected += 1
+            return false
+        }
+        eventsPerRequest[id - 1] += 1
+        return true
     }
 }
 
@@ -109,13 +148,16 @@ struct GRPCSubscriberClient: SubscriberSet {
     /// window (8 MiB), so a round's hundred results on one stream never wait for a WINDOW_UPDATE.
     static let receiveWindow: Int32 = 8 << 20
 
+    /// Whether each message is decoded as it is read (else after the round: `--grpc-decode deferred`).
+    let decodeInline: Bool
     var streams: [GRPCSubscriberStream] = []
     var bytesReceived = 0
     private let epoll = cmhd_reactor_create()
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
     private let callbacks: OpaquePointer?
 
-    init() {
+    init(decodeInline: Bool) {
+        self.decodeInline = decodeInline
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
         nghttp2_session_callbacks_set_on_header_callback(callbacks) {
@@ -160,11 +202,18 @@ struct GRPCSubscriberClient: SubscriberSet {
         return SubscriberTally(subscriptions: stream.subscriptions, events: stream.events, lastEvent: stream.lastEvent)
     }
 
+    func settle() { for stream in streams { stream.settle() } }
+
     func connectionsWithoutFirstEvent() -> Int { streams.filter { !$0.everyRequestAnswered }.count }
 
     func extraRows() -> [String] {
         let ended = streams.compactMap(\.ending)
+        let decodeTime = streams.reduce(Duration.zero) { $0 + $1.decodeTime }.milliseconds
+        let decoded = streams.reduce(0) { $0 + $1.decoded }
         return [
+            "| client decoding (\(decodeInline ? "inline, in the latency" : "deferred, after each round")) | "
+                + "\(decoded) StreamResponse messages in \(String(format: "%.0f", decodeTime)) ms, "
+                + "\(String(format: "%.1f", decodeTime * 1_000 / Double(max(1, decoded)))) µs each |",
             "| gRPC messages decoded, not counted (other request id or no data) / undecodable | "
                 + "\(streams.reduce(0) { $0 + $1.rejected }) / \(streams.reduce(0) { $0 + $1.undecodable }) |",
             "| gRPC calls ended early | \(ended.count)\(ended.first.map { " (first: \($0))" } ?? "") |",
@@ -215,7 +264,8 @@ struct GRPCSubscriberClient: SubscriberSet {
         let fd = connectTo(port: port)
         cnh2_set_nodelay(fd)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        let stream = GRPCSubscriberStream(fd: fd, token: UInt64(streams.count + 1), requests: requests)
+        let stream = GRPCSubscriberStream(
+            fd: fd, token: UInt64(streams.count + 1), requests: requests, decodeInline: decodeInline)
         streams.append(stream)
         guard cmhd_reactor_watch(epoll, fd, stream.token, 0, 1) == 0 else {
             say("error: epoll_ctl failed (errno \(errno))")

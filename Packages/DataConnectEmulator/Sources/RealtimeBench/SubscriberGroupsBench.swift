@@ -16,7 +16,9 @@ import CMicroHTTPD
 import DataConnectEmulator
 import DataConnectEncoding
 import DataConnectWire
+import EmulatorHTTP
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +33,8 @@ struct SubscriberGroupsSettings {
     var rounds: Int
     /// The subscribers are `Connect` calls over gRPC (one per HTTP/2 connection) rather than WebSockets.
     var grpc: Bool
+    /// With `grpc`: each response is decoded when read (else after each round).
+    var decodeInline = true
 }
 
 /// The variables of group `group`: a distinct `minYear`, every one at or below Star Wars' 1977.
@@ -58,11 +62,12 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     if !FileManager.default.isExecutableFile(atPath: client.executableURL!.path) {
         client.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     }
-    client.arguments = [
-        "--client", String(emulator.port), "--subscribers", String(settings.subscribers), "--groups",
-        String(settings.groups), "--per-connection", String(settings.perConnection), "--rounds",
-        String(settings.rounds),
-    ] + (settings.grpc ? ["--grpc"] : [])
+    client.arguments =
+        [
+            "--client", String(emulator.port), "--subscribers", String(settings.subscribers), "--groups",
+            String(settings.groups), "--per-connection", String(settings.perConnection), "--rounds",
+            String(settings.rounds),
+        ] + (settings.grpc ? ["--grpc", "--grpc-decode", settings.decodeInline ? "inline" : "deferred"] : [])
     let toClient = Pipe()
     let fromClient = Pipe()
     client.standardInput = toClient
@@ -91,21 +96,29 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     _ = expect("warm")
     usleep(1_000_000)
     let before = serverStatus("VmRSS")
+    let heapBefore = HeapFigures()
+    let openingPeak = HeapPeakSampler()
+    let openCPUBefore = cpuMilliseconds()
     tell("open")
     let opened = expect("open")
+    let openCPU = cpuMilliseconds() - openCPUBefore
     usleep(2_000_000)
     let after = serverStatus("VmRSS")
+    let heapAfter = HeapFigures()
+    let heapPeak = openingPeak.stop()
     let liveSubscribers = emulator.responder.hub.subscriberCount
     let liveGroups = emulator.responder.hub.groupCount
     let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     let executionsBefore = emulator.responder.hub.executionCount
     let serverCPUBefore = cpuMilliseconds()
+    let roundsPeak = HeapPeakSampler()
     tell("go")
     var rows: [String] = []
     while let line = lines.next(), line != "done" {
         rows.append(line)
     }
     let afterRounds = serverStatus("VmRSS")
+    let heapRoundsPeak = roundsPeak.stop()
     let serverCPU = cpuMilliseconds() - serverCPUBefore
     let executions = emulator.responder.hub.executionCount - executionsBefore
     client.waitUntilExit()
@@ -128,11 +141,23 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     print(
         "| opening: requests written / first events for 50 % / 90 % / 100 % | \(opened[3]) / \(opened[4]) / "
             + "\(opened[5]) / \(opened[6]) ms |")
+    print("| CPU time while opening, server / client | \(String(format: "%.0f", openCPU)) ms / \(opened[7]) ms |")
     print("| rounds (bumpMovieRating) | \(settings.rounds); \(executions) group executions in all |")
     for row in rows where !row.hasPrefix("cpu ") { print(row) }
     print("| server VmRSS after warm-up / with all open and idle | \(before) kB / \(after) kB |")
     print(
         "| server RSS growth / subscriber (idle) | \(String(format: "%.1f", perSubscriber)) kB (\(growth) kB in all) |")
+    print(
+        "| server heap in use (malloc) after warm-up / idle, growth per subscriber | \(heapBefore.inUse / 1_024) kB / "
+            + "\(heapAfter.inUse / 1_024) kB, "
+            + "\(String(format: "%.1f", Double(heapAfter.inUse - heapBefore.inUse) / 1_024 / Double(max(1, settings.subscribers)))) kB |"
+    )
+    print(
+        "| server heap in use, peak while opening / during the rounds (sampled every 10 ms) | \(heapPeak / 1_024) kB / "
+            + "\(heapRoundsPeak / 1_024) kB |")
+    print(
+        "| server heap held free by the allocator after warm-up / idle | \(heapBefore.free / 1_024) kB / "
+            + "\(heapAfter.free / 1_024) kB |")
     print("| server VmRSS after the rounds | \(afterRounds) kB |")
     print("| server threads (/proc/self/task) | \(threads) |")
     print(
@@ -145,6 +170,46 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
             + "epoll). Memory: the emulator process's VmRSS; 1 kB = 1,024 bytes.")
     emulator.stop()
     exit(0)
+}
+
+/// The C allocator's figures for this process (mallinfo2): bytes handed out (arena blocks and mappings), and bytes
+/// it holds free, which count in VmRSS once touched.
+struct HeapFigures {
+    let inUse: Int
+    let free: Int
+
+    init() {
+        let info = mallinfo2()
+        inUse = Int(info.uordblks + info.hblkhd)
+        free = ServerAllocator.freeBytes
+    }
+}
+
+/// The most heap in use seen from start to ``stop()``, sampled every 10 ms on a thread of its own.
+final class HeapPeakSampler: Sendable {
+    private let state = Mutex((running: true, peak: 0))
+
+    init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                let inUse = HeapFigures().inUse
+                let running = state.withLock { state in
+                    state.peak = max(state.peak, inUse)
+                    return state.running
+                }
+                if !running { return }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// Stops sampling; returns the peak (bytes).
+    func stop() -> Int {
+        state.withLock { state in
+            state.running = false
+            return state.peak
+        }
+    }
 }
 
 /// The CPU time this process has used so far (user and system), in milliseconds.
@@ -204,7 +269,7 @@ func runSubscriberGroupsClient(port: UInt16, _ settings: SubscriberGroupsSetting
     wait(for: "open")
 
     if settings.grpc {
-        var client = GRPCSubscriberClient()
+        var client = GRPCSubscriberClient(decodeInline: settings.decodeInline)
         measureSubscribers(&client, port: port, settings, input: input)
     } else {
         var client = SubscriberClient()
@@ -310,6 +375,8 @@ struct SubscriberClient: SubscriberSet {
     func connectionsWithoutFirstEvent() -> Int { connections.filter { $0.events < $0.subscriptions }.count }
 
     func extraRows() -> [String] { [] }
+
+    func settle() {}
 
     /// Opens a stream WebSocket and sends one `subscribe` to `searchMovies` per variable set.
     mutating func open(port: UInt16, subscriptions variables: [JSONObject]) {

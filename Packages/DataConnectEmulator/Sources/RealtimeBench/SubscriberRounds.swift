@@ -27,6 +27,8 @@ protocol SubscriberSet {
     mutating func open(port: UInt16, subscriptions variables: [JSONObject])
     /// Reads what arrives until every connection has `target` events (when given) or the deadline passes.
     mutating func pump(until deadline: ContinuousClock.Instant, reaching target: [Int]?)
+    /// Finishes the checks of what was read, for a transport that defers them.
+    func settle()
     /// Closes every connection.
     func closeAll()
 }
@@ -34,12 +36,16 @@ protocol SubscriberSet {
 extension SubscriberSet {
     /// Each connection's event count once every subscription has had one more event.
     func nextEvents() -> [Int] {
-        (0..<connectionCount).map { let tally = tally($0); return tally.events + tally.subscriptions }
+        (0..<connectionCount).map {
+            let tally = tally($0); return tally.events + tally.subscriptions
+        }
     }
 
     /// Subscriptions with at least one event (counted per connection, up to its subscriptions).
     func subscriptionsWithEvents() -> Int {
-        (0..<connectionCount).reduce(0) { let tally = tally($1); return $0 + min(tally.events, tally.subscriptions) }
+        (0..<connectionCount).reduce(0) {
+            let tally = tally($1); return $0 + min(tally.events, tally.subscriptions)
+        }
     }
 }
 
@@ -48,6 +54,7 @@ func measureSubscribers<Client: SubscriberSet>(
     _ client: inout Client, port: UInt16, _ settings: SubscriberGroupsSettings, input: LineReader
 ) -> Never {
     let openStart = ContinuousClock.now
+    let openCPUBefore = cpuMilliseconds()
     var opened = 0
     var connections = 0
     while opened < settings.subscribers {
@@ -71,10 +78,12 @@ func measureSubscribers<Client: SubscriberSet>(
         milestones.append((ContinuousClock.now - openStart).milliseconds)
     }
     let openTime = ContinuousClock.now - openStart
+    client.settle()
     say(
         "open \(client.connectionCount) \(client.connectionsWithoutFirstEvent()) "
             + "\(String(format: "%.0f", openTime.milliseconds)) \(String(format: "%.0f", writtenAt.milliseconds)) "
-            + milestones.map { String(format: "%.0f", $0) }.joined(separator: " "))
+            + milestones.map { String(format: "%.0f", $0) }.joined(separator: " ") + " "
+            + String(format: "%.0f", cpuMilliseconds() - openCPUBefore))
     guard input.next() == "go" else { exit(1) }
 
     var latencies: [Double] = []
@@ -90,6 +99,7 @@ func measureSubscribers<Client: SubscriberSet>(
         let answeredAt = ContinuousClock.now
         responseTimes.append((answeredAt - sentAt).milliseconds)
         client.pump(until: .now + .seconds(10), reaching: target)
+        client.settle()
         var last = 0.0
         for index in 0..<client.connectionCount {
             let tally = client.tally(index)
@@ -104,6 +114,7 @@ func measureSubscribers<Client: SubscriberSet>(
         lastEvents.append(last)
         // Late or duplicate events of this round are read before the next mutation.
         client.pump(until: .now + .milliseconds(300), reaching: nil)
+        client.settle()
     }
 
     func format(_ value: Double) -> String { String(format: "%.1f ms", value) }

@@ -20,10 +20,11 @@
 // showing the bumped movie), holds them in a child process and reports the emulator's own resident-memory growth per
 // subscriber and the latency from the mutation's response: see SubscriberGroupsBench.swift. With `--grpc` the
 // subscribers are `ConnectorStreamService/Connect` calls over HTTP/2, `--per-connection` of them on each connection's
-// one stream: see GRPCSubscriberClient.swift.
+// one stream, each response decoded as it is read (`--grpc-decode inline`) or once each round's events are in
+// (`deferred`): see GRPCSubscriberClient.swift.
 //
 //     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]
-//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc]]
+//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]]]
 
 import DataConnectEmulator
 import DataConnectEncoding
@@ -45,6 +46,7 @@ var secondEmulator = false
 var subscriberCount: Int?
 var groupCount = 100
 var overGRPC = false
+var decodeInline = true
 var clientOfPort: UInt16?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -62,11 +64,19 @@ while let argument = arguments.next() {
     case "--subscribers": subscriberCount = Int(arguments.next() ?? "").map { max(1, $0) }
     case "--groups": groupCount = max(1, Int(arguments.next() ?? "") ?? groupCount)
     case "--grpc": overGRPC = true
+    case "--grpc-decode":
+        switch arguments.next() {
+        case "inline": decodeInline = true
+        case "deferred": decodeInline = false
+        default:
+            print("error: --grpc-decode is inline or deferred")
+            exit(2)
+        }
     case "--client": clientOfPort = UInt16(arguments.next() ?? "")
     default:
         print(
             "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]"
-                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc]]"
+                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]]]"
         )
         exit(2)
     }
@@ -108,7 +118,7 @@ ServerAllocator.keepWorkingMemory()
 if let subscriberCount {
     let settings = SubscriberGroupsSettings(
         backend: backend, subscribers: subscriberCount, groups: min(groupCount, subscriberCount),
-        perConnection: perConnection, rounds: rounds, grpc: overGRPC)
+        perConnection: perConnection, rounds: rounds, grpc: overGRPC, decodeInline: decodeInline)
     if let clientOfPort {
         runSubscriberGroupsClient(port: clientOfPort, settings)
     }
