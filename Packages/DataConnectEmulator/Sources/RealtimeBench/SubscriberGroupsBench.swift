@@ -99,9 +99,11 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     let heapBefore = HeapFigures()
     let openingPeak = HeapPeakSampler()
     let openCPUBefore = cpuMilliseconds()
+    let openThreadsBefore = ThreadCPU()
     tell("open")
     let opened = expect("open")
     let openCPU = cpuMilliseconds() - openCPUBefore
+    let openThreads = ThreadCPU().busiest(since: openThreadsBefore)
     usleep(2_000_000)
     let after = serverStatus("VmRSS")
     let heapAfter = HeapFigures()
@@ -112,6 +114,7 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     let executionsBefore = emulator.responder.hub.executionCount
     let serverCPUBefore = cpuMilliseconds()
     let roundsPeak = HeapPeakSampler()
+    let roundsThreadsBefore = ThreadCPU()
     tell("go")
     var rows: [String] = []
     while let line = lines.next(), line != "done" {
@@ -119,6 +122,7 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     }
     let afterRounds = serverStatus("VmRSS")
     let heapRoundsPeak = roundsPeak.stop()
+    let roundsThreads = ThreadCPU().busiest(since: roundsThreadsBefore)
     let serverCPU = cpuMilliseconds() - serverCPUBefore
     let executions = emulator.responder.hub.executionCount - executionsBefore
     client.waitUntilExit()
@@ -160,6 +164,8 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
             + "\(heapAfter.free / 1_024) kB |")
     print("| server VmRSS after the rounds | \(afterRounds) kB |")
     print("| server threads (/proc/self/task) | \(threads) |")
+    print("| busiest server threads while opening (CPU) | \(openThreads) |")
+    print("| busiest server threads during the rounds (CPU) | \(roundsThreads) |")
     print(
         "| CPU time during the rounds, server / client | \(String(format: "%.0f", serverCPU)) ms / "
             + "\(rows.first { $0.hasPrefix("cpu ") }.map { String($0.dropFirst(4)) } ?? "?") ms |")
@@ -209,6 +215,35 @@ final class HeapPeakSampler: Sendable {
             state.running = false
             return state.peak
         }
+    }
+}
+
+/// Each thread's CPU time so far (/proc/self/task/*/stat: user and system, in clock ticks), and its name.
+struct ThreadCPU {
+    var ticks: [Int: (name: String, ticks: Int)] = [:]
+
+    init() {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            guard let id = Int(task),
+                let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(")
+            else { continue }
+            // After "(comm) ": state is field 3, utime field 14, stime field 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { continue }
+            ticks[id] = (String(stat[stat.index(after: open)..<close]), user + system)
+        }
+    }
+
+    /// The four threads that used the most CPU since `earlier`, as `name/tid ms`.
+    func busiest(since earlier: ThreadCPU) -> String {
+        let perTick = 1_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ticks.map { id, now in (id, now.name, now.ticks - (earlier.ticks[id]?.ticks ?? 0)) }
+            .sorted { $0.2 > $1.2 }.prefix(4)
+            .map {
+                "\($0.0 == Int(getpid()) ? "main" : $0.1)/\($0.0) \(String(format: "%.0f", Double($0.2) * perTick)) ms"
+            }.joined(separator: ", ")
     }
 }
 
