@@ -35,6 +35,9 @@ struct SubscriberGroupsSettings {
     var grpc: Bool
     /// With `grpc`: each response is decoded when read (else after each round).
     var decodeInline = true
+    /// The server samples its heap's peak while opening and during the rounds (`mallinfo2` every 10 ms: it takes
+    /// the allocator's locks, so it is off by default).
+    var sampleHeap = false
 }
 
 /// The variables of group `group`: a distinct `minYear`, every one at or below Star Wars' 1977.
@@ -97,7 +100,7 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     usleep(1_000_000)
     let before = serverStatus("VmRSS")
     let heapBefore = HeapFigures()
-    let openingPeak = HeapPeakSampler()
+    let openingPeak = settings.sampleHeap ? HeapPeakSampler() : nil
     let openCPUBefore = cpuMilliseconds()
     let openThreadsBefore = ThreadCPU()
     tell("open")
@@ -107,13 +110,13 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     usleep(2_000_000)
     let after = serverStatus("VmRSS")
     let heapAfter = HeapFigures()
-    let heapPeak = openingPeak.stop()
+    let heapPeak = openingPeak?.stop()
     let liveSubscribers = emulator.responder.hub.subscriberCount
     let liveGroups = emulator.responder.hub.groupCount
     let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     let executionsBefore = emulator.responder.hub.executionCount
     let serverCPUBefore = cpuMilliseconds()
-    let roundsPeak = HeapPeakSampler()
+    let roundsPeak = settings.sampleHeap ? HeapPeakSampler() : nil
     let roundsThreadsBefore = ThreadCPU()
     tell("go")
     var rows: [String] = []
@@ -121,7 +124,7 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
         rows.append(line)
     }
     let afterRounds = serverStatus("VmRSS")
-    let heapRoundsPeak = roundsPeak.stop()
+    let heapRoundsPeak = roundsPeak?.stop()
     let roundsThreads = ThreadCPU().busiest(since: roundsThreadsBefore)
     let serverCPU = cpuMilliseconds() - serverCPUBefore
     let executions = emulator.responder.hub.executionCount - executionsBefore
@@ -156,9 +159,11 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
             + "\(heapAfter.inUse / 1_024) kB, "
             + "\(String(format: "%.1f", Double(heapAfter.inUse - heapBefore.inUse) / 1_024 / Double(max(1, settings.subscribers)))) kB |"
     )
-    print(
-        "| server heap in use, peak while opening / during the rounds (sampled every 10 ms) | \(heapPeak / 1_024) kB / "
-            + "\(heapRoundsPeak / 1_024) kB |")
+    if let heapPeak, let heapRoundsPeak {
+        print(
+            "| server heap in use, peak while opening / during the rounds (sampled every 10 ms) | "
+                + "\(heapPeak / 1_024) kB / \(heapRoundsPeak / 1_024) kB |")
+    }
     print(
         "| server heap held free by the allocator after warm-up / idle | \(heapBefore.free / 1_024) kB / "
             + "\(heapAfter.free / 1_024) kB |")
@@ -191,7 +196,7 @@ struct HeapFigures {
     }
 }
 
-/// The most heap in use seen from start to ``stop()``, sampled every 10 ms on a thread of its own.
+/// The most heap in use seen from start to ``stop()``, sampled every 10 ms on a thread of its own (`--sample-heap`).
 final class HeapPeakSampler: Sendable {
     private let state = Mutex((running: true, peak: 0))
 

@@ -21,10 +21,11 @@
 // subscriber and the latency from the mutation's response: see SubscriberGroupsBench.swift. With `--grpc` the
 // subscribers are `ConnectorStreamService/Connect` calls over HTTP/2, `--per-connection` of them on each connection's
 // one stream, each response decoded as it is read (`--grpc-decode inline`) or once each round's events are in
-// (`deferred`): see GRPCSubscriberClient.swift.
+// (`deferred`): see GRPCSubscriberClient.swift. `--sample-heap` also reports the server's peak heap while opening and
+// during the rounds.
 //
 //     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]
-//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]]]
+//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]] [--sample-heap]]
 
 import DataConnectEmulator
 import DataConnectEncoding
@@ -47,6 +48,7 @@ var subscriberCount: Int?
 var groupCount = 100
 var overGRPC = false
 var decodeInline = true
+var sampleHeap = false
 var clientOfPort: UInt16?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -72,11 +74,12 @@ while let argument = arguments.next() {
             print("error: --grpc-decode is inline or deferred")
             exit(2)
         }
+    case "--sample-heap": sampleHeap = true
     case "--client": clientOfPort = UInt16(arguments.next() ?? "")
     default:
         print(
             "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]"
-                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]]]"
+                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]] [--sample-heap]]"
         )
         exit(2)
     }
@@ -118,7 +121,8 @@ ServerAllocator.keepWorkingMemory()
 if let subscriberCount {
     let settings = SubscriberGroupsSettings(
         backend: backend, subscribers: subscriberCount, groups: min(groupCount, subscriberCount),
-        perConnection: perConnection, rounds: rounds, grpc: overGRPC, decodeInline: decodeInline)
+        perConnection: perConnection, rounds: rounds, grpc: overGRPC, decodeInline: decodeInline,
+        sampleHeap: sampleHeap)
     if let clientOfPort {
         runSubscriberGroupsClient(port: clientOfPort, settings)
     }
