@@ -297,12 +297,16 @@ bench-codegen: release ## Time `dataconnect generate` (movies, 500 operations) a
 bench-cache: ## Benchmark the cache engine: reads, writes, a 10,000-query workload under a size cap (release)
 	$(SWIFT) run -c release --package-path $(CACHE) cache-bench
 
-bench-realtime: ## Fan-out over the WebSocket stream: 2,000 subscribers (1 and 50 per connection), then 10,000 in 100 groups and in 1 (release)
+bench-realtime: ## Fan-out over the WebSocket stream: 2,000 subscribers (1 and 50 per connection), then 10,000 in 100 groups and in 1; then 10,000 on 100 gRPC streams (release)
 	$(SWIFT) build -c release --package-path $(EMU) --product realtime-bench
 	$(EMU)/.build/release/realtime-bench --transport websocket --per-connection 1
 	$(EMU)/.build/release/realtime-bench --transport websocket --per-connection 50
 	ulimit -n $$(ulimit -Hn) && $(EMU)/.build/release/realtime-bench --subscribers 10000 --groups 100
 	ulimit -n $$(ulimit -Hn) && $(EMU)/.build/release/realtime-bench --subscribers 10000 --groups 1
+	$(EMU)/.build/release/realtime-bench --subscribers 10000 --groups 100 --per-connection 100 --grpc
+	$(EMU)/.build/release/realtime-bench --subscribers 10000 --groups 1 --per-connection 100 --grpc
+	@# the same with each message decoded after its round: the server's fan-out without the one client thread's decoding
+	$(EMU)/.build/release/realtime-bench --subscribers 10000 --groups 100 --per-connection 100 --grpc --grpc-decode deferred
 
 bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
 	$(SWIFT) run -c release --package-path $(TESTING) sdk-bench

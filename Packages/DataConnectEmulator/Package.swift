@@ -150,11 +150,13 @@ let package = Package(
                 .product(name: "PostgreSQLTesting", package: "DataConnectKit"),
             ]),
         // Realtime fan-out latency: 2,000 subscribers on the WebSocket stream held from one thread, one mutation,
-        // p50/p99/max.
+        // p50/p99/max; `--subscribers N` also over gRPC streams.
         .executableTarget(
             name: "RealtimeBench",
             dependencies: [
                 "CMicroHTTPD", "DataConnectEmulator", "EmulatorHTTP",
+                // the gRPC subscribers: nghttp2's client session, and StreamRequest / StreamResponse as protobuf
+                "CNGHTTP2", .product(name: "DataConnectProtobuf", package: "DataConnectKit"),
                 .product(name: "DataConnectWire", package: "DataConnectKit"),
                 .product(name: "DataConnectEncoding", package: "DataConnectKit"),
             ]),

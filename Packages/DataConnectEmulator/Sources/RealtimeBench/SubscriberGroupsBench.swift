@@ -16,7 +16,9 @@ import CMicroHTTPD
 import DataConnectEmulator
 import DataConnectEncoding
 import DataConnectWire
+import EmulatorHTTP
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +31,13 @@ struct SubscriberGroupsSettings {
     var groups: Int
     var perConnection: Int
     var rounds: Int
+    /// The subscribers are `Connect` calls over gRPC (one per HTTP/2 connection) rather than WebSockets.
+    var grpc: Bool
+    /// With `grpc`: each response is decoded when read (else after each round).
+    var decodeInline = true
+    /// The server samples its heap's peak while opening and during the rounds (`mallinfo2` every 10 ms: it takes
+    /// the allocator's locks, so it is off by default).
+    var sampleHeap = false
 }
 
 /// The variables of group `group`: a distinct `minYear`, every one at or below Star Wars' 1977.
@@ -56,11 +65,12 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     if !FileManager.default.isExecutableFile(atPath: client.executableURL!.path) {
         client.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     }
-    client.arguments = [
-        "--client", String(emulator.port), "--subscribers", String(settings.subscribers), "--groups",
-        String(settings.groups), "--per-connection", String(settings.perConnection), "--rounds",
-        String(settings.rounds),
-    ]
+    client.arguments =
+        [
+            "--client", String(emulator.port), "--subscribers", String(settings.subscribers), "--groups",
+            String(settings.groups), "--per-connection", String(settings.perConnection), "--rounds",
+            String(settings.rounds),
+        ] + (settings.grpc ? ["--grpc", "--grpc-decode", settings.decodeInline ? "inline" : "deferred"] : [])
     let toClient = Pipe()
     let fromClient = Pipe()
     client.standardInput = toClient
@@ -89,21 +99,33 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     _ = expect("warm")
     usleep(1_000_000)
     let before = serverStatus("VmRSS")
+    let heapBefore = HeapFigures()
+    let openingPeak = settings.sampleHeap ? HeapPeakSampler() : nil
+    let openCPUBefore = cpuMilliseconds()
+    let openThreadsBefore = ThreadCPU()
     tell("open")
     let opened = expect("open")
+    let openCPU = cpuMilliseconds() - openCPUBefore
+    let openThreads = ThreadCPU().busiest(since: openThreadsBefore)
     usleep(2_000_000)
     let after = serverStatus("VmRSS")
+    let heapAfter = HeapFigures()
+    let heapPeak = openingPeak?.stop()
     let liveSubscribers = emulator.responder.hub.subscriberCount
     let liveGroups = emulator.responder.hub.groupCount
     let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     let executionsBefore = emulator.responder.hub.executionCount
     let serverCPUBefore = cpuMilliseconds()
+    let roundsPeak = settings.sampleHeap ? HeapPeakSampler() : nil
+    let roundsThreadsBefore = ThreadCPU()
     tell("go")
     var rows: [String] = []
     while let line = lines.next(), line != "done" {
         rows.append(line)
     }
     let afterRounds = serverStatus("VmRSS")
+    let heapRoundsPeak = roundsPeak?.stop()
+    let roundsThreads = ThreadCPU().busiest(since: roundsThreadsBefore)
     let serverCPU = cpuMilliseconds() - serverCPUBefore
     let executions = emulator.responder.hub.executionCount - executionsBefore
     client.waitUntilExit()
@@ -116,17 +138,39 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
     print(
         "| subscribers, groups | \(settings.subscribers) in \(settings.groups) group(s) (searchMovies, one minYear each);"
             + " \(liveSubscribers) live in \(liveGroups) hub group(s) |")
-    print(
-        "| connections | \(opened[0]) WebSockets, \(settings.perConnection) subscription(s) each; \(opened[1]) without"
-            + " a first event |")
+    let connections =
+        settings.grpc
+        ? "\(opened[0]) HTTP/2 connections, one gRPC Connect stream each, \(settings.perConnection) subscription(s) per stream"
+        : "\(opened[0]) WebSockets, \(settings.perConnection) subscription(s) each"
+    print("| transport | \(settings.grpc ? "gRPC (HTTP/2, prior knowledge)" : "WebSocket") |")
+    print("| connections | \(connections); \(opened[1]) without a first event for every subscription |")
     print("| open + first event for all | \(opened[2]) ms |")
+    print(
+        "| opening: requests written / first events for 50 % / 90 % / 100 % | \(opened[3]) / \(opened[4]) / "
+            + "\(opened[5]) / \(opened[6]) ms |")
+    print("| CPU time while opening, server / client | \(String(format: "%.0f", openCPU)) ms / \(opened[7]) ms |")
     print("| rounds (bumpMovieRating) | \(settings.rounds); \(executions) group executions in all |")
     for row in rows where !row.hasPrefix("cpu ") { print(row) }
     print("| server VmRSS after warm-up / with all open and idle | \(before) kB / \(after) kB |")
     print(
         "| server RSS growth / subscriber (idle) | \(String(format: "%.1f", perSubscriber)) kB (\(growth) kB in all) |")
+    print(
+        "| server heap in use (malloc) after warm-up / idle, growth per subscriber | \(heapBefore.inUse / 1_024) kB / "
+            + "\(heapAfter.inUse / 1_024) kB, "
+            + "\(String(format: "%.1f", Double(heapAfter.inUse - heapBefore.inUse) / 1_024 / Double(max(1, settings.subscribers)))) kB |"
+    )
+    if let heapPeak, let heapRoundsPeak {
+        print(
+            "| server heap in use, peak while opening / during the rounds (sampled every 10 ms) | "
+                + "\(heapPeak / 1_024) kB / \(heapRoundsPeak / 1_024) kB |")
+    }
+    print(
+        "| server heap held free by the allocator after warm-up / idle | \(heapBefore.free / 1_024) kB / "
+            + "\(heapAfter.free / 1_024) kB |")
     print("| server VmRSS after the rounds | \(afterRounds) kB |")
     print("| server threads (/proc/self/task) | \(threads) |")
+    print("| busiest server threads while opening (CPU) | \(openThreads) |")
+    print("| busiest server threads during the rounds (CPU) | \(roundsThreads) |")
     print(
         "| CPU time during the rounds, server / client | \(String(format: "%.0f", serverCPU)) ms / "
             + "\(rows.first { $0.hasPrefix("cpu ") }.map { String($0.dropFirst(4)) } ?? "?") ms |")
@@ -137,6 +181,75 @@ func runSubscriberGroupsServer(_ settings: SubscriberGroupsSettings) -> Never {
             + "epoll). Memory: the emulator process's VmRSS; 1 kB = 1,024 bytes.")
     emulator.stop()
     exit(0)
+}
+
+/// The C allocator's figures for this process (mallinfo2): bytes handed out (arena blocks and mappings), and bytes
+/// it holds free, which count in VmRSS once touched.
+struct HeapFigures {
+    let inUse: Int
+    let free: Int
+
+    init() {
+        let info = mallinfo2()
+        inUse = Int(info.uordblks + info.hblkhd)
+        free = ServerAllocator.freeBytes
+    }
+}
+
+/// The most heap in use seen from start to ``stop()``, sampled every 10 ms on a thread of its own (`--sample-heap`).
+final class HeapPeakSampler: Sendable {
+    private let state = Mutex((running: true, peak: 0))
+
+    init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                let inUse = HeapFigures().inUse
+                let running = state.withLock { state in
+                    state.peak = max(state.peak, inUse)
+                    return state.running
+                }
+                if !running { return }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// Stops sampling; returns the peak (bytes).
+    func stop() -> Int {
+        state.withLock { state in
+            state.running = false
+            return state.peak
+        }
+    }
+}
+
+/// Each thread's CPU time so far (/proc/self/task/*/stat: user and system, in clock ticks), and its name.
+struct ThreadCPU {
+    var ticks: [Int: (name: String, ticks: Int)] = [:]
+
+    init() {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            guard let id = Int(task),
+                let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(")
+            else { continue }
+            // After "(comm) ": state is field 3, utime field 14, stime field 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { continue }
+            ticks[id] = (String(stat[stat.index(after: open)..<close]), user + system)
+        }
+    }
+
+    /// The four threads that used the most CPU since `earlier`, as `name/tid ms`.
+    func busiest(since earlier: ThreadCPU) -> String {
+        let perTick = 1_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ticks.map { id, now in (id, now.name, now.ticks - (earlier.ticks[id]?.ticks ?? 0)) }
+            .sorted { $0.2 > $1.2 }.prefix(4)
+            .map {
+                "\($0.0 == Int(getpid()) ? "main" : $0.1)/\($0.0) \(String(format: "%.0f", Double($0.2) * perTick)) ms"
+            }.joined(separator: ", ")
+    }
 }
 
 /// The CPU time this process has used so far (user and system), in milliseconds.
@@ -195,72 +308,13 @@ func runSubscriberGroupsClient(port: UInt16, _ settings: SubscriberGroupsSetting
     say("warm")
     wait(for: "open")
 
-    var client = SubscriberClient()
-    let openStart = ContinuousClock.now
-    var opened = 0
-    for index in 0..<((settings.subscribers + settings.perConnection - 1) / settings.perConnection) {
-        let count = min(settings.perConnection, settings.subscribers - opened)
-        var bytes = streamUpgrade
-        for slot in 0..<count {
-            let group = (opened + slot) % settings.groups
-            bytes += streamSubscribe(slot + 1, "searchMovies", groupVariables(group))
-        }
-        opened += count
-        client.add(connectTo(port: port), sending: bytes, subscriptions: count)
-        // Let the server keep up: read what arrived every 500 connections.
-        if index % 500 == 499 { client.pump(until: .now + .milliseconds(1), reaching: nil) }
+    if settings.grpc {
+        var client = GRPCSubscriberClient(decodeInline: settings.decodeInline)
+        measureSubscribers(&client, port: port, settings, input: input)
+    } else {
+        var client = SubscriberClient()
+        measureSubscribers(&client, port: port, settings, input: input)
     }
-    let firstTarget = client.firstEvents()
-    client.pump(until: .now + .seconds(120), reaching: firstTarget)
-    let openTime = ContinuousClock.now - openStart
-    let withoutFirst = client.connections.filter { $0.events < $0.subscriptions }.count
-    say("open \(client.connections.count) \(withoutFirst) \(String(format: "%.0f", openTime.milliseconds))")
-    wait(for: "go")
-
-    var latencies: [Double] = []
-    var lastEvents: [Double] = []
-    var responseTimes: [Double] = []
-    var missing = 0
-    let bytesBefore = client.bytesReceived
-    let cpuBefore = cpuMilliseconds()
-    for _ in 0..<settings.rounds {
-        let target = client.nextEvents()
-        let sentAt = ContinuousClock.now
-        _ = exchange(port: port, request("executeMutation", "bumpMovieRating", ["id": .string(starWarsID)]))
-        let answeredAt = ContinuousClock.now
-        responseTimes.append((answeredAt - sentAt).milliseconds)
-        client.pump(until: .now + .seconds(10), reaching: target)
-        var last = 0.0
-        for (index, connection) in client.connections.enumerated() {
-            if connection.events >= target[index] {
-                let latency = max(0, (connection.lastEvent - answeredAt).milliseconds)
-                last = max(last, latency)
-                for _ in 0..<connection.subscriptions { latencies.append(latency) }
-            } else {
-                missing += connection.subscriptions
-            }
-        }
-        lastEvents.append(last)
-        // Late or duplicate events of this round are read before the next mutation.
-        client.pump(until: .now + .milliseconds(300), reaching: nil)
-    }
-
-    func format(_ value: Double) -> String { String(format: "%.1f ms", value) }
-    say("| events measured (missing) | \(latencies.count) (\(missing)) |")
-    say(
-        "| latency after the mutation's response p50 / p99 / max | \(format(percentile(latencies, 0.50))) / "
-            + "\(format(percentile(latencies, 0.99))) / \(format(latencies.max() ?? .nan)) |")
-    say(
-        "| last subscriber's event, per round | "
-            + lastEvents.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " ms |")
-    say("| mutation response p50 | \(format(percentile(responseTimes, 0.50))) |")
-    say(
-        "| bytes received per event | "
-            + "\((client.bytesReceived - bytesBefore) / max(1, latencies.count + missing)) (frames included) |")
-    say("cpu " + String(format: "%.0f", cpuMilliseconds() - cpuBefore))
-    say("done")
-    client.closeAll()
-    exit(0)
 }
 
 /// Writes a line to the server process at once (standard output is a pipe, which `print` would buffer).
@@ -324,7 +378,7 @@ func exchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
 }
 
 /// The subscriber sockets of the client process, read through one epoll set.
-struct SubscriberClient {
+struct SubscriberClient: SubscriberSet {
     /// One subscriber socket and where its reader is in the stream: the 101 response head, then frames.
     struct Connection {
         let fd: Int32
@@ -350,6 +404,29 @@ struct SubscriberClient {
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
     private let marker = Array(#"{"result":{"#.utf8)
 
+    var connectionCount: Int { connections.count }
+
+    func tally(_ index: Int) -> SubscriberTally {
+        let connection = connections[index]
+        return SubscriberTally(
+            subscriptions: connection.subscriptions, events: connection.events, lastEvent: connection.lastEvent)
+    }
+
+    func connectionsWithoutFirstEvent() -> Int { connections.filter { $0.events < $0.subscriptions }.count }
+
+    func extraRows() -> [String] { [] }
+
+    func settle() {}
+
+    /// Opens a stream WebSocket and sends one `subscribe` to `searchMovies` per variable set.
+    mutating func open(port: UInt16, subscriptions variables: [JSONObject]) {
+        var bytes = streamUpgrade
+        for (slot, variables) in variables.enumerated() {
+            bytes += streamSubscribe(slot + 1, "searchMovies", variables)
+        }
+        add(connectTo(port: port), sending: bytes, subscriptions: variables.count)
+    }
+
     mutating func add(_ fd: Int32, sending bytes: [UInt8], subscriptions: Int) {
         sendAll(fd, bytes)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -358,16 +435,6 @@ struct SubscriberClient {
             say("error: epoll_ctl failed (errno \(errno))")
             exit(1)
         }
-    }
-
-    /// Each connection's event count once every subscription has had its first event.
-    func firstEvents() -> [Int] {
-        connections.map { $0.subscriptions }
-    }
-
-    /// Each connection's event count once every subscription has had one more event.
-    func nextEvents() -> [Int] {
-        connections.map { $0.events + $0.subscriptions }
     }
 
     func allReached(_ target: [Int]) -> Bool {

@@ -18,10 +18,14 @@
 //
 // `--subscribers N --groups G` spreads N subscribers evenly over G groups (one query with G variable sets, each
 // showing the bumped movie), holds them in a child process and reports the emulator's own resident-memory growth per
-// subscriber and the latency from the mutation's response: see SubscriberGroupsBench.swift.
+// subscriber and the latency from the mutation's response: see SubscriberGroupsBench.swift. With `--grpc` the
+// subscribers are `ConnectorStreamService/Connect` calls over HTTP/2, `--per-connection` of them on each connection's
+// one stream, each response decoded as it is read (`--grpc-decode inline`) or once each round's events are in
+// (`deferred`): see GRPCSubscriberClient.swift. `--sample-heap` also reports the server's peak heap while opening and
+// during the rounds.
 //
 //     swift run -c release --package-path Packages/DataConnectEmulator realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]
-//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100]]
+//         [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]] [--sample-heap]]
 
 import DataConnectEmulator
 import DataConnectEncoding
@@ -42,6 +46,9 @@ var postgreSQL: String?
 var secondEmulator = false
 var subscriberCount: Int?
 var groupCount = 100
+var overGRPC = false
+var decodeInline = true
+var sampleHeap = false
 var clientOfPort: UInt16?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -58,17 +65,31 @@ while let argument = arguments.next() {
     case "--subscribers-on-second-emulator": secondEmulator = true
     case "--subscribers": subscriberCount = Int(arguments.next() ?? "").map { max(1, $0) }
     case "--groups": groupCount = max(1, Int(arguments.next() ?? "") ?? groupCount)
+    case "--grpc": overGRPC = true
+    case "--grpc-decode":
+        switch arguments.next() {
+        case "inline": decodeInline = true
+        case "deferred": decodeInline = false
+        default:
+            print("error: --grpc-decode is inline or deferred")
+            exit(2)
+        }
+    case "--sample-heap": sampleHeap = true
     case "--client": clientOfPort = UInt16(arguments.next() ?? "")
     default:
         print(
             "usage: realtime-bench [--backend Backend/movies] [--rounds 5] [--per-connection 1]"
-                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100]]"
+                + " [--postgres URL [--subscribers-on-second-emulator] | --subscribers N [--groups 100] [--grpc [--grpc-decode inline]] [--sample-heap]]"
         )
         exit(2)
     }
 }
 if secondEmulator && postgreSQL == nil {
     print("error: --subscribers-on-second-emulator needs --postgres URL (two emulators share one database)")
+    exit(2)
+}
+if overGRPC && subscriberCount == nil {
+    print("error: --grpc needs --subscribers N (the subscribers then hold gRPC Connect streams)")
     exit(2)
 }
 if subscriberCount != nil && postgreSQL != nil {
@@ -100,7 +121,8 @@ ServerAllocator.keepWorkingMemory()
 if let subscriberCount {
     let settings = SubscriberGroupsSettings(
         backend: backend, subscribers: subscriberCount, groups: min(groupCount, subscriberCount),
-        perConnection: perConnection, rounds: rounds)
+        perConnection: perConnection, rounds: rounds, grpc: overGRPC, decodeInline: decodeInline,
+        sampleHeap: sampleHeap)
     if let clientOfPort {
         runSubscriberGroupsClient(port: clientOfPort, settings)
     }
