@@ -38,24 +38,28 @@ final class StreamOutbox: Sendable {
     }
 
     /// Queues one length-prefixed gRPC message (uncompressed) made of `parts`.
+    ///
+    /// The parts are queued as they are, not copied: a result the hub sends to thousands of subscribers stays one
+    /// buffer, shared by their queues, until each loop has written it out.
     func appendMessage(parts: some Collection<[UInt8]>) {
         let length = parts.reduce(0) { $0 + $1.count }
-        var framed = [UInt8]()
-        framed.reserveCapacity(5 + length)
-        framed.append(0)
-        framed.append(UInt8(truncatingIfNeeded: length >> 24))
-        framed.append(UInt8(truncatingIfNeeded: length >> 16))
-        framed.append(UInt8(truncatingIfNeeded: length >> 8))
-        framed.append(UInt8(truncatingIfNeeded: length))
-        for part in parts { framed.append(contentsOf: part) }
-        append(framed)
+        let prefix: [UInt8] = [
+            0, UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+            UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+        ]
+        append([prefix] + parts.filter { !$0.isEmpty }, count: 5 + length)
     }
 
     /// Queues raw bytes (a plain response's body).
     func append(_ bytes: [UInt8]) {
+        append([bytes], count: bytes.count)
+    }
+
+    /// Queues `chunks` (`count` bytes in all) together, or ends the stream when the queue would pass its limit.
+    private func append(_ chunks: [[UInt8]], count: Int) {
         let notify = state.withLock { state -> Bool in
             guard !state.closed, state.end == nil else { return false }
-            if state.queued > 0 && state.queued + bytes.count > Self.queueLimit {
+            if state.queued > 0 && state.queued + count > Self.queueLimit {
                 state.chunks = []
                 state.head = 0
                 state.offset = 0
@@ -63,8 +67,8 @@ final class StreamOutbox: Sendable {
                 let message = "the client reads too slowly: more than \(Self.queueLimit) bytes queued on the stream"
                 state.end = .trailers(GRPCStatus(.resourceExhausted, message), HTTPHeaders())
             } else {
-                state.chunks.append(bytes)
-                state.queued += bytes.count
+                state.chunks.append(contentsOf: chunks)
+                state.queued += count
             }
             return Self.markNotified(&state)
         }
