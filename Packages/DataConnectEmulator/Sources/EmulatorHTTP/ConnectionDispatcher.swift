@@ -156,6 +156,8 @@ final class ConnectionDispatcher: Sendable {
             pending[socket] = Pending(address: address, acceptedAt: .now)
             // The first bytes are often already there (the request follows the handshake's last ACK).
             if classify(socket, pending: &pending, registered: false) { continue }
+            // A prefix of the preface already there: classify registered it, edge-triggered.
+            if pending[socket]?.edgeTriggered == true { continue }
             if !loop.watch(socket, token: UInt64(socket) + 2, add: true) {
                 pending[socket] = nil
                 close(socket)

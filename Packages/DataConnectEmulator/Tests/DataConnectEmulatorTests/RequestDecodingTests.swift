@@ -36,6 +36,14 @@ struct RequestDecodingTests {
 
     /// The version of the SQLite library the emulator runs on, as `/emulator/info` reports it.
     static let sqliteVersion = emulator?.store.summary.version ?? ""
+    /// `/emulator/info`'s `protocols` and `grpc` members, of an emulator no gRPC client has called.
+    static let infoWires =
+        #""protocols":[{"name":"http/1.1","serves":["rest","websocket","console","auth"]},{"name":"h2c","serves":["grpc"]}],"#
+        + #""grpc":{"services":["google.firebase.dataconnect.v1.ConnectorService","#
+        + #""google.firebase.dataconnect.v1.ConnectorStreamService","google.firebase.dataconnect.v1beta.ConnectorService","#
+        + #""google.firebase.dataconnect.v1beta.ConnectorStreamService","grpc.health.v1.Health","#
+        + #""grpc.reflection.v1.ServerReflection","grpc.reflection.v1alpha.ServerReflection"],"#
+        + #""callsInFlight":0,"peakCallsInFlight":0,"callsStarted":0,"connections":0}"#
 
     static let exchanges: [Exchange] = [
         // The body is not a request.
@@ -359,20 +367,22 @@ struct RequestDecodingTests {
                 #"{"error":{"code":400,"message":"Content-Type must be application/json, got \"text/plain\"","status":"INVALID_ARGUMENT","details":[]}}"#
         ),
 
-        // The emulator's own endpoints.
+        // The emulator's own endpoints; `infoWires` is what `/emulator/info` says of the wires on the port.
         Exchange(
             name: "info", method: .get, path: "/emulator/info", body: "", status: 200,
             answer:
                 #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}],"database":{"engine":"sqlite","location":"memory","version":""#
                 + sqliteVersion
-                + #""},"auth":{"projectId":"demo-project"},"embeddings":{"provider":"none"},"storage":{"state":"ok"}}"#
+                + #""},"auth":{"projectId":"demo-project"},"# + infoWires
+                + #","embeddings":{"provider":"none"},"storage":{"state":"ok"}}"#
         ),
         Exchange(
             name: "info by POST", path: "/emulator/info", body: "", status: 200,
             answer:
                 #"{"version":"0.1.0","services":[{"serviceId":"library","connectionString":"sqlite","connectors":["lending","kiosk"]}],"database":{"engine":"sqlite","location":"memory","version":""#
                 + sqliteVersion
-                + #""},"auth":{"projectId":"demo-project"},"embeddings":{"provider":"none"},"storage":{"state":"ok"}}"#
+                + #""},"auth":{"projectId":"demo-project"},"# + infoWires
+                + #","embeddings":{"provider":"none"},"storage":{"state":"ok"}}"#
         ),
         Exchange(
             name: "clear by GET", method: .get, path: "/emulator/clear", body: "", status: 400,
