@@ -320,10 +320,18 @@ final class HTTP2Connection {
         service(stream)
     }
 
-    /// The deadline of a call passed: DEADLINE_EXCEEDED, unless it has ended.
+    /// The deadline of a call passed: DEADLINE_EXCEEDED, unless it has ended. An answer that is ready but none of
+    /// whose bytes has gone out yet (the loop was late to send it) is dropped for the status: the call did not
+    /// complete within its deadline.
     func deadlinePassed(streamID: Int32) {
-        guard let stream = streams[streamID], stream.outbox.isOpen else { return }
-        fail(stream, GRPCStatus(.deadlineExceeded, Self.deadlineMessage))
+        guard let stream = streams[streamID] else { return }
+        let status = GRPCStatus(.deadlineExceeded, Self.deadlineMessage)
+        if stream.outbox.isOpen {
+            fail(stream, status)
+        } else if stream.outbox.replaceUnsentAnswer(with: .trailers(status, HTTPHeaders())) {
+            stream.kind = .rejected
+            service(stream)
+        }
     }
 
     /// The message of a call whose deadline passed.

@@ -27,6 +27,8 @@ final class StreamOutbox: Sendable {
         var closed = false
         /// A wake-up of the loop is pending for this stream.
         var notified = false
+        /// Whether the loop has read any byte of the answer.
+        var readAny = false
     }
 
     private let state = Mutex(State())
@@ -103,6 +105,23 @@ final class StreamOutbox: Sendable {
 
     // MARK: The loop's side
 
+    /// Replaces an answer none of whose bytes has been read by the loop yet with `end` alone; returns whether it did
+    /// (nothing was read and the stream is not closed).
+    func replaceUnsentAnswer(with end: End) -> Bool {
+        let notify = state.withLock { state -> Bool? in
+            guard !state.closed, !state.readAny else { return nil }
+            state.chunks = []
+            state.head = 0
+            state.offset = 0
+            state.queued = 0
+            state.end = end
+            return Self.markNotified(&state)
+        }
+        guard let notify else { return false }
+        if notify { wake() }
+        return true
+    }
+
     /// Closes the outbox for good (the stream is gone); returns whether the server had ended it.
     @discardableResult
     func close() -> Bool {
@@ -144,6 +163,7 @@ final class StreamOutbox: Sendable {
                 }
             }
             state.queued -= copied
+            if copied > 0 { state.readAny = true }
             if state.head == state.chunks.count {
                 state.chunks.removeAll(keepingCapacity: true)
                 state.head = 0
