@@ -526,8 +526,14 @@ class ConnectorTests(GrpcTestCase):
         # A 1 ms deadline on a heavy query (a title search scanning 20,000 more rows): DEADLINE_EXCEEDED, whichever
         # side noticed first.
         self.ensure_filler()
+        # grpcio's own 1 ms deadline: it fails the call itself when its timer fires first, but on a loaded machine an
+        # answer the server made within the 1 ms it was given can be read before the client's timer runs. So the
+        # client side may only end DEADLINE_EXCEEDED or with the right answer; the server's side is checked strictly
+        # below, with grpc-timeout sent by hand.
         outcome = self.query("searchMovies", HEAVY, timeout=0.001)
-        self.assertEqual(outcome.code, grpc.StatusCode.DEADLINE_EXCEEDED, outcome.details)
+        self.assertIn(outcome.code, (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.OK), outcome.details)
+        if outcome.code == grpc.StatusCode.OK:
+            self.assertEqual(outcome.data, {"movies": []})
         # The server's side: grpc-timeout 1m (1 ms) sent by hand, so that no client timer decides.
         request = self.request("query", "searchMovies", HEAVY).SerializeToString()
         framed = b"\0" + len(request).to_bytes(4, "big") + request
@@ -552,7 +558,7 @@ class ConnectorTests(GrpcTestCase):
                 for _ in range(10)]
         codes = collections.Counter(f.exception().code().name if f.exception() else "OK" for f in many)
         record("10 x ExecuteQuery searchMovies (scan) with a 1 ms deadline (futures)", dict(codes))
-        self.assertEqual(set(codes), {"DEADLINE_EXCEEDED"})
+        self.assertLessEqual(set(codes), {"DEADLINE_EXCEEDED", "OK"})
         self.ok(self.query("getMovieById", {"id": STAR_WARS}))  # the server goes on serving
         wait_until("callsInFlight back to 0 after the expired calls", lambda: self.grpc_info()["callsInFlight"] == 0)
 
