@@ -137,7 +137,7 @@ public final class EmulatorResponder: HTTPResponder {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // The path is parsed once, for the origin policy's audience and for the routing.
         let servesAuth = auth != nil && AuthEmulator.serves(path: request.path)
-        let api = servesAuth ? nil : APIRoute(path: request.path)
+        let api = servesAuth ? nil : APIRoute.parsed(path: request.path)
         let audience =
             servesAuth ? AuthEmulator.audience(ofPath: request.path) : Self.audience(ofPath: request.path, api: api)
         switch originPolicy.decide(request, audience: audience) {

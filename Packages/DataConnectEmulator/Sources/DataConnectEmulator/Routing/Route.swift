@@ -1,5 +1,6 @@
 import DataConnectWire
 import EmulatorHTTP
+import Synchronization
 
 /// An endpoint of the emulator, parsed once from a request's method and path.
 ///
@@ -141,6 +142,23 @@ struct APIRoute: Equatable {
         method = String(path[utf8.index(after: colon)...])
         endpoint = Self.endpoint(method, connector: connector)
     }
+
+    /// ``init(path:)`` through a cache of the paths parsed last: a client sends the same few paths again and again,
+    /// and a lookup costs a hash of the path where parsing it allocates its segments and three strings.
+    static func parsed(path: String) -> APIRoute? {
+        if let route = recentRoutes.withLock({ $0[path] }) { return route }
+        guard let route = APIRoute(path: path) else { return nil }
+        recentRoutes.withLock { routes in
+            if routes.count >= recentRoutesCapacity { routes.removeAll(keepingCapacity: true) }
+            routes[path] = route
+        }
+        return route
+    }
+
+    /// The service API paths parsed last (``parsed(path:)``), emptied when full.
+    private static let recentRoutes = Mutex<[String: APIRoute]>([:])
+    /// How many paths ``recentRoutes`` holds before it starts over: far more than a service has connector methods.
+    private static let recentRoutesCapacity = 256
 
     private static func endpoint(_ method: String, connector: String?) -> Endpoint {
         switch (method, connector) {

@@ -131,11 +131,14 @@ public final class RequestBudget: @unchecked Sendable {
 
     /// Schedules the watchdog's next action: the move to the slow lane when it is due before the deadline, the
     /// deadline otherwise. (The scheduler never calls back while it is scheduling, so this may hold the lock.)
+    /// The action holds the budget strongly: a weak reference would give every request's budget a side table,
+    /// and ``remove(from:)`` cancels the action, so the budget lives no longer than its request (or, were it never
+    /// removed, than its deadline).
     private func arm(_ watch: inout Watch) {
         if !watch.movedToSlowLane, watch.lane != nil, let slowLaneAt = watch.slowLaneAt, slowLaneAt < deadline {
-            watch.ticket = scheduler.schedule(at: slowLaneAt) { [weak self] in self?.moveToSlowLane() }
+            watch.ticket = scheduler.schedule(at: slowLaneAt) { [self] in moveToSlowLane() }
         } else {
-            watch.ticket = scheduler.schedule(at: deadline) { [weak self] in self?.expire() }
+            watch.ticket = scheduler.schedule(at: deadline) { [self] in expire() }
         }
     }
 

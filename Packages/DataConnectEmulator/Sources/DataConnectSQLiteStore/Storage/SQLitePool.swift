@@ -313,6 +313,12 @@ public final class SQLitePooledConnection {
 
     private var statements: [String: Statement] = [:]
     private var lent: [Statement] = []
+    /// The statements used last, newest first: looked up before ``statements``. A compiled plan hands the same
+    /// `String` every time, and `==` on two copies of one string compares no bytes, where the dictionary hashes the
+    /// whole text (a list's statement is kilobytes).
+    private var recent: [(sql: String, statement: Statement)] = []
+    /// How many statements ``recent`` keeps.
+    private static let recentCapacity = 8
 
     init(_ connection: Connection, role: Role) {
         self.connection = connection
@@ -328,19 +334,37 @@ public final class SQLitePooledConnection {
     /// - Returns: A statement ready to bind and step.
     /// - Throws: ``SQLiteError`` when the SQL does not prepare.
     public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let index = recent.firstIndex(where: { $0.sql == sql }) {
+            let statement = recent[index].statement
+            if index > 0 { recent.insert(recent.remove(at: index), at: 0) }
+            return lend(statement, reset: true)
+        }
         if let statement = statements[sql] {
-            statement.reset()
-            statement.clearBindings()
-            lent.append(statement)
-            return statement
+            remember(sql, statement)
+            return lend(statement, reset: true)
         }
         if statements.count >= Self.statementCacheCapacity {
             statements.removeAll(keepingCapacity: true)
+            recent.removeAll(keepingCapacity: true)
         }
         let statement = try connection.prepare(sql, persistent: true)
         statements[sql] = statement
+        remember(sql, statement)
+        return lend(statement, reset: false)
+    }
+
+    private func lend(_ statement: Statement, reset: Bool) -> Statement {
+        if reset {
+            statement.reset()
+            statement.clearBindings()
+        }
         lent.append(statement)
         return statement
+    }
+
+    private func remember(_ sql: String, _ statement: Statement) {
+        if recent.count >= Self.recentCapacity { recent.removeLast() }
+        recent.insert((sql, statement), at: 0)
     }
 
     /// The number of prepared statements in the cache.
@@ -351,6 +375,7 @@ public final class SQLitePooledConnection {
     /// Drops every cached statement, e.g. after the schema changed shape.
     public func clearStatementCache() {
         statements.removeAll()
+        recent.removeAll()
         lent.removeAll()
     }
 
