@@ -73,7 +73,8 @@ def backends(url):
 
 
 def run(args, work, results, postmaster):
-    ids = psql(args.postgres, "SELECT id FROM movie ORDER BY id LIMIT 1000").split()
+    # Keys as the emulator writes and binds them: a UUID's 32 hex digits.
+    ids = psql(args.postgres, "SELECT replace(id::text, '-', '') FROM movie ORDER BY id LIMIT 1000").split()
     genres = psql(args.postgres, "SELECT DISTINCT genre FROM movie ORDER BY genre").split()
     counts = psql(args.postgres, "SELECT (SELECT count(*) FROM movie) || ' ' || (SELECT count(*) FROM actor) || ' ' "
                                  "|| (SELECT count(*) FROM movie_actor) || ' ' || (SELECT count(*) FROM \"user\") "
@@ -190,8 +191,9 @@ def markdown(r):
         f"{slice_seconds(r['duration'], r['slices'])} s each (AB BA …, after a warm-up and one uncounted slice of "
         f"each), their requests summed, then the floor: `pg_floor_shapes` (gcc -O2), the emulator's exact "
         f"statement prepared once per connection on {r['pool_connections']} connections, one thread each (the "
-        f"emulator's pool: 3 readers + 1; {r['backends_at_start']} client connections at its start, "
-        f"{max(r['backends_during'])} at most during the rounds), {r['duration']} s. Data: {d['movies']:,} "
+        f"emulator's pool; PostgreSQL counted {r['backends_at_start']} client connections from the emulator at its "
+        f"start and at most {max(r['backends_during'])} after a round, the pool's among them), {r['duration']} s. "
+        f"Data: {d['movies']:,} "
         f"movies, {d['actors']:,} actors, {d['links']:,} cast links, {d['users']:,} users, {d['reviews']:,} "
         f"reviews.",
         f"Figures are medians of the rounds; ratios are taken within each round, then the median (min–max) across "
