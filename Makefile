@@ -277,7 +277,7 @@ bench-search: bootstrap-test ## Benchmark search and vector similarity on SQLite
 bench-shapes: bootstrap-test ## Benchmark five query shapes with and without entity ids against their limit L (HTTP ceiling C, fastest C floor F), with server CPU per request; writes the table into docs/performance.md (wrk, ~15 min)
 	BENCH_COMMAND="make bench-shapes" Benchmarks/shapes/run.sh --write-docs
 
-bench-shapes-postgres: bootstrap-test ## Benchmark the five query shapes on PostgreSQL (throwaway cluster) against their libpq floors on the pool's 4 connections; writes the table into docs/performance.md (wrk, ~12 min after the seed)
+bench-shapes-postgres: bootstrap-test ## Benchmark the five query shapes on PostgreSQL (throwaway cluster) against their libpq floors on the pool's 4 connections; writes the table into docs/performance.md (wrk, ~10 min)
 	BENCH_COMMAND="make bench-shapes-postgres" Benchmarks/shapes/run.sh --postgres --write-docs
 
 bench-grpc: bootstrap-test ## Benchmark gRPC (h2load) against REST (wrk) on one emulator: get-by-key and the 20-row list, OK calls only (~3 min after the build)
