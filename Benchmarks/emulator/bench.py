@@ -188,6 +188,57 @@ def own_ticks():
     return total
 
 
+def process_ticks(pid):
+    """CPU time of one process, every thread of it (utime + stime of /proc/PID/stat), in ticks; 0 once it is
+    gone."""
+    try:
+        text = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return 0
+    fields = text[text.rindex(")") + 2:].split()  # fields from 3 (state) on
+    return int(fields[11]) + int(fields[12])
+
+
+def tree_ticks(root):
+    """CPU time of a process and every process under it, live and reaped (utime, stime, cutime, cstime), in
+    ticks: e.g. a PostgreSQL server's postmaster and its backends."""
+    parents, ticks = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            text = open(f"/proc/{entry}/stat").read()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()
+        parents[int(entry)] = int(fields[1])
+        ticks[int(entry)] = sum(int(x) for x in fields[11:15])
+    total = 0
+    for pid, value in ticks.items():
+        ancestor = pid
+        while ancestor > 1:
+            if ancestor == root:
+                total += value
+                break
+            ancestor = parents.get(ancestor, 0)
+    return total
+
+
+class ProcessCPU:
+    """The CPU time chosen processes used while the block ran: `counters` maps a name to a function returning
+    ticks (`process_ticks`, `tree_ticks`); `seconds` maps the name to CPU seconds afterwards."""
+
+    def __init__(self, counters):
+        self.counters = counters or {}
+
+    def __enter__(self):
+        self.start = {name: count() for name, count in self.counters.items()}
+        return self
+
+    def __exit__(self, *_):
+        self.seconds = {name: (count() - self.start[name]) / CLOCK_TICKS for name, count in self.counters.items()}
+
+
 class OutsideCPU:
     """Measures how many cores other processes used while the block ran."""
 
@@ -201,15 +252,16 @@ class OutsideCPU:
         self.cores = max(0.0, outside / CLOCK_TICKS / elapsed)
 
 
-def wrk(port, path, bodies_file, args, warmup=True):
-    """Runs wrk (after a 1 s warm-up); returns the parsed RESULT line with req/s."""
+def wrk(port, path, bodies_file, args, warmup=True, cpu=None):
+    """Runs wrk (after a 1 s warm-up); returns the parsed RESULT line with req/s. With `cpu` (a ProcessCPU
+    counters mapping), also `cpu_s`: the CPU seconds each counted process used during the measured run."""
     env = dict(os.environ, BENCH_BODIES=bodies_file, BENCH_PATH=path)
     url = f"http://127.0.0.1:{port}{path}"
     base = ["wrk", f"-t{args.threads}", f"-c{args.connections}", "--timeout", "5s", "-s",
             os.path.join(HERE, "post.lua")]
     if warmup:
         subprocess.run(base + ["-d1s", url], env=env, capture_output=True, timeout=30, check=True)
-    with OutsideCPU() as outside:
+    with OutsideCPU() as outside, ProcessCPU(cpu) as server_cpu:
         out = subprocess.run(base + [f"-d{args.duration}s", url], env=env, capture_output=True, text=True,
                              timeout=args.duration + 30, check=True).stdout
     match = re.search(r"^RESULT (.*)$", out, re.M)
@@ -219,6 +271,8 @@ def wrk(port, path, bodies_file, args, warmup=True):
     result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
     result["errors"] = sum(result[k] for k in ("connect", "read", "write", "status", "timeout"))
     result["outside_cores"] = outside.cores
+    if cpu:
+        result["cpu_s"] = server_cpu.seconds
     return result
 
 

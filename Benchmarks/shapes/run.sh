@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The shapes benchmark, end to end: build (release), generate and seed the data once (cached in .out/), then
-# bench_shapes.py checks every answer and measures every shape (with and without entity ids), the HTTP ceiling
-# and each shape's database floors in interleaved rounds, and prints the Markdown table for
+# bench_shapes.py checks every answer and measures every shape (with and without entity ids), each shape's HTTP
+# ceiling (C) and database floors (F) in interleaved rounds, and prints the Markdown table for
 # docs/performance.md (also in .out/results.md; raw figures in .out/results.json).
-# Usage: Benchmarks/shapes/run.sh [--write-docs]   (from anywhere; --write-docs then puts the table into
-#   docs/performance.md between the bench-shapes markers)
+# With --postgres: the same shapes on the emulator serving from a throwaway PostgreSQL cluster in .out/pg (durable:
+# fsync on; seeded with the same data; stopped and removed at exit, also on failure or Ctrl-C), against their libpq
+# floors (bench_shapes_postgres.py; .out/results-postgres.md and .json).
+# Usage: Benchmarks/shapes/run.sh [--postgres] [--write-docs]   (from anywhere; --write-docs then puts the table
+#   into docs/performance.md between the bench-shapes markers, or the bench-shapes-postgres ones)
 # Environment: DURATION=5 (seconds per run), CONNECTIONS=32, ROUNDS=5 (interleaved rounds), SLICES=5 (alternating
 #   slices per round for the emulator without and with entity ids),
 #   BENCH_SKIP_BUILD=1 (reuse the last build), BENCH_COMMAND (how the table names the command; default run.sh).
@@ -15,52 +18,121 @@ emulator_bench="$root/Benchmarks/emulator"
 out="$here/.out"
 mkdir -p "$out"
 
-write_docs=0
+write_docs=0 postgres=0
 for argument in "$@"; do
   case "$argument" in
     --write-docs) write_docs=1 ;;
-    *) echo "usage: run.sh [--write-docs]" >&2; exit 2 ;;
+    --postgres) postgres=1 ;;
+    *) echo "usage: run.sh [--postgres] [--write-docs]" >&2; exit 2 ;;
   esac
 done
+markers=bench-shapes
+[ "$postgres" = 1 ] && markers=bench-shapes-postgres
 
 # Fail before measuring when the table would have nowhere to go.
 if [ "$write_docs" = 1 ]; then
-  for marker in '<!-- bench-shapes:begin -->' '<!-- bench-shapes:end -->'; do
+  for marker in "<!-- $markers:begin -->" "<!-- $markers:end -->"; do
     grep -qF -- "$marker" "$root/docs/performance.md" ||
       { echo "run.sh: docs/performance.md has no $marker line: add the markers where the table goes" >&2; exit 1; }
   done
 fi
 
 source "$root/Benchmarks/emulator/common.sh"
+# The PostgreSQL cluster, when one is started, is stopped and removed with the processes (common.sh's trap).
+cluster=""
+cleanup() {
+  for pid in "${children[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [ -n "$cluster" ]; then
+    "$pgcluster" stop "$cluster" >&2 || true
+    rm -rf "$cluster"
+  fi
+}
 # wrk's 32 connections, the emulator's and the servers' sockets: stay clear of a low default limit.
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 4096 ]; then ulimit -n 4096 2>/dev/null || true; fi
 
 echo "== build (release)" >&2
+# The emulator's executables are built from the root package, so the libraries are compiled once.
 build --package-path "$root" --product dataconnect
 dataconnect="$root/.build/release/dataconnect"
 # sql-explain: the emulator benchmark's tool (Engine.explain), used from its folder.
 build --package-path "$emulator_bench/tools" --product sql-explain
 explain="$emulator_bench/tools/.build/release/sql-explain"
-# The HTTP ceiling: HTTPBench, a fixed reply from the emulator's own HTTP layer.
-build --package-path "$root/Packages/DataConnectEmulator" --product http-bench
-ceiling="$root/Packages/DataConnectEmulator/.build/release/http-bench"
-for binary in "$dataconnect" "$explain" "$ceiling"; do
+backend="$here/backend"
+settings="DURATION=${DURATION:-5} ROUNDS=${ROUNDS:-5} SLICES=${SLICES:-5} CONNECTIONS=${CONNECTIONS:-32}"
+measure=(--duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-5}"
+  --slices "${SLICES:-5}")
+
+if [ "$postgres" = 0 ]; then
+  # C: HTTPBench, a fixed reply from the emulator's own HTTP layer.
+  build --package-path "$root" --product http-bench
+  ceiling="$root/.build/release/http-bench"
+  for binary in "$dataconnect" "$explain" "$ceiling"; do
+    [ -x "$binary" ] || { echo "run.sh: $binary is missing: run without BENCH_SKIP_BUILD=1" >&2; exit 1; }
+  done
+  gcc -O2 -Wall -o "$out/floor_shapes" "$here/floor_shapes.c" $(pkg-config --cflags --libs sqlite3) -lm
+
+  # The data: seeded once per (generator, schema, emulator build), through the emulator's --seed.
+  data=$("$emulator_bench/seed-data.sh" "$dataconnect" "$backend" "$here/gen_data.py" "$out" "$emulator_bench/gen_data.py")
+
+  echo "== measure" >&2
+  BENCH_COMMAND="${BENCH_COMMAND:-Benchmarks/shapes/run.sh} ($settings)" python3 "$here/bench_shapes.py" \
+    --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" --floor "$out/floor_shapes" \
+    --data "$data" --backend "$backend" "${measure[@]}" &
+  children+=($!)
+  wait "${children[-1]}"
+  if [ "$write_docs" = 1 ]; then
+    python3 "$here/bench_shapes.py" --write-docs --results "$out/results.md"
+  fi
+  exit 0
+fi
+
+need psql postgresql-client
+pkg-config --exists libpq || { echo "run.sh: libpq-dev is missing" >&2; exit 1; }
+build --package-path "$root" --product pg-cluster
+pgcluster="$root/.build/release/pg-cluster"
+for binary in "$dataconnect" "$explain" "$pgcluster"; do
   [ -x "$binary" ] || { echo "run.sh: $binary is missing: run without BENCH_SKIP_BUILD=1" >&2; exit 1; }
 done
-gcc -O2 -Wall -o "$out/floor_shapes" "$here/floor_shapes.c" $(pkg-config --cflags --libs sqlite3) -lm
+gcc -O2 -Wall -o "$out/pg_floor_shapes" "$here/pg_floor_shapes.c" $(pkg-config --cflags --libs libpq) -lpthread
 
-# The data: seeded once per (generator, schema, emulator build), through the emulator's --seed.
-backend="$here/backend"
-data=$("$emulator_bench/seed-data.sh" "$dataconnect" "$backend" "$here/gen_data.py" "$out" "$emulator_bench/gen_data.py")
+# The same data as the SQLite run: the generator is deterministic, its file is written again for every run.
+python3 "$here/gen_data.py" "$out/seed-postgres.gql" >&2
+
+echo "== start PostgreSQL (.out/pg)" >&2
+"$pgcluster" stop "$out/pg" >/dev/null 2>&1 || true
+rm -rf "$out/pg"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cluster="$out/pg"
+server=$("$pgcluster" start "$cluster" --port "$port")
+url="${server%%/postgres\?*}/shapes?sslmode=disable"
+psql "$server" -qc "CREATE DATABASE shapes" >&2
+
+# The seed is one transaction of about 83,000 rows: on PostgreSQL it takes longer than the default 30 s request
+# limit on a busy machine.
+echo "== seed PostgreSQL ($url)" >&2
+start=$(date +%s.%N)
+"$dataconnect" emulator --backend "$backend" --port 0 --no-watch --request-timeout 600 \
+  --seed "$out/seed-postgres.gql" --postgres "$url" >"$out/seed-postgres.log" 2>&1 &
+children+=($!)
+for _ in $(seq 1 6000); do
+  grep -q '^ready ' "$out/seed-postgres.log" && break
+  kill -0 "${children[-1]}" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q '^ready ' "$out/seed-postgres.log" || { cat "$out/seed-postgres.log" >&2; exit 1; }
+kill -TERM "${children[-1]}" && wait "${children[-1]}" || true
+echo "   seeded in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s" >&2
+psql "$url" -qc "VACUUM ANALYZE" >&2
 
 echo "== measure" >&2
-settings="DURATION=${DURATION:-5} ROUNDS=${ROUNDS:-5} SLICES=${SLICES:-5} CONNECTIONS=${CONNECTIONS:-32}"
-BENCH_COMMAND="${BENCH_COMMAND:-Benchmarks/shapes/run.sh} ($settings)" python3 "$here/bench_shapes.py" \
-  --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" --floor "$out/floor_shapes" \
-  --data "$data" --backend "$backend" \
-  --duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-5}" --slices "${SLICES:-5}" &
+BENCH_COMMAND="${BENCH_COMMAND:-Benchmarks/shapes/run.sh --postgres} ($settings)" \
+  python3 "$here/bench_shapes_postgres.py" --dataconnect "$dataconnect" --explain "$explain" \
+  --pg-floor "$out/pg_floor_shapes" --postgres "$url" --backend "$backend" "${measure[@]}" &
 children+=($!)
 wait "${children[-1]}"
 if [ "$write_docs" = 1 ]; then
-  python3 "$here/bench_shapes.py" --write-docs --results "$out/results.md"
+  python3 "$here/bench_shapes_postgres.py" --write-docs --results "$out/results-postgres.md"
 fi
