@@ -161,6 +161,14 @@ public final class Emulator: Sendable {
 
     /// The options it runs with.
     public let options: Options
+    /// The fast lane's threads: one per HTTP worker; on PostgreSQL at least one per pooled connection, since a
+    /// request there mostly waits for the server's answer, and with fewer threads than connections the pool's
+    /// others would sit idle while the cores do too.
+    static func fastWorkers(_ options: Options) -> Int {
+        let workers = max(1, options.threads)
+        return options.postgreSQL == nil ? workers : max(workers, options.readers + 1)
+    }
+
     /// The database served from now: the one the options name, or the PostgreSQL database a
     /// `POST /emulator/configure` named since.
     public var store: any DataStore { served.withLock { $0.store } }
@@ -286,7 +294,7 @@ public final class Emulator: Sendable {
         }
         var serverConfiguration = HTTPServer.Configuration(threadPoolSize: max(1, options.threads))
         serverConfiguration.requestLanes = RequestLanes.Configuration(
-            fastWorkers: max(1, options.threads), slowLaneCapacity: options.slowLaneCapacity)
+            fastWorkers: Self.fastWorkers(options), slowLaneCapacity: options.slowLaneCapacity)
         serverConfiguration.laneThreadStarted = { worker in SlowLanes.register(EngineSlowLane(worker)) }
         responder.embeddings.withLock { $0 = embeddings }
         let server = HTTPServer(
