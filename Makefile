@@ -41,7 +41,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN) $(SUPPORT),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-cpu-split probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -279,6 +279,11 @@ bench-shapes: bootstrap-test ## Benchmark five query shapes with and without ent
 
 bench-shapes-postgres: bootstrap-test ## Benchmark the five query shapes on PostgreSQL (throwaway cluster) against their libpq floors on the pool's 4 connections; writes the table into docs/performance.md (wrk, ~10 min)
 	BENCH_COMMAND="make bench-shapes-postgres" Benchmarks/shapes/run.sh --postgres --write-docs
+
+bench-cpu-split: bootstrap-test ## Where the emulator's CPU goes per request on a shape (perf, wrk; SHAPE=getMovie CONNECTOR=shapes; run bench-shapes once first for the data)
+	@$(MAKE) --no-print-directory apt-install PACKAGES="linux-perf"
+	$(SWIFT) build -c release --product dataconnect
+	Benchmarks/shapes/cpu-split.sh $(or $(SHAPE),getMovie) $(or $(CONNECTOR),shapes)
 
 bench-grpc: bootstrap-test ## Benchmark gRPC (h2load) against REST (wrk) on one emulator: get-by-key and the 20-row list, OK calls only (~3 min after the build)
 	Benchmarks/grpc/run.sh
