@@ -14,12 +14,18 @@ struct FreshStart {
     var start: UInt64
     /// (b) The first operation, `createProductMutation.execute` inside `emulator.attach`.
     var first: UInt64
+    /// The process's CPU time during (a), all threads.
+    var startCPU: UInt64
+    /// The process's CPU time during (b), all threads.
+    var firstCPU: UInt64
     /// From the parent starting the process to its exit, the emulator's release included; 0 until the parent
     /// has seen the exit.
     var total: UInt64 = 0
 
     /// The line the child prints and the parent reads.
-    var line: String { "launch=\(launch) start=\(start) first=\(first)" }
+    var line: String {
+        "launch=\(launch) start=\(start) first=\(first) start-cpu=\(startCPU) first-cpu=\(firstCPU)"
+    }
 
     /// The timings of a child's `line`, or nil when the line is not one.
     init?(line: String) {
@@ -28,16 +34,18 @@ struct FreshStart {
             let parts = field.split(separator: "=", maxSplits: 1)
             if parts.count == 2, let value = UInt64(parts[1]) { fields[String(parts[0])] = value }
         }
-        guard let launch = fields["launch"], let start = fields["start"], let first = fields["first"] else {
-            return nil
-        }
-        self.init(launch: launch, start: start, first: first)
+        guard let launch = fields["launch"], let start = fields["start"], let first = fields["first"],
+            let startCPU = fields["start-cpu"], let firstCPU = fields["first-cpu"]
+        else { return nil }
+        self.init(launch: launch, start: start, first: first, startCPU: startCPU, firstCPU: firstCPU)
     }
 
-    init(launch: UInt64, start: UInt64, first: UInt64) {
+    init(launch: UInt64, start: UInt64, first: UInt64, startCPU: UInt64, firstCPU: UInt64) {
         self.launch = launch
         self.start = start
         self.first = first
+        self.startCPU = startCPU
+        self.firstCPU = firstCPU
     }
 
     /// The child's part: start, first operation, timings.
@@ -49,15 +57,19 @@ struct FreshStart {
     /// - Throws: ``BenchFailure`` or the emulator's error when the emulator does not start or answers wrongly.
     @MainActor
     static func measure(backend: String, enteredMain: UInt64, spawnedAt: UInt64) async throws -> FreshStart {
-        let beforeStart = monotonicNanoseconds()
-        let emulator = try TestEmulator.inProcess(backend: backend, seedFile: backend + "/seed_data.gql")
-        let started = monotonicNanoseconds()
         let workload = Workload()
+        let (beforeStart, cpuBeforeStart) = (monotonicNanoseconds(), processCPUNanoseconds())
+        let emulator = try TestEmulator.inProcess(backend: backend, seedFile: backend + "/seed_data.gql")
+        let (started, cpuStarted) = (monotonicNanoseconds(), processCPUNanoseconds())
         _ = try await emulator.attach { try await workload.firstOperation(sku: "FIRST") }
-        let answered = monotonicNanoseconds()
+        let (answered, cpuAnswered) = (monotonicNanoseconds(), processCPUNanoseconds())
+        // For profiles (profile.py): the phases' bounds on the monotonic clock, to tell their samples apart.
+        if ProcessInfo.processInfo.environment["TESTSUITE_BENCH_PHASES"] != nil {
+            FileHandle.standardError.write(Data("phases \(beforeStart) \(started) \(answered)\n".utf8))
+        }
         return FreshStart(
             launch: spawnedAt > 0 ? enteredMain - spawnedAt : 0, start: started - beforeStart,
-            first: answered - started)
+            first: answered - started, startCPU: cpuStarted - cpuBeforeStart, firstCPU: cpuAnswered - cpuStarted)
     }
 
     /// The parent's part: runs `executable` as a child and reads its timings.

@@ -94,3 +94,11 @@ func monotonicNanoseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
+
+/// The CPU time this process has used, all threads, in nanoseconds: beside a wall time, it tells a busy machine's
+/// waiting from work.
+func processCPUNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}

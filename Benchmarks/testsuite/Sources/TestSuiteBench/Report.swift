@@ -19,6 +19,8 @@ struct Report {
     var nextSuiteFirst: UInt64
     /// Each round's wall time, tests' `attach` and sign-in included, nanoseconds.
     var roundTimes: [UInt64]
+    /// The process's CPU time during each round, all threads, nanoseconds.
+    var roundCPUTimes: [UInt64]
     /// Each round's sum of operation times, nanoseconds.
     var operationTimes: [UInt64]
     /// Every operation's time over all rounds, by operation.
@@ -32,30 +34,35 @@ struct Report {
         var lines = [
             machine.line,
             "Date: \(today). Commit: \(machine.commit). Command: `\(command)` (release; "
-                + "\(freshStarts.count) fresh processes, \(roundTimes.count) rounds of "
+                + "\(freshStarts.count) fresh processes, \(roundTimes.count) round\(roundTimes.count == 1 ? "" : "s") of "
                 + "\(formatted(Double(Workload.operationsPerRound), digits: 0)) operations).",
             "",
-            "Start and first answer, each in a fresh process (ms; \(freshStarts.count) runs):",
+            "Start and first answer, each in a fresh process (ms; \(freshStarts.count) runs; CPU: the process's, all "
+                + "threads, during the phase):",
             "",
-            "| phase | median | p90 | min | max |",
-            "|---|---:|---:|---:|---:|",
+            "| phase | median | p90 | min | max | CPU median |",
+            "|---|---:|---:|---:|---:|---:|",
         ]
         let startAndFirst = freshStarts.map { $0.start + $0.first }
-        let phases: [(String, [UInt64])] = [
+        let phases: [(String, [UInt64], [UInt64]?)] = [
             (
                 "(a) start: `TestEmulator.inProcess` on the 20-table shop, seeded (in-memory SQLite)",
-                freshStarts.map(\.start)
+                freshStarts.map(\.start), freshStarts.map(\.startCPU)
             ),
-            ("(b) first answer: `createProductMutation.execute` inside `emulator.attach`", freshStarts.map(\.first)),
-            ("**(a) + (b)**", startAndFirst),
-            ("launch: from starting the process to `main` (not in the target)", freshStarts.map(\.launch)),
-            ("the whole process, started to exited (not in the target)", freshStarts.map(\.total)),
+            (
+                "(b) first answer: `createProductMutation.execute` inside `emulator.attach`", freshStarts.map(\.first),
+                freshStarts.map(\.firstCPU)
+            ),
+            ("**(a) + (b)**", startAndFirst, freshStarts.map { $0.startCPU + $0.firstCPU }),
+            ("launch: from starting the process to `main` (not in the target)", freshStarts.map(\.launch), nil),
+            ("the whole process, started to exited (not in the target)", freshStarts.map(\.total), nil),
         ]
-        for (name, samples) in phases {
+        for (name, samples, cpu) in phases {
             let summary = Summary.milliseconds(samples)
+            let cpuMedian = cpu.map { formatted(Summary.milliseconds($0).median) } ?? "–"
             lines.append(
                 "| \(name) | \(formatted(summary.median)) | \(formatted(summary.p90)) | \(formatted(summary.min)) | "
-                    + "\(formatted(summary.max)) |")
+                    + "\(formatted(summary.max)) | \(cpuMedian) |")
         }
         lines += [
             "",
@@ -72,6 +79,7 @@ struct Report {
         ]
         let rounds = Summary.milliseconds(roundTimes)
         let operations = Summary.milliseconds(operationTimes)
+        let cpu = Summary.milliseconds(roundCPUTimes)
         let harness = Summary(zip(roundTimes, operationTimes).map { Double($0 - $1) / 1e3 / Double(cycles) })
         let perOperation = Summary(roundTimes.map { Double($0) / 1e3 / Double(Workload.operationsPerRound) })
         lines += [
@@ -79,6 +87,8 @@ struct Report {
                 + "\(formatted(rounds.max)) |",
             "| per operation, wall (µs) | \(formatted(perOperation.median)) | \(formatted(perOperation.min)) | "
                 + "\(formatted(perOperation.max)) |",
+            "| CPU of the process during a round, all threads (ms) | \(formatted(cpu.median)) | \(formatted(cpu.min)) | "
+                + "\(formatted(cpu.max)) |",
             "| the operations alone, summed (ms) | \(formatted(operations.median)) | \(formatted(operations.min)) | "
                 + "\(formatted(operations.max)) |",
             "| per test: `attach`, sign-in, checks (µs) | \(formatted(harness.median)) | \(formatted(harness.min)) | "

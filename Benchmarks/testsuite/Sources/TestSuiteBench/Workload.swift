@@ -47,17 +47,18 @@ struct Workload {
     /// Tests (cycles) in one round.
     static var cyclesPerRound: Int { operationsPerRound / Operation.allCases.count }
 
-    /// The seed's organisation, which sells the benchmark's products.
-    static let organisation = seedID(table: 1, row: 1)
-    /// The seed's four categories; cycle `n` uses category `n % 4`.
-    static let categories = (1...4).map { seedID(table: 3, row: $0) }
     /// The seed's user who writes the reviews.
     static let reviewer = "uid-alice"
     /// The display name of ``reviewer`` in the seed.
     static let reviewerName = "Alice"
 
-    /// The shared generated connector, as the app uses it.
-    let shop = DataConnect.shopConnector
+    /// The seed's organisation, which sells the benchmark's products.
+    let organisation = Workload.seedID(table: 1, row: 1)
+    /// The seed's four categories; cycle `n` uses category `n % 4`.
+    let categories = (1...4).map { Workload.seedID(table: 3, row: $0) }
+
+    /// The shared generated connector, as the app uses it; made on first use (the first operation).
+    var shop: ShopConnector { DataConnect.shopConnector }
 
     /// A seed id: `<table number>-0000-4000-8000-<row>` (see `backend/seed_data.gql`).
     static func seedID(table: Int, row: Int) -> UUID {
@@ -72,8 +73,8 @@ struct Workload {
     @MainActor
     func firstOperation(sku: String) async throws -> UUID {
         let result = try await shop.createProductMutation.execute(
-            sku: sku, name: "First product", price: 12.5, categoryId: Self.categories[0],
-            organisationId: Self.organisation)
+            sku: sku, name: "First product", price: 12.5, categoryId: categories[0],
+            organisationId: organisation)
         let id = result.data.product_insert.id
         try expect(result.source == .server, "the insert was not answered by the server")
         try expect(id.uuidString.dropFirst(14).first == "4", "\(id) is not a version-4 UUID from uuidV4()")
@@ -88,14 +89,14 @@ struct Workload {
     ///   - times: Nanoseconds per operation, appended to.
     @MainActor
     func cycle(sku: String, number: Int, times: inout [Operation: [UInt64]]) async throws {
-        let category = Self.categories[number % Self.categories.count]
+        let category = categories[number % categories.count]
         let price = 5_000 + Double(number)
         let newPrice = 6_000 + Double(number)
         let rating = 1 + number % 5
         let created = try await timed(.insertProduct, &times) {
             try await shop.createProductMutation.execute(
                 sku: sku, name: "Product \(number)", price: price, categoryId: category,
-                organisationId: Self.organisation
+                organisationId: organisation
             ) { $0.stock = 3 }
         }
         let id = created.data.product_insert.id

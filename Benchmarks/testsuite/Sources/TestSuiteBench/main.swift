@@ -59,11 +59,14 @@ case .parent:
         let workload = Workload()
         _ = try await emulator.attach { try await workload.firstOperation(sku: "FIRST") }
         var roundTimes: [UInt64] = []
+        var roundCPUTimes: [UInt64] = []
         var operationTimes: [UInt64] = []
         var byOperation: [Workload.Operation: [UInt64]] = [:]
         for round in 1...options.rounds {
             var times: [Workload.Operation: [UInt64]] = [:]
+            let cpuBefore = processCPUNanoseconds()
             roundTimes.append(try await workload.round(round, on: emulator, times: &times))
+            roundCPUTimes.append(processCPUNanoseconds() - cpuBefore)
             operationTimes.append(times.values.joined().reduce(0, +))
             byOperation.merge(times) { $0 + $1 }
             FileHandle.standardError.write(
@@ -79,7 +82,8 @@ case .parent:
         let report = Report(
             machine: machine, command: options.command, freshStarts: freshStarts,
             nextSuiteStart: nextStarted - beforeNext, nextSuiteFirst: nextAnswered - nextStarted,
-            roundTimes: roundTimes, operationTimes: operationTimes, byOperation: byOperation)
+            roundTimes: roundTimes, roundCPUTimes: roundCPUTimes, operationTimes: operationTimes,
+            byOperation: byOperation)
         print(report.markdown)
     } catch {
         fail("\(error)")
