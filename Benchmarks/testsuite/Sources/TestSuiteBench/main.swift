@@ -41,11 +41,10 @@ case .parent:
         ?? CommandLine.arguments[0]
     do {
         var freshStarts: [FreshStart] = []
-        for run in 1...options.runs {
-            FileHandle.standardError.write(Data("fresh process \(run) of \(options.runs)\r".utf8))
+        for _ in 1...options.runs {
             freshStarts.append(try FreshStart.spawn(executable: executable, backend: backend))
         }
-        FileHandle.standardError.write(Data("\n".utf8))
+        FileHandle.standardError.write(Data("\(options.runs) fresh processes done\n".utf8))
 
         let messages = Mutex<[String]>([])
         let emulator = try TestEmulator.inProcess(
