@@ -35,13 +35,14 @@ ifneq ($(SWIFT_FILE_SET),$(shell cat .build/swift-file-set 2>/dev/null))
 $(shell find . -path ./.git -prune -o -name description.json -path '*/.build/*' -print | xargs -r rm -f; \
   mkdir -p .build && echo '$(SWIFT_FILE_SET)' > .build/swift-file-set)
 endif
-GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/search Tests/Backends/ledger
+GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/search Tests/Backends/ledger \
+  Benchmarks/testsuite/backend
 CONSUMER := Tests/GeneratedConsumer
 # Everything `make lint` checks and `make fmt` formats: our Swift, not the templates (they hold {{placeholders}}).
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN) $(SUPPORT),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-cpu-split probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-cpu-split bench-testsuite probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -161,7 +162,7 @@ test-doc-snippets: ## Compile every Swift snippet of README.md and docs/*.md aga
 test-install: ## Install into a temporary prefix and as a .deb; in each, a new project builds and passes its tests with the clone hidden
 	bash Tests/Install/install_test.sh
 
-generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*)
+generate: ## Regenerate the checked-in Swift packages (Apps/FirebaseDataConnectGenerated, Tests/Generated/*, Benchmarks/testsuite/ShopConnector)
 	$(SWIFT) build --product dataconnect
 	@for backend in $(GENERATED_BACKENDS); do .build/debug/dataconnect generate --backend $$backend || exit 1; done
 	$(KIT)/Protos/generate_descriptors.sh
@@ -319,6 +320,13 @@ bench-realtime: ## Fan-out over the WebSocket stream: 2,000 subscribers (1 and 5
 bench-sdk: ## Benchmark SDK execute() against a bare URLSession POST of the same request (release)
 	$(SWIFT) run -c release --package-path $(TESTING) sdk-bench
 
+TESTSUITE_RUNS ?= 15
+TESTSUITE_ROUNDS ?= 5
+bench-testsuite: ## What a user's full-stack test suite pays: in-process emulator start (20 tables), first answer, 1,000 operations through the generated SDK (release)
+	$(SWIFT) build -c release --package-path Benchmarks/testsuite --product testsuite-bench
+	Benchmarks/testsuite/.build/release/testsuite-bench --runs $(TESTSUITE_RUNS) --rounds $(TESTSUITE_ROUNDS) \
+	  --command "make bench-testsuite"
+
 lint: ## Check formatting
 	$(SWIFT) format lint --recursive --strict $(FORMATTED)
 
@@ -326,4 +334,4 @@ fmt: ## Format the sources in place
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 clean: ## Remove build products
-	rm -rf .build $(KIT)/.build $(SUPPORT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/emulator/.out Benchmarks/shapes/.out
+	rm -rf .build $(KIT)/.build $(SUPPORT)/.build $(EMU)/.build $(SDK)/.build $(TESTING)/.build $(CACHE)/.build $(GEN)/.build $(CONSUMER)/.build Tests/UpstreamShaped/.build Apps/*/.build Tests/Generated/*/.build Benchmarks/emulator/tools/.build Benchmarks/testsuite/.build Benchmarks/emulator/.out Benchmarks/shapes/.out

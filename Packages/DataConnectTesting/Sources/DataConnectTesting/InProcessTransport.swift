@@ -68,7 +68,10 @@ public struct InProcessTransport: Transport {
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             headers.add(name: name, value: value)
         }
-        let components = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+        // The SDK's requests carry a query only with an API key.
+        let components = request.url.flatMap {
+            $0.query == nil ? nil : URLComponents(url: $0, resolvingAgainstBaseURL: false)
+        }
         return HTTPRequest(
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), path: request.url?.path ?? "/",
             query: (components?.queryItems ?? []).map { HTTPRequest.QueryItem(name: $0.name, value: $0.value) },

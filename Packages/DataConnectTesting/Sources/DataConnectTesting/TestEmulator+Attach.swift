@@ -1,3 +1,4 @@
+import FirebaseAuth
 import FirebaseCore
 import FirebaseDataConnect
 import Foundation
@@ -63,6 +64,10 @@ extension TestEmulator {
 }
 
 /// The stand-ins of one ``TestEmulator/attach(isolation:_:)`` call: one per shared instance used inside it.
+///
+/// A test suite makes one per test, so making one is cheap: no random id, no path, no Firebase Auth lookup of its
+/// own. Its name is this process's random prefix and a number (unique across processes and within this one); the
+/// folder of persistent caches is worked out, and removed at the end, only when a stand-in has such a cache.
 final class EmulatorAttachment: DataConnectSubstitution {
     private struct StandIn {
         /// Held so that its identity is not reused while the attachment lives.
@@ -70,15 +75,25 @@ final class EmulatorAttachment: DataConnectSubstitution {
         let standIn: DataConnect
     }
 
+    /// `attach-<8 random hex digits>`, drawn once per process.
+    private static let processPrefix = "attach-\(UUID().uuidString.prefix(8))"
+    /// How many attachments this process has made.
+    private static let made = Atomic<Int>(0)
+
     private let emulator: TestEmulator
-    private let name = "attach-\(UUID().uuidString.prefix(8))"
+    private let name: String
     private let standIns = Mutex<[ObjectIdentifier: StandIn]>([:])
-    /// The folder of the stand-ins' persistent caches.
-    private let cacheDirectory: String
+    /// Whether a stand-in has a persistent cache, in ``cacheDirectory``.
+    private let hasPersistentCache = Atomic<Bool>(false)
 
     init(emulator: TestEmulator) {
         self.emulator = emulator
-        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dataconnect-\(name)").path
+        name = "\(Self.processPrefix)-\(Self.made.add(1, ordering: .relaxed).newValue)"
+    }
+
+    /// The folder of the stand-ins' persistent caches.
+    private var cacheDirectory: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("dataconnect-\(name)").path
     }
 
     func substitute(for dataConnect: DataConnect) -> DataConnect? {
@@ -118,7 +133,7 @@ final class EmulatorAttachment: DataConnectSubstitution {
             standIn.useEmulator(host: emulator.host, port: emulator.port)
         }
         // The user app code signs in with `Auth.auth(app:)` of the original's app, as the original would.
-        standIn.setAuthTokenProvider(FirebaseAuthTokenProvider(app: original.app))
+        standIn.setAuthTokenProvider(FirebaseAuthTokenProvider(auth: OriginalAuth.of(original.app)))
         return standIn
     }
 
@@ -126,9 +141,10 @@ final class EmulatorAttachment: DataConnectSubstitution {
     private func ownCache(_ settings: CacheSettings) -> CacheSettings {
         switch settings.storage {
         case .memory:
-            settings
+            return settings
         case .persistent:
-            CacheSettings(
+            hasPersistentCache.store(true, ordering: .relaxed)
+            return CacheSettings(
                 storage: .persistent, maxAge: settings.maxAge, maxSize: settings.maxSize, directory: cacheDirectory)
         }
     }
@@ -137,6 +153,25 @@ final class EmulatorAttachment: DataConnectSubstitution {
     func end() async {
         let apps = standIns.withLock { $0.values.map(\.standIn.app) }
         for app in apps { _ = await app.delete() }
-        try? FileManager.default.removeItem(atPath: cacheDirectory)
+        if hasPersistentCache.load(ordering: .relaxed) { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+    }
+}
+
+/// The Firebase Auth instance of each original app, looked up once per process.
+///
+/// `Auth.auth(app:)` returns the same instance for an app every time, but works out its default persistence (a copy
+/// of the environment, a folder name) on every call before looking the instance up: about 90 µs on the benchmark
+/// machine (`make bench-testsuite`), paid twice by each stand-in (for the user and token changes it watches) and on
+/// every token request. The instance holds its app, so the app's identity is not reused while it is kept here.
+enum OriginalAuth {
+    private static let instances = Mutex<[ObjectIdentifier: Auth]>([:])
+
+    /// `Auth.auth(app: app)`, looked up the first time only.
+    static func of(_ app: FirebaseApp) -> Auth {
+        let key = ObjectIdentifier(app)
+        if let known = instances.withLock({ $0[key] }) { return known }
+        let auth = Auth.auth(app: app)
+        instances.withLock { $0[key] = auth }
+        return auth
     }
 }
