@@ -32,7 +32,8 @@ public enum StartChecks {
     ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let context = PlanContext(
-            api: service.api, dialect: dialect, maximumFilterTerms: ExecutionLimits.default.maximumFilterTerms)
+            api: service.api, dialect: dialect, maximumFilterTerms: ExecutionLimits.default.maximumFilterTerms,
+            kinds: InputTypeKinds(service.api.typeSystem))
         for connector in service.connectors {
             diagnostics += check(
                 connector.validated, files: connector.sources.files, api: service.api, limits: limits,
@@ -56,7 +57,8 @@ public enum StartChecks {
     ) -> [Diagnostic] {
         let validated = OperationValidator.validate([source], api: service.api, mode: .admin, limits: limits)
         let context = PlanContext(
-            api: service.api, dialect: dialect, maximumFilterTerms: ExecutionLimits.default.maximumFilterTerms)
+            api: service.api, dialect: dialect, maximumFilterTerms: ExecutionLimits.default.maximumFilterTerms,
+            kinds: InputTypeKinds(service.api.typeSystem))
         let more = check(
             validated, files: [source], api: service.api, limits: limits, entityIDs: false, context: context)
         return (validated.diagnostics + more).sortedForDisplay()
@@ -82,7 +84,8 @@ public enum StartChecks {
             guard walker.diagnostics.isEmpty, !validated.invalidOperations.contains(name) else { continue }
             do {
                 let compiled = try CompiledOperation.compile(
-                    operation, name: name, api: api, fragments: validated.fragments, limits: limits)
+                    operation, name: name, api: api, fragments: validated.fragments, kinds: context.kinds,
+                    limits: limits)
                 try compiled.precompile(entityIDs: entityIDs, context: context)
             } catch {
                 let location = error.location ?? operation.name?.location ?? operation.location

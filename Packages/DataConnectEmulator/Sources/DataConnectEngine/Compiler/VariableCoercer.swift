@@ -15,8 +15,13 @@ struct VariableCoercer: Sendable {
     let kinds: InputTypeKinds
 
     init(system: TypeSystem, definitions: [VariableDefinition]) {
+        self.init(kinds: InputTypeKinds(system), definitions: definitions)
+    }
+
+    /// A coercer reading the input types from `kinds`, built once per service.
+    init(kinds: InputTypeKinds, definitions: [VariableDefinition]) {
         self.definitions = definitions
-        kinds = InputTypeKinds(system)
+        self.kinds = kinds
     }
 
     /// The coerced variables; absent optional variables stay absent.

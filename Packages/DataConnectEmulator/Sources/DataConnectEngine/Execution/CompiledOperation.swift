@@ -23,6 +23,8 @@ struct PlanContext {
     let api: GeneratedAPI
     let dialect: any SQLDialect
     let maximumFilterTerms: Int
+    /// The API's input types, built once per service (``InputTypeKinds``), for every operation compiled with it.
+    let kinds: InputTypeKinds
 }
 
 /// A connector operation compiled at load time: its variables' coercion, its auth rule, its planned field
@@ -101,7 +103,7 @@ final class CompiledOperation: Sendable {
     ///   among others.
     static func compile(
         _ operation: OperationDefinition, name: String, api: GeneratedAPI, fragments: [String: FragmentDefinition],
-        limits: OperationLimits = .default
+        kinds: InputTypeKinds, limits: OperationLimits = .default
     ) throws(PlanError) -> CompiledOperation {
         var auth: AuthRequirement?
         if let directive = operation.directives.first(named: "auth") {
@@ -119,7 +121,7 @@ final class CompiledOperation: Sendable {
         return CompiledOperation(
             name: name, kind: operation.operation, auth: auth,
             isTransaction: operation.directives.first(named: "transaction") != nil,
-            coercer: VariableCoercer(system: api.typeSystem, definitions: operation.variables), roots: roots,
+            coercer: VariableCoercer(kinds: kinds, definitions: operation.variables), roots: roots,
             refresh: try RefreshRules(directives: operation.directives.all(named: "refresh")),
             fingerprint: GraphQLPrinter.print(Definition.operation(operation)),
             vectorTables: Set(
@@ -193,7 +195,7 @@ final class CompiledOperation: Sendable {
             if case .inputObject? = system.type(named: definition.type.namedType.value) { return false }
             return true
         }
-        var resolver = ArgumentResolver(system: system, variables: variables)
+        var resolver = ArgumentResolver(kinds: context.kinds, variables: variables)
         resolver.resolve(nodesWithArguments: nodesWithArguments)
         let resolution = resolver.resolution
         for root in roots where root.hasReadPlan && !resolution.skipped.contains(root.id) {

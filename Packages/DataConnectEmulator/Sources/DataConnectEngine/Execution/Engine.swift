@@ -172,7 +172,8 @@ public final class Engine: Sendable {
         var issues: [String: [String: String]] = [:]
         var entityIDs: Set<String> = []
         let context = PlanContext(
-            api: service.api, dialect: dialect, maximumFilterTerms: executionLimits.maximumFilterTerms)
+            api: service.api, dialect: dialect, maximumFilterTerms: executionLimits.maximumFilterTerms,
+            kinds: inputKinds)
         for connector in service.connectors {
             let id = connector.sources.manifest.connectorId
             if connector.sources.manifest.emitsEntityIds { entityIDs.insert(id) }
@@ -187,7 +188,7 @@ public final class Engine: Sendable {
                 do {
                     let operation = try CompiledOperation.compile(
                         operation, name: name, api: service.api, fragments: connector.validated.fragments,
-                        limits: limits)
+                        kinds: inputKinds, limits: limits)
                     try operation.precompile(
                         entityIDs: connector.sources.manifest.emitsEntityIds, context: context)
                     compiled[name] = operation
@@ -204,7 +205,9 @@ public final class Engine: Sendable {
 
     /// What compiling statements needs: the API, the dialect and the filter bound.
     var planContext: PlanContext {
-        PlanContext(api: service.api, dialect: dialect, maximumFilterTerms: executionLimits.maximumFilterTerms)
+        PlanContext(
+            api: service.api, dialect: dialect, maximumFilterTerms: executionLimits.maximumFilterTerms,
+            kinds: inputKinds)
     }
 
     /// The connector ids this engine serves.
@@ -321,7 +324,7 @@ public final class Engine: Sendable {
         do {
             let compiled = try CompiledOperation.compile(
                 definition, name: definition.name?.value ?? "", api: service.api, fragments: validated.fragments,
-                limits: limits)
+                kinds: inputKinds, limits: limits)
             adminCache.withLock { $0[cacheKey] = compiled }
             return .success(compiled)
         } catch {
