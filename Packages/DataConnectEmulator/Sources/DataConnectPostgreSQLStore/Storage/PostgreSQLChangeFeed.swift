@@ -18,9 +18,10 @@ import Synchronization
 /// One connection of its own listens on a thread; it reconnects when the server restarts (changes committed
 /// while it was away are not replayed: subscribers then see the next change). Another sends this process's
 /// changes, in order, from a queue of its own, so that a mutation's answer does not wait for the notification
-/// (nor take a pooled connection for it). The changes queued while a batch was being sent go together in the next
-/// one: one round trip and one transaction (each notification commits, a WAL flush) for all of them, unless the
-/// same payload comes twice, which PostgreSQL would deliver once in one transaction: the batch is cut there.
+/// (nor take a pooled connection for it). Changes go in batches: one round trip and one transaction for all the
+/// changes queued while the last batch was sent, or during ``coalescingInterval`` after it when changes come
+/// faster than that (a single change, or the first after a pause, goes at once). A batch is cut where the same
+/// payload comes twice, which PostgreSQL would deliver once in one transaction.
 final class PostgreSQLChangeFeed: Sendable {
     /// The channels' prefix.
     static let channelPrefix = "dataconnect_changes"
@@ -28,6 +29,10 @@ final class PostgreSQLChangeFeed: Sendable {
     let channel: String
     /// The largest payload sent whole; PostgreSQL refuses payloads of 8,000 bytes and more.
     static let maximumPayload = 7_900
+    /// The shortest time from one batch of notifications to the next: each batch is a transaction on the server
+    /// and a wake-up of every listening process, so changes arriving faster than this wait for it and go together
+    /// (at 3,000 changes a second, about 6 a batch).
+    static let coalescingInterval: Duration = .milliseconds(2)
 
     let connectionString: String
     /// This store's token, so that a process skips its own notifications.
@@ -37,6 +42,8 @@ final class PostgreSQLChangeFeed: Sendable {
     private let outbox = DispatchQueue(label: "dataconnect-changes-outbox")
     /// The payloads waiting for ``outbox``, in order; a send is scheduled when the first one arrives.
     private let queued = Mutex<[String]>([])
+    /// When the last batch was taken to be sent (`DispatchTime.uptimeNanoseconds`), 0 before the first.
+    private let lastBatch = Atomic<UInt64>(0)
     /// The sending connection and its prepared `pg_notify`, touched only on ``outbox``.
     private let sender = Mutex<Sender?>(nil)
     /// How this store's own payloads begin (`{"origin":"<origin>"`), so that the listener skips them unparsed.
@@ -97,12 +104,22 @@ final class PostgreSQLChangeFeed: Sendable {
             queue.append(payload)
             return queue.count == 1
         }
-        if first { outbox.async { [self] in sendQueued() } }
+        guard first else { return }
+        let (seconds, attoseconds) = Self.coalescingInterval.components
+        let interval = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        let due = lastBatch.load(ordering: .relaxed) + interval
+        if due > DispatchTime.now().uptimeNanoseconds {
+            outbox.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [self] in sendQueued() }
+        } else {
+            outbox.async { [self] in sendQueued() }
+        }
     }
 
     /// Sends every payload queued so far, on ``outbox``.
     private func sendQueued() {
         let payloads = queued.withLock { queue in
+            // Changes queued from now on wait for the interval, counted from this batch.
+            lastBatch.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             defer { queue = [] }
             return queue
         }
