@@ -378,7 +378,14 @@ struct Execution {
                         throw ExecutionError(code: .unavailable, message: "cannot start the field: \(error.message)")
                     }
                 }
-                try runMutationField(root, source: source)
+                do {
+                    try runMutationField(root, source: source)
+                } catch {
+                    // Alone, the statement was the field's first contact with the database, as BEGIN is otherwise:
+                    // a connection found lost answers as a BEGIN that failed would.
+                    guard alone, let cause = error.unreachable else { throw error }
+                    throw ExecutionError(code: .unavailable, message: "cannot start the field: \(cause)")
+                }
                 if !transactional && !alone {
                     try refuseCommitIfDamaged()
                     do {
