@@ -9,7 +9,8 @@ every target alike):
   PostgreSQL (their own database); and the list served by two emulator processes on one database (one wrk
   against each, half the connections each) against one.
 Prints a Markdown table and the ratios against the targets; writes .out/results-postgres.json. Every process it
-starts is stopped in `finally`.
+starts is stopped in `finally`. `--only pg_insert,pg_get` measures only those rows (a short run, e.g. on a busy
+machine), `--fsync-report FILE` adds pg_test_fsync's figures for the disk to the report.
 """
 import argparse
 import json
@@ -31,6 +32,8 @@ from bench import (CONNECTOR, DISTURBED_CORES, GENRES, MUTATION_PATH, NAME, QUER
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The emulator's default readers (3): on PostgreSQL its pool holds one more connection.
 POOL_CONNECTIONS = 4
+KEYS = ("ceiling", "pg_get", "pg_list", "sqlite_get", "sqlite_list", "floor_1", f"floor_{POOL_CONNECTIONS}",
+        "pg_list_two", "pg_insert")
 
 
 def own_ticks_with(server_pid):
@@ -117,6 +120,8 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", help="measure only these rows, comma-separated: " + ", ".join(KEYS))
+    parser.add_argument("--fsync-report", help="pg_test_fsync's output for the cluster's disk, for the report")
     args = parser.parse_args()
     if args.render:
         print(markdown(json.load(open(args.render))))
@@ -125,6 +130,12 @@ def main():
                if not getattr(args, n)]
     if missing:
         parser.error("missing " + ", ".join("--" + n.replace("_", "-") for n in missing))
+    args.keys = KEYS
+    if args.only:
+        args.keys = tuple(k for k in KEYS if k in args.only.split(","))
+        unknown = set(args.only.split(",")) - set(KEYS)
+        if unknown or not args.keys:
+            parser.error(f"--only takes {', '.join(KEYS)}; not {', '.join(sorted(unknown)) or args.only}")
 
     work = tempfile.mkdtemp(prefix="dc-bench-pg-")
     results = {"machine": machine(), "wrk": f"-t{args.threads} -c{args.connections} -d{args.duration}s",
@@ -133,7 +144,9 @@ def main():
     with open(os.path.join(psql(args.postgres, "SHOW data_directory"), "postmaster.pid")) as f:
         bench.own_ticks = own_ticks_with(int(f.readline()))
     results["postgresql_settings"] = {name: psql(args.postgres, f"SHOW {name}")
-                                      for name in ("fsync", "synchronous_commit", "shared_buffers")}
+                                      for name in ("fsync", "synchronous_commit", "shared_buffers", "wal_sync_method")}
+    if args.fsync_report:
+        results["pg_test_fsync"] = open(args.fsync_report).read()
     try:
         run(args, work, results)
     finally:
@@ -218,34 +231,54 @@ def run(args, work, results):
         "list": write_bodies(f"{work}/list.txt", list_bodies),
         "insert": write_bodies(f"{work}/insert.txt", insert_bodies),
     }
-    keys = ("ceiling", "pg_get", "pg_list", "sqlite_get", "sqlite_list", "floor_1", f"floor_{POOL_CONNECTIONS}",
-            "pg_list_two", "pg_insert")
-    rounds = {k: [] for k in keys}
+    measures = {
+        "ceiling": lambda: wrk(ceiling_port, QUERY_PATH, files["get"], args),
+        "pg_get": lambda: wrk(pg_port, QUERY_PATH, files["get"], args),
+        "pg_list": lambda: wrk(pg_port, QUERY_PATH, files["list"], args),
+        "sqlite_get": lambda: wrk(lite_port, QUERY_PATH, files["get"], args),
+        "sqlite_list": lambda: wrk(lite_port, QUERY_PATH, files["list"], args),
+        "floor_1": lambda: floor(args, work, 1),
+        f"floor_{POOL_CONNECTIONS}": lambda: floor(args, work, POOL_CONNECTIONS),
+        "pg_list_two": lambda: wrk_pair([pg_port, pg2_port], QUERY_PATH, files["list"], args),
+        "pg_insert": lambda: inserts(args, writes_port, files["insert"]),
+    }
+    rounds = {k: [] for k in args.keys}
     for number in range(1, args.rounds + 1):
-        log(f"== round {number}/{args.rounds}: " + ", ".join(keys))
-        rounds["ceiling"].append(wrk(ceiling_port, QUERY_PATH, files["get"], args))
-        rounds["pg_get"].append(wrk(pg_port, QUERY_PATH, files["get"], args))
-        rounds["pg_list"].append(wrk(pg_port, QUERY_PATH, files["list"], args))
-        rounds["sqlite_get"].append(wrk(lite_port, QUERY_PATH, files["get"], args))
-        rounds["sqlite_list"].append(wrk(lite_port, QUERY_PATH, files["list"], args))
-        rounds["floor_1"].append(floor(args, work, 1))
-        rounds[f"floor_{POOL_CONNECTIONS}"].append(floor(args, work, POOL_CONNECTIONS))
-        rounds["pg_list_two"].append(wrk_pair([pg_port, pg2_port], QUERY_PATH, files["list"], args))
-        rounds["pg_insert"].append(wrk(writes_port, MUTATION_PATH, files["insert"], args))
+        log(f"== round {number}/{args.rounds}: " + ", ".join(args.keys))
+        for key in args.keys:
+            rounds[key].append(measures[key]())
         for key in rounds:
             rounds[key][-1]["loadavg"] = float(open("/proc/loadavg").read().split()[0])
         log("   req/s: " + ", ".join(f"{k} {v[-1]['rps']:,.0f}" for k, v in rounds.items()))
         log("   outside CPU (cores): " + ", ".join(f"{k} {v[-1]['outside_cores']:.2f}" for k, v in rounds.items()))
     results["rounds"] = rounds
     results["reply_bytes"] = {"get_by_key": reply_size, "list": len(answers["postgres_list"]),
-                              "floor": rounds["floor_1"][0]["bytes"]}
+                              "floor": rounds["floor_1"][0]["bytes"] if "floor_1" in rounds else None}
     results["memory"] = {"postgres_reads": pg_memory.finish().summary()}
     for process in (pg, pg2, lite, writes, ceiling):
         stop(process)
     rows = int(psql(args.postgres_inserts, "SELECT count(*) FROM movie"))
-    inserted = sum(r["requests"] for r in rounds["pg_insert"])
+    inserted = sum(r["requests"] for r in rounds.get("pg_insert", []))
     results["insert_rows"] = {"rows": rows, "requests_counted_by_wrk": inserted}
     assert rows >= inserted, (rows, inserted)
+
+
+def inserts(args, port, bodies_file):
+    """wrk on the inserts, and the writing transactions per inserted row over the run and its warm-up: the growth
+    of the server's next transaction id (every transaction that writes takes one: the inserts' own, the change
+    feed's notifications) over the growth of the table."""
+    def counters():
+        xid, rows = psql(args.postgres_inserts, "SELECT pg_snapshot_xmax(pg_current_snapshot()), "
+                                                "(SELECT count(*) FROM movie)").split("|")
+        return int(xid), int(rows)
+
+    xid, rows = counters()
+    result = wrk(port, MUTATION_PATH, bodies_file, args)
+    # The change feed sends its notifications after the answers: let it finish.
+    time.sleep(0.5)
+    xid_after, rows_after = counters()
+    result["transactions_per_insert"] = (xid_after - xid) / max(1, rows_after - rows)
+    return result
 
 
 def explain_script(statement):
@@ -263,8 +296,63 @@ def median_of(rounds, key="rps"):
     return statistics.median(r[key] for r in rounds)
 
 
+def fsync_lines(r):
+    """pg_test_fsync's one-8kB-write figures, the ones a commit's WAL flush is closest to."""
+    text = r.get("pg_test_fsync")
+    if not text:
+        return []
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if "using one 8kB write" in line), None)
+    if start is None:
+        return ["pg_test_fsync printed no figures:", "", "```", *lines[-5:], "```"]
+    figures = []
+    for line in lines[start + 2:]:
+        if not line.strip():
+            break
+        figures.append(line.strip())
+    return [f"The disk, `pg_test_fsync -s 2` in the cluster's directory (one 8kB write; the server syncs its WAL "
+            f"with `{r['postgresql_settings'].get('wal_sync_method', '?')}`):", "", "```", *figures, "```"]
+
+
+def transactions_per_insert(rounds):
+    values = [x["transactions_per_insert"] for x in rounds["pg_insert"] if "transactions_per_insert" in x]
+    return f"{statistics.median(values):.2f}" if values else "n/a"
+
+
+def markdown_only(r):
+    """The table of a short run (--only): the rows measured, and the insert target when inserts were."""
+    rounds = r["rounds"]
+    m, settings = r["machine"], r["postgresql_settings"]
+    lines = [
+        f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Debian {m['debian']}, {m['swift']}, "
+        f"PostgreSQL {m['postgresql']} (fsync {settings['fsync']}, synchronous_commit "
+        f"{settings['synchronous_commit']}). Short run (`--only`): {len(next(iter(rounds.values())))} rounds of "
+        f"wrk `{r['wrk']}`, rows {', '.join(rounds)}.",
+        "",
+        "| row | median (min–max) per second | p50 / p99 latency (median round) | outside CPU per round |",
+        "|---|---|---|---|",
+    ]
+    for key, runs in rounds.items():
+        values = [x["rps"] for x in runs]
+        latency = (f"{median_of(runs, 'p50_us') / 1000:.2f} / {median_of(runs, 'p99_us') / 1000:.2f} ms"
+                   if "p50_us" in runs[0] else "")
+        outside = " / ".join(f"{x.get('outside_cores', float('nan')):.2f}" for x in runs)
+        lines.append(f"| {key} | {median_of(runs):,.0f} ({min(values):,.0f}–{max(values):,.0f}) | {latency} | "
+                     f"{outside} |")
+    if "pg_insert" in rounds:
+        clean = [x["rps"] for x in rounds["pg_insert"] if x.get("outside_cores", 0) <= DISTURBED_CORES]
+        verdict = ("inconclusive: every run was disturbed" if not clean
+                   else "met" if statistics.median(clean) >= 3000 else "**missed**")
+        lines += ["", f"Inserts ≥ 3,000/s: {verdict} (undisturbed runs: "
+                      f"{', '.join(f'{v:,.0f}' for v in clean) or 'none'}); writing transactions per insert "
+                      f"(median of the rounds): {transactions_per_insert(rounds)}."]
+    return "\n".join(lines + [""] + fsync_lines(r))
+
+
 def markdown(r):
     rounds = r["rounds"]
+    if set(rounds) != set(KEYS):
+        return markdown_only(r)
     floor_n = next(k for k in rounds if k.startswith("floor_") and k != "floor_1")
     connections = floor_n.split("_")[1]
     rps = {k: median_of(v) for k, v in rounds.items()}
@@ -335,6 +423,7 @@ def markdown(r):
         f"| 7. PostgreSQL floor: the same on {connections} connections (the emulator's pool), one thread each | {spread(floor_n)} runs/s ({median_of(rounds[floor_n], 'mean_us'):.0f} µs each) | | | {outside(floor_n)} |",
         f"| 8. 20-row list, two emulator processes on one database (wrk `-c{r['wrk'].split('-c')[1].split()[0]}` split over both) | {spread('pg_list_two')} req/s ({per_emulator[0]:,.0f} + {per_emulator[1]:,.0f}) | {lat('pg_list_two')} (worse of the two) | | {outside('pg_list_two')} |",
         f"| 9. single-row inserts (`insertMovie`), PostgreSQL | {spread('pg_insert')} inserts/s | {lat('pg_insert')} | | {outside('pg_insert')} |",
+        f"| writing transactions per insert (the insert's own, and its share of the change feed's notifications) | {transactions_per_insert(rounds)} | | | |",
         f"| ready after start, on the seeded database (one start) | {r['ready_ms_postgres']:.0f} ms | | | |",
         f"| peak resident memory (VmHWM), reads emulator | {r['memory']['postgres_reads']['hwm_kb'] / 1024:.1f} MB | | | |",
         "",
@@ -357,7 +446,8 @@ def markdown(r):
         *r["plan"],
         "```",
     ]
-    return "\n".join(lines)
+    fsync = fsync_lines(r)
+    return "\n".join(lines + ([""] + fsync if fsync else []))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 # Usage: Benchmarks/emulator/run-postgres.sh   (from anywhere)
 # Environment: DURATION=5 (seconds per wrk run), CONNECTIONS=32, ROUNDS=3 (interleaved rounds),
 #   BENCH_INDEX=composite (default) or genre, as run.sh; BENCH_SKIP_BUILD=1 (reuse the last build);
-#   BENCH_REALTIME=0 (skip the realtime measurement).
+#   BENCH_REALTIME=0 (skip the realtime measurement); BENCH_ONLY=pg_insert,pg_get (a short run: only those
+#   rows, see bench_postgres.py --only); BENCH_FSYNC=0 (skip pg_test_fsync).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -102,10 +103,30 @@ seed "$out/seed-postgres.log" --postgres "$(url bench)"
 echo "   seeded in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s" >&2
 psql "$(url bench)" -qc "VACUUM ANALYZE" >&2
 
+# What a commit with fsync on waits for: the disk's sync rate where the cluster's WAL lives (pg_test_fsync, 2 s per
+# test, about 30 s), for the report.
+fsync_report="$out/pg_test_fsync.txt"
+rm -f "$fsync_report"
+if [ "${BENCH_FSYNC:-1}" = 1 ]; then
+  bindir=$(pg_config --bindir 2>/dev/null || true)
+  [ -x "$bindir/pg_test_fsync" ] || bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  if [ -x "$bindir/pg_test_fsync" ]; then
+    echo "== pg_test_fsync -s 2 on the cluster's disk" >&2
+    "$bindir/pg_test_fsync" -s 2 -f "$cluster/pg_test_fsync.tmp" >"$fsync_report" 2>&1 || true
+    rm -f "$cluster/pg_test_fsync.tmp"
+  else
+    echo "run-postgres.sh: pg_test_fsync not found; the report goes without it" >&2
+  fi
+fi
+
 echo "== measure" >&2
+only=()
+[ -n "${BENCH_ONLY:-}" ] && only=(--only "$BENCH_ONLY")
+fsync=()
+[ -f "$fsync_report" ] && fsync=(--fsync-report "$fsync_report")
 python3 "$here/bench_postgres.py" --dataconnect "$dataconnect" --ceiling "$ceiling" --explain "$explain" \
   --pg-floor "$out/pg_floor" --data "$data" --backend "$backend" --postgres "$(url bench)" \
-  --postgres-inserts "$(url inserts)" \
+  --postgres-inserts "$(url inserts)" "${only[@]}" "${fsync[@]}" \
   --duration "${DURATION:-5}" --connections "${CONNECTIONS:-32}" --rounds "${ROUNDS:-3}" &
 children+=($!)
 wait "${children[-1]}"

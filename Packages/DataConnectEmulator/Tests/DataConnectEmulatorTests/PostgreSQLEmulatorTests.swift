@@ -152,4 +152,34 @@ struct PostgreSQLEmulatorTests {
         #expect(statuses.allSatisfy { $0 == "UNAVAILABLE" }, "\(statuses)")
         #expect(titles.sorted() == before.sorted())
     }
+
+    @Test func aMutationMeetingALostConnectionFailsItsFieldWithUnavailableThenWrites() throws {
+        // given: an emulator on a cluster of its own
+        let cluster = try PostgreSQLCluster.start()
+        defer { cluster.stop() }
+        let emulator = try Self.start(cluster.url)
+        defer { emulator.stop() }
+        let insert = #"mutation { movie_insert(data: {title: "After", releaseYear: 2026, genre: "drama"}) }"#
+
+        // when: the server restarts under it, then one-statement mutations run (alone, in autocommit)
+        try cluster.restart()
+        var failures: [String] = []
+        var written: JSONValue?
+        for _ in 0..<10 {
+            let body = (try? JSONValue(parsing: emulator.executeAdmin(insert).body)) ?? .null
+            if let error = body["errors"]?[0] {
+                failures.append(
+                    "\(error["extensions"]?["code"]?.stringValue ?? "-") \(error["message"]?.stringValue ?? "")")
+                continue
+            }
+            written = body["data"]
+            break
+        }
+
+        // then: as when BEGIN met the lost connection, the field failed with UNAVAILABLE (the request did not),
+        // and the emulator reconnected and wrote
+        #expect(failures.allSatisfy { $0.hasPrefix("UNAVAILABLE cannot start the field: ") }, "\(failures)")
+        #expect(written?["movie_insert"]?["id"] != nil, "\(String(describing: written))")
+        #expect(try Self.movieTitles(emulator.port).contains("After"))
+    }
 }

@@ -364,8 +364,13 @@ struct Execution {
                 continue
             }
             do throws(ExecutionError) {
-                // Without @transaction, each field commits on its own.
-                if !transactional {
+                // Without @transaction, each field commits on its own: alone (autocommit) when it is one statement
+                // that nothing can roll back once it ran, else between BEGIN and COMMIT.
+                let alone = try transactional ? false : commitsAlone(root, on: connection)
+                if alone {
+                    // The check COMMIT would make: no write starts once the database is known damaged.
+                    try refuseCommitIfDamaged()
+                } else if !transactional {
                     do {
                         try connection.execute(engine.dialect.beginWriteTransaction)
                     } catch {
@@ -373,8 +378,15 @@ struct Execution {
                         throw ExecutionError(code: .unavailable, message: "cannot start the field: \(error.message)")
                     }
                 }
-                try runMutationField(root, source: source)
-                if !transactional {
+                do {
+                    try runMutationField(root, source: source)
+                } catch {
+                    // Alone, the statement was the field's first contact with the database, as BEGIN is otherwise:
+                    // a connection found lost answers as a BEGIN that failed would.
+                    guard alone, let cause = error.unreachable else { throw error }
+                    throw ExecutionError(code: .unavailable, message: "cannot start the field: \(cause)")
+                }
+                if !transactional && !alone {
                     try refuseCommitIfDamaged()
                     do {
                         try connection.execute("COMMIT")
@@ -445,6 +457,20 @@ struct Execution {
                 errors = [GraphQLError(message: "commit failed: \(error.message)", path: [], code: .aborted)]
             }
         }
+    }
+
+    /// Whether a field of a mutation without `@transaction` runs alone, in autocommit
+    /// (``StatementSource/commitsSingleStatementsAlone``): the source prefers it, and the field is one write
+    /// statement with no `@check` below it (validation already asks for `@transaction` there), so that nothing
+    /// could roll it back once it ran.
+    func commitsAlone(_ root: FieldNode, on source: any StatementSource) throws(ExecutionError) -> Bool {
+        guard source.commitsSingleStatementsAlone, root.remoteSchema == nil, let role = root.role,
+            role != .mutationQuery, !root.subtree.contains(where: { !$0.checks.isEmpty })
+        else { return false }
+        if case .nativeSQL = role { return false }
+        let plan = try operation.mutationPlan(
+            for: root, role: role, resolution: resolution, entityIDs: entityIDs, context: planContext)
+        return plan.statements.count == 1
     }
 
     /// Refuses to commit once the database was found damaged (by another request, or the integrity probe), even

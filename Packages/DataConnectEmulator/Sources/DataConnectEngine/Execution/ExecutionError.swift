@@ -11,6 +11,8 @@ struct ExecutionError: Error, Sendable {
     var isEmulatorLimitation = false
     /// The database's message when the error means the database is damaged (see ``StorageHealth``).
     var damage: String?
+    /// The database's message when the error means the database could not be reached.
+    var unreachable: String?
 
     init(code: StatusCode, message: String, isRequestLevel: Bool = false) {
         self.code = code

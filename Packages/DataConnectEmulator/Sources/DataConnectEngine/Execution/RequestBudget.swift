@@ -322,7 +322,9 @@ extension ExecutionError {
 
     /// The answer when the database cannot be reached: `UNAVAILABLE`, so that clients retry.
     static func databaseUnavailable(_ error: DatabaseError) -> ExecutionError {
-        ExecutionError(
+        var failure = ExecutionError(
             code: .unavailable, message: "the database is unavailable: \(error.message)", isRequestLevel: true)
+        failure.unreachable = error.message
+        return failure
     }
 }

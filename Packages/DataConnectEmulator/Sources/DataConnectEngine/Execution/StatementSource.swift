@@ -14,6 +14,16 @@ public protocol StatementSource {
     func removeBudget(_ budget: RequestBudget)
     /// Stops the statement running on this connection now; called from another thread (the request's watchdog).
     var interrupter: @Sendable () -> Void { get }
+    /// Whether a mutation field of one statement, which nothing may roll back once it ran (no `@check`, no
+    /// `@transaction`), runs on its own in autocommit instead of between `BEGIN` and `COMMIT`: the same data
+    /// either way (one statement is atomic), one round trip to a database server instead of three. `false` by
+    /// default (SQLite, in process, has no round trips to save).
+    var commitsSingleStatementsAlone: Bool { get }
+}
+
+extension StatementSource {
+    /// `false`: fields run between `BEGIN` and `COMMIT`.
+    public var commitsSingleStatementsAlone: Bool { false }
 }
 
 /// A prepared statement of one ``StatementSource``: bind values, step through rows, read columns.

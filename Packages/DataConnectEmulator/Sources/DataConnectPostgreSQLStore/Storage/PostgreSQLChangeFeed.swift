@@ -18,7 +18,10 @@ import Synchronization
 /// One connection of its own listens on a thread; it reconnects when the server restarts (changes committed
 /// while it was away are not replayed: subscribers then see the next change). Another sends this process's
 /// changes, in order, from a queue of its own, so that a mutation's answer does not wait for the notification
-/// (nor take a pooled connection for it).
+/// (nor take a pooled connection for it). Changes go in batches: one round trip and one transaction for all the
+/// changes queued while the last batch was sent, or during ``coalescingInterval`` after it when changes come
+/// faster than that (a single change, or the first after a pause, goes at once). A batch is cut where the same
+/// payload comes twice, which PostgreSQL would deliver once in one transaction.
 final class PostgreSQLChangeFeed: Sendable {
     /// The channels' prefix.
     static let channelPrefix = "dataconnect_changes"
@@ -26,6 +29,10 @@ final class PostgreSQLChangeFeed: Sendable {
     let channel: String
     /// The largest payload sent whole; PostgreSQL refuses payloads of 8,000 bytes and more.
     static let maximumPayload = 7_900
+    /// The shortest time from one batch of notifications to the next: each batch is a transaction on the server
+    /// and a wake-up of every listening process, so changes arriving faster than this wait for it and go together
+    /// (at 3,000 changes a second, about 6 a batch).
+    static let coalescingInterval: Duration = .milliseconds(2)
 
     let connectionString: String
     /// This store's token, so that a process skips its own notifications.
@@ -33,16 +40,27 @@ final class PostgreSQLChangeFeed: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// Sends notifications in the order changes were committed.
     private let outbox = DispatchQueue(label: "dataconnect-changes-outbox")
+    /// The payloads waiting for ``outbox``, in order; a send is scheduled when the first one arrives.
+    private let queued = Mutex<[String]>([])
+    /// When the last batch was taken to be sent (`DispatchTime.uptimeNanoseconds`), 0 before the first.
+    private let lastBatch = Atomic<UInt64>(0)
     /// The sending connection and its prepared `pg_notify`, touched only on ``outbox``.
     private let sender = Mutex<Sender?>(nil)
+    /// How this store's own payloads begin (`{"origin":"<origin>"`), so that the listener skips them unparsed.
+    private let ownPrefix: [UInt8]
 
     /// A connection that sends notifications.
+    ///
+    /// Its transactions hold notifications only, which no server keeps across a crash, so it commits without
+    /// waiting for the WAL flush (`synchronous_commit` off in its session alone): the changes they announce were
+    /// committed, durably, by the mutations' own connections.
     private final class Sender: @unchecked Sendable {
         let connection: PGConnection
         let notify: PGStatement
 
         init(_ connectionString: String) throws(PGError) {
             connection = try PGConnection(connectionString)
+            try connection.execute("SET synchronous_commit = off")
             notify = try connection.prepare("SELECT pg_notify($1, $2)")
         }
     }
@@ -54,6 +72,7 @@ final class PostgreSQLChangeFeed: Sendable {
         channel = String((Self.channelPrefix + "." + schema).utf8.prefix(63)) ?? Self.channelPrefix
         var random = SystemRandomNumberGenerator()
         origin = String(random.next() as UInt64, radix: 16)
+        ownPrefix = Array(#"{"origin":"#.utf8) + Array(JSONValue.string(origin).jsonString().utf8)
     }
 
     /// The payload of a change (a ``ChangeNotification``): a mutation's operation, variables and caller go too
@@ -77,16 +96,42 @@ final class PostgreSQLChangeFeed: Sendable {
     }
 
     /// Sends a change to the other processes, after the changes sent before it; a change that cannot be sent
-    /// (the server is away) is dropped, and the connection is opened again for the next one.
+    /// (the server is away) is dropped with the batch it went in, and the connection is opened again for the next
+    /// batch.
     func send(_ change: DataChange) {
         let payload = payload(change)
-        outbox.async { [self] in
-            sender.withLock { sender in
+        let first = queued.withLock { queue in
+            queue.append(payload)
+            return queue.count == 1
+        }
+        guard first else { return }
+        let (seconds, attoseconds) = Self.coalescingInterval.components
+        let interval = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        let due = lastBatch.load(ordering: .relaxed) + interval
+        if due > DispatchTime.now().uptimeNanoseconds {
+            outbox.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [self] in sendQueued() }
+        } else {
+            outbox.async { [self] in sendQueued() }
+        }
+    }
+
+    /// Sends every payload queued so far, on ``outbox``.
+    private func sendQueued() {
+        let payloads = queued.withLock { queue in
+            // Changes queued from now on wait for the interval, counted from this batch.
+            lastBatch.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            defer { queue = [] }
+            return queue
+        }
+        sender.withLock { sender in
+            for batch in Self.batches(payloads) {
                 do {
                     if sender == nil || sender?.connection.isConnected == false {
                         sender = try Sender(connectionString)
                     }
-                    try sender?.notify.execute([.text(channel), .text(payload)])
+                    guard let sender else { continue }
+                    _ = try sender.connection.pipeline(
+                        batch.map { (statement: sender.notify, parameters: [.text(channel), .text($0)]) })
                 } catch {
                     sender = nil
                 }
@@ -94,8 +139,27 @@ final class PostgreSQLChangeFeed: Sendable {
         }
     }
 
+    /// The payloads in order, cut where one repeats an earlier one of its batch: PostgreSQL delivers the same
+    /// payload on the same channel once per transaction.
+    static func batches(_ payloads: [String]) -> [[String]] {
+        var batches: [[String]] = []
+        var current: [String] = []
+        var seen = Set<String>()
+        for payload in payloads {
+            if !seen.insert(payload).inserted {
+                batches.append(current)
+                current = []
+                seen = [payload]
+            }
+            current.append(payload)
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
     /// The change a payload describes, or `nil` for this store's own payloads and unreadable ones.
     func change(from payload: String) -> DataChange? {
+        if payload.utf8.starts(with: ownPrefix) { return nil }
         guard let json = try? JSONValue(parsing: Array(payload.utf8)),
             let notice = try? ChangeNotification(json: json), notice.origin != origin
         else { return nil }

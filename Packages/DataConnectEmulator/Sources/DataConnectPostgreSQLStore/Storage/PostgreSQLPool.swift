@@ -147,7 +147,10 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
         return statement
     }
 
+    /// Runs SQL without parameters or rows; a `ROLLBACK` outside any transaction (after a field that ran alone,
+    /// in autocommit) is skipped rather than sent.
     public func execute(_ sql: String) throws(DatabaseError) {
+        if sql == "ROLLBACK" && connection.transactionStatus == .idle { return }
         do {
             try connection.execute(sql)
         } catch {
@@ -171,6 +174,10 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
     public func removeBudget(_ budget: RequestBudget) {
         self.budget = nil
     }
+
+    /// `true`: a field of one statement runs in autocommit, one round trip instead of three (`BEGIN`, the
+    /// statement, `COMMIT`).
+    public var commitsSingleStatementsAlone: Bool { true }
 
     /// PostgreSQL's cancel request for the statement running on this connection.
     public var interrupter: @Sendable () -> Void {

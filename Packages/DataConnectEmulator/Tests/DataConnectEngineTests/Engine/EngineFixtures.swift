@@ -161,15 +161,27 @@ enum EngineFixtures {
         uid: "anon-1", claims: ["sub": "anon-1", "firebase": ["sign_in_provider": "anonymous"]])
 }
 
-/// Every SQL text the engine prepared, in order.
+/// Every SQL text the engine prepared, in order, and apart from them the commands it ran (`BEGIN`, `COMMIT`).
 final class SQLLog: Sendable {
     private let entries = Mutex<[String]>([])
+    private let commands = Mutex<[String]>([])
 
     func append(_ sql: String) { entries.withLock { $0.append(sql) } }
+
+    func appendCommand(_ sql: String) { commands.withLock { $0.append(sql) } }
 
     /// The texts logged so far; the log starts over.
     func drain() -> [String] {
         entries.withLock { log in
+            let drained = log
+            log = []
+            return drained
+        }
+    }
+
+    /// The commands logged so far; their log starts over.
+    func drainCommands() -> [String] {
+        commands.withLock { log in
             let drained = log
             log = []
             return drained
@@ -193,6 +205,7 @@ final class RecordingSource: StatementSource {
     }
 
     func execute(_ sql: String) throws(DatabaseError) {
+        log.appendCommand(sql)
         try base.execute(sql)
     }
 
@@ -200,6 +213,7 @@ final class RecordingSource: StatementSource {
 
     func removeBudget(_ budget: RequestBudget) { base.removeBudget(budget) }
     var interrupter: @Sendable () -> Void { base.interrupter }
+    var commitsSingleStatementsAlone: Bool { base.commitsSingleStatementsAlone }
 }
 
 /// Pool access that records the SQL of each request (what the engine really ran).
@@ -226,6 +240,8 @@ struct EngineResult {
     let body: JSONValue
     /// The SQL the engine prepared for the request, in order.
     let sql: [String]
+    /// The commands without rows the engine ran for the request (`BEGIN`, `COMMIT`, `ROLLBACK`), in order.
+    var commands: [String] = []
 
     var data: JSONValue? { body["data"] }
     var errors: [JSONValue] { body["errors"]?.arrayValue ?? [] }
@@ -360,9 +376,10 @@ final class TestBackend {
 
     func run(_ request: EngineRequest) -> EngineResult {
         _ = log.drain()
+        _ = log.drainCommands()
         let response = engine.execute(request)
         let body = (try? JSONValue(parsing: response.body)) ?? .string(String(decoding: response.body, as: UTF8.self))
-        return EngineResult(status: response.status, body: body, sql: log.drain())
+        return EngineResult(status: response.status, body: body, sql: log.drain(), commands: log.drainCommands())
     }
 
     /// The stored values of a raw SQL query's rows (for checking storage forms and side effects).
