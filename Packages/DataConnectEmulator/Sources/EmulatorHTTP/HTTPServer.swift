@@ -95,8 +95,38 @@ public final class HTTPServer: Sendable {
         /// The sizes of the lanes that answer the requests a responder marks as heavy
         /// (``HTTPResponder/runsInLanes(_:)``): as many fast workers as cores, a slow lane for half as many.
         public var requestLanes = RequestLanes.Configuration()
-        /// Called on each new lane thread before its first request (``RequestLanes/init(configuration:threadStarted:)``).
+        /// Called on each new lane thread before its first request (``RequestLanes/init(configuration:threadStarted:)``),
+        /// and on each thread of the native HTTP/1.1 side, which run their requests themselves.
         public var laneThreadStarted: (@Sendable (LaneWorker) -> Void)?
+        /// Which implementation serves HTTP/1.1 (``HTTP1Implementation/default``: the server's own).
+        public var http1Implementation = HTTP1Implementation.default
+        /// How long a request may run on a connection thread of the native HTTP/1.1 side before the thread's other
+        /// connections go to another thread (default 50 ms); `nil` hands them over only when the request moves to
+        /// the slow lane (``LaneWorker/enterSlowLane()``). Requests still run where they started.
+        public var handOverConnectionsAfter: Duration? = .milliseconds(50)
+
+        /// The implementations of the server's HTTP/1.1 side.
+        ///
+        /// Both give the same answers to the same requests, within the same limits, and call the responder with the
+        /// same ``HTTPRequest``; they differ in cost and in what they answer to requests they cannot parse.
+        public enum HTTP1Implementation: String, Sendable, Hashable, CaseIterable {
+            /// The server's own: event loops of its own (as the HTTP/2 side's), each running its requests on its
+            /// thread, with a small per-connection buffer that grows only as a request needs it. Every refusal,
+            /// unparsable requests included, is a JSON error.
+            case native
+            /// libmicrohttpd 0.9.75: one daemon per worker thread, requests the responder marks as heavy
+            /// (``HTTPResponder/runsInLanes(_:)``) suspended and run on the ``RequestLanes``, a memory pool of
+            /// ``HTTPServer/Configuration-swift.struct/connectionMemoryLimit`` per connection; unparsable requests
+            /// get libmicrohttpd's own HTML answers. Kept for comparisons and as a fallback.
+            case libmicrohttpd
+
+            /// ``libmicrohttpd``, unless the environment variable `EMULATOR_HTTP1` says `native` (for a process whose
+            /// code cannot be changed, such as the `dataconnect` command).
+            public static var `default`: HTTP1Implementation {
+                guard let text = getenv("EMULATOR_HTTP1") else { return .libmicrohttpd }
+                return HTTP1Implementation(rawValue: String(cString: text)) ?? .libmicrohttpd
+            }
+        }
 
         /// Creates a configuration; every argument has the documented default.
         public init(
@@ -144,9 +174,33 @@ public final class HTTPServer: Sendable {
         /// The listening socket's thread, which hands each connection to one side or the other.
         let dispatcher: ConnectionDispatcher
         /// The HTTP/1.1 side.
-        let daemons: HTTP1Daemons
+        let http1: HTTP1Side
         /// The HTTP/2 (gRPC) side.
         let http2: HTTP2Server
+    }
+
+    /// The HTTP/1.1 side of a run, in the configured implementation.
+    private enum HTTP1Side: Sendable {
+        case native(HTTP1Server)
+        case libmicrohttpd(HTTP1Daemons)
+
+        func add(socket: Int32, address: sockaddr_in) {
+            switch self {
+            case .native(let server): server.adopt(socket: socket, address: address)
+            case .libmicrohttpd(let daemons): daemons.add(socket: socket, address: address)
+            }
+        }
+
+        func beginDrain() {
+            if case .native(let server) = self { server.beginDrain() }
+        }
+
+        func stop() {
+            switch self {
+            case .native(let server): server.stop()
+            case .libmicrohttpd(let daemons): daemons.stop()
+            }
+        }
     }
 
     /// Creates a stopped server.
@@ -232,11 +286,9 @@ public final class HTTPServer: Sendable {
             core.startLanes(configuration.requestLanes, threadStarted: configuration.laneThreadStarted)
             _ = core.takeLastLogMessage()
 
-            let daemons: HTTP1Daemons
-            switch HTTP1Daemons.start(
-                count: max(1, configuration.threadPoolSize), core: core, configuration: configuration)
-            {
-            case .success(let started): daemons = started
+            let http1: HTTP1Side
+            switch startHTTP1() {
+            case .success(let started): http1 = started
             case .failure(let failure):
                 close(listener)
                 core.stopLanes(grace: .zero)
@@ -247,13 +299,13 @@ public final class HTTPServer: Sendable {
             let shared = HTTP2Shared(core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters)
             guard let http2 = HTTP2Server(threads: max(1, configuration.threadPoolSize / 2), shared: shared) else {
                 close(listener)
-                daemons.stop()
+                http1.stop()
                 core.stopLanes(grace: .zero)
                 let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/2 threads"
                 throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
             let destinations = ConnectionDispatcher.Destinations(
-                http1: { socket, address in daemons.add(socket: socket, address: address) },
+                http1: { socket, address in http1.add(socket: socket, address: address) },
                 http2: { socket, address in http2.adopt(socket: socket, remoteAddress: address) })
             guard
                 let dispatcher = ConnectionDispatcher(
@@ -262,14 +314,40 @@ public final class HTTPServer: Sendable {
                     log: { [core] in core.log($0) })
             else {
                 http2.stop()
-                daemons.stop()
+                http1.stop()
                 core.stopLanes(grace: .zero)
                 let reason = core.takeLastLogMessage() ?? "cannot start the connection dispatcher"
                 throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
-            daemon = Running(dispatcher: dispatcher, daemons: daemons, http2: http2)
+            daemon = Running(dispatcher: dispatcher, http1: http1, http2: http2)
             boundPort.store(bound, ordering: .releasing)
             running.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Starts the configured HTTP/1.1 side (after the lanes).
+    private func startHTTP1() -> Result<HTTP1Side, HTTP1Daemons.StartFailure> {
+        let threads = max(1, configuration.threadPoolSize)
+        switch configuration.http1Implementation {
+        case .libmicrohttpd:
+            return HTTP1Daemons.start(count: threads, core: core, configuration: configuration).map {
+                .libmicrohttpd($0)
+            }
+        case .native:
+            let timeout = configuration.connectionTimeout
+            let shared = HTTP1Shared(
+                core: core, idleTimeout: timeout > .zero ? timeout : nil,
+                connectionLimit: max(0, configuration.connectionLimit), lanes: core.currentLanes,
+                threadStarted: configuration.laneThreadStarted,
+                fastWorkers: configuration.requestLanes.fastWorkers)
+            guard
+                let server = HTTP1Server(
+                    threads: threads, shared: shared, handOverAfter: configuration.handOverConnectionsAfter)
+            else {
+                let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/1.1 threads"
+                return .failure(HTTP1Daemons.StartFailure(reason: reason))
+            }
+            return .success(.native(server))
         }
     }
 
@@ -288,18 +366,20 @@ public final class HTTPServer: Sendable {
             daemon = nil
             running.store(false, ordering: .releasing)
             stopping.dispatcher.stop()
+            stopping.http1.beginDrain()
             stopping.http2.beginDrain()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
             // Requests on the lanes end (or are answered 503, or UNAVAILABLE, when not started) and resume their
-            // connections: libmicrohttpd must not stop with a connection suspended.
+            // connections: libmicrohttpd must not stop with a connection suspended. The native side's requests run
+            // on its own threads and are counted in progress like libmicrohttpd's.
             core.stopLanes(grace: configuration.stopGracePeriod)
             while core.inProgressCount > 0 || grpcStatistics.callsInFlight > 0, ContinuousClock.now < deadline {
                 usleep(2_000)
             }
             // Past the grace period: the calls still open are cancelled and their connections closed.
             stopping.http2.stop()
-            stopping.daemons.stop()
+            stopping.http1.stop()
             core.closeLingeringConnections()
         }
     }
