@@ -41,7 +41,7 @@ import Testing
         Exchange("the responder's Date", "GET /date HTTP/1.1\r\nHost: x\r\n\r\n"),
         Exchange("the responder's Connection: close", "GET /close HTTP/1.1\r\nHost: x\r\n\r\n"),
         Exchange("percent escapes in the path", "GET /a%20b/%zz/%4/c+d%2Fe%C3%A9 HTTP/1.1\r\nHost: x\r\n\r\n"),
-        Exchange("query parameters", "GET /q?a=1&b&c=&d=%41+%2B&e=x=y&f=%zz HTTP/1.1\r\nHost: x\r\n\r\n"),
+        Exchange("query parameters", "GET /q?a=1&&b&c=&=z&d=%41+%2B&e=x=y&f=%zz HTTP/1.1\r\nHost: x\r\n\r\n"),
         Exchange("an empty query", "GET /q? HTTP/1.1\r\nHost: x\r\n\r\n"),
         Exchange("a trailing ampersand", "GET /q?a=1& HTTP/1.1\r\nHost: x\r\n\r\n"),
         Exchange("an absolute target", "GET http://x/abs?q=1 HTTP/1.1\r\nHost: x\r\n\r\n"),
