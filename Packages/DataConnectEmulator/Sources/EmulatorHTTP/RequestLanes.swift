@@ -5,8 +5,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The worker threads that run the requests a responder marks as heavy (``HTTPResponder/runsInLanes(_:)``), in
-/// two lanes, so that slow requests cannot take every thread cheap ones need.
+/// The worker threads that run the requests a responder marks as heavy (``HTTPResponder/runsInLanes(_:)``) on
+/// libmicrohttpd's HTTP/1.1 side, and gRPC calls, in two lanes, so that slow requests cannot take every thread cheap
+/// ones need. The native HTTP/1.1 side runs its requests on its own threads, and its slow requests take places in
+/// the same slow lane.
 ///
 /// Every request starts in the **fast lane**, which keeps ``Configuration-swift.struct/fastWorkers`` threads. A
 /// request that runs past its short budget is moved to the **slow lane** (``LaneWorker/enterSlowLane()``, which the
@@ -22,7 +24,8 @@ import Glibc
 public final class RequestLanes: @unchecked Sendable {
     /// The lanes' sizes.
     public struct Configuration: Sendable, Hashable {
-        /// The threads that run requests that are not (yet) slow.
+        /// The threads that run requests that are not (yet) slow; on the native HTTP/1.1 side, also the most threads
+        /// finishing a long request beside their loop outside the slow lane.
         public var fastWorkers: Int
         /// How many slow requests may run at once.
         public var slowLaneCapacity: Int
