@@ -509,7 +509,7 @@ final class HTTP1Connection {
             return setInterest(.read) ? .continueParsing : .stop(.close)
         case .nextRequest(let close):
             finishRequest()
-            if close { return .stop(.close) }
+            if close || context.isDraining { return .stop(.close) }
             phase = .head
             guard setInterest(.read) else { return .stop(.close) }
             return pending.isEmpty ? .stop(.keep) : .continueParsing

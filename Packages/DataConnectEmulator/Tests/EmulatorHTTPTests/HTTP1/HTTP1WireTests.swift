@@ -1,5 +1,7 @@
 import DataConnectTestSupport
+import Dispatch
 import EmulatorHTTP
+import Foundation
 import Testing
 
 /// What reaches the HTTP/1.1 side over the wire, well formed or hostile: requests in many small pieces, many
@@ -108,6 +110,43 @@ import Testing
             // then
             #expect(answer.status == 413)
         }
+    }
+
+    @Test(arguments: HTTP1Implementation.allCases)
+    func stopLetsTheRequestInFlightFinishThenCloses(_ http1: HTTP1Implementation) async throws {
+        // given: a request in flight, and an idle kept-alive connection
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let server = HTTPServer(
+            port: 0, configuration: HTTPServer.Configuration().serving(http1),
+            respond: { request in
+                guard request.path == "/slow" else { return .text("idle") }
+                started.signal()
+                _ = release.wait(timeout: .now() + HangGuard.eventSeconds)
+                return .text("finished")
+            })
+        try server.start()
+        let idle = try RawHTTPConnection(port: server.port)
+        try idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try idle.readResponse()
+        let busy = try RawHTTPConnection(port: server.port)
+        try busy.send("POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        try #require(started.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
+
+        // when: the server stops, and the request ends within the grace period
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        #expect(idle.isClosedByServer())
+        release.signal()
+        let answer = try busy.readResponse()
+
+        // then: the answer went out, then every connection closed
+        #expect(answer.text == "finished")
+        #expect(busy.isClosedByServer())
+        #expect(stopped.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
     }
 
     // MARK: Hostile input
