@@ -5,8 +5,9 @@ import CNGHTTP2
 import Glibc
 #endif
 
-/// The loop of one of the server's own I/O threads (``WebSocketReactor``, ``LingeringClose``): a level-triggered
-/// `epoll` set of sockets, each known by a token, and an `eventfd` (token 0) that wakes a wait from another thread.
+/// The loop of one of the server's own I/O threads (``WebSocketReactor``, ``LingeringClose``, the HTTP/1.1 and
+/// HTTP/2 loops): a level-triggered `epoll` set of sockets, each known by a token, and an `eventfd` (token 0) that
+/// wakes a wait from another thread.
 ///
 /// The loop's thread is the only one that waits on it and the last to use it: it ends with ``close()``.
 struct EventLoop: Sendable {
@@ -45,6 +46,16 @@ struct EventLoop: Sendable {
     /// Starts the loop's thread, detached, running `body`; `false` (having logged why) when the system refuses, and
     /// the set is closed.
     func start(owner: String, log: (String) -> Void, _ body: @escaping @Sendable () -> Void) -> Bool {
+        guard Self.startThread(body) else {
+            close()
+            log("\(owner): cannot start a thread")
+            return false
+        }
+        return true
+    }
+
+    /// Starts a detached thread running `body`; `false` when the system refuses.
+    static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         final class Body: Sendable {
             let run: @Sendable () -> Void
             init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -60,8 +71,6 @@ struct EventLoop: Sendable {
             }, context)
         guard created == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            close()
-            log("\(owner): cannot start a thread")
             return false
         }
         pthread_detach(thread)
@@ -71,6 +80,16 @@ struct EventLoop: Sendable {
     /// Adds a socket (`add`) or changes its interest: always readable and hang-ups, writable when asked.
     func watch(_ socket: Int32, token: UInt64, writable: Bool = false, add: Bool) -> Bool {
         cmhd_reactor_watch(epoll, socket, token, writable ? 1 : 0, add ? 1 : 0) == 0
+    }
+
+    /// Adds a socket (`add`) or changes its interest to exactly this: readable (and hang-ups) when `reading`, writable
+    /// when `writing`; errors and full hang-ups are reported whatever the interest.
+    func setInterest(_ socket: Int32, token: UInt64, reading: Bool, writing: Bool, add: Bool) -> Bool {
+        var event = epoll_event()
+        event.events =
+            (reading ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0) | (writing ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = token
+        return epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) == 0
     }
 
     /// Switches a socket already in the set to edge-triggered reading: reported again only when more bytes arrive

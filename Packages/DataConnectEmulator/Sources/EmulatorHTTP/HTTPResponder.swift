@@ -7,7 +7,9 @@
 ///
 /// The call is synchronous on purpose: the emulator's engine is synchronous (SQLite calls), and answering
 /// on the server thread avoids a hop through the Swift concurrency pool for every request. A responder
-/// must therefore not block for long; a worker thread that waits serves no other connection meanwhile.
+/// should not block for long: a worker thread that waits serves no other connection until it hands its
+/// connections over to another thread, which costs a thread start and happens only once the request has run for a
+/// while (``HTTPServer/Configuration-swift.struct/handOverConnectionsAfter``).
 /// Long-lived, event-driven exchanges upgrade to a WebSocket instead (``HTTPResponse/webSocket(for:handler:)``),
 /// whose handler is called from the server's WebSocket reactor.
 ///
@@ -25,10 +27,11 @@ public protocol HTTPResponder: Sendable {
     /// - Returns: The response to send.
     func respond(to request: HTTPRequest) -> HTTPResponse
 
-    /// Whether the request is answered on the server's request lanes (``RequestLanes``) rather than on the
-    /// connection's thread: `true` for requests that may run long (database work), so that they never hold up the
-    /// other connections of that thread. Called on the connection's thread, before ``respond(to:)``; it must be
-    /// cheap. `false` by default.
+    /// Whether the request may run long (database work), so that it must never hold up the other connections of
+    /// its thread: `false` by default. The native HTTP/1.1 side runs every request on its connection's thread and
+    /// hands the thread's other connections over when one runs long, so it does not ask; libmicrohttpd's side runs
+    /// these on the server's request lanes (``RequestLanes``), calling this on the connection's thread before
+    /// ``respond(to:)``, so it must be cheap.
     func runsInLanes(_ request: HTTPRequest) -> Bool
 
     /// The responder's gRPC services, served on HTTP/2 connections (plaintext, prior knowledge) on the same port;

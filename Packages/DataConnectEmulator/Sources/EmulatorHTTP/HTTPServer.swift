@@ -5,30 +5,32 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd that hands every request to an ``HTTPResponder``, with gRPC over HTTP/2
-/// (libnghttp2) on the same port.
+/// An HTTP/1.1 server that hands every request to an ``HTTPResponder``, with gRPC over HTTP/2 (libnghttp2) on the
+/// same port.
 ///
 /// The server listens on one socket; a dispatcher thread accepts each connection and peeks at its first bytes: a
 /// connection that opens with the HTTP/2 client preface (plaintext, prior knowledge) is served as HTTP/2 by a few
 /// I/O threads of the server's own, where requests with content type `application/grpc` are calls of the
 /// responder's ``HTTPResponder/grpcService`` (other requests are answered 505, use HTTP/1.1); every other connection
-/// goes to libmicrohttpd, as below.
+/// goes to the HTTP/1.1 side, as below.
 ///
-/// libmicrohttpd parses HTTP, enforces limits and timeouts, and runs a pool of worker threads, each
-/// with its own `epoll` loop. The server receives each request body in full (up to
-/// ``Configuration-swift.struct/maximumBodySize``), then calls the responder on the worker thread and sends
-/// its response. Connections are kept alive between requests.
+/// The HTTP/1.1 side is the server's own by default (``Configuration-swift.struct/HTTP1Implementation/native``):
+/// one `epoll` loop per worker thread, which parses each request, receives its body in full (up to
+/// ``Configuration-swift.struct/maximumBodySize``), calls the responder on its own thread and writes the response.
+/// A request that runs long, past ``Configuration-swift.struct/handOverConnectionsAfter`` or into the slow lane
+/// (``LaneWorker/enterSlowLane()``), leaves the loop's other connections to another thread. Connections are kept
+/// alive between requests, and pipelined requests are answered in order. libmicrohttpd serves HTTP/1.1 instead when
+/// configured (``Configuration-swift.struct/HTTP1Implementation/libmicrohttpd``), with the same answers.
 ///
 /// Requests over the server's limits never reach the responder: the server answers them itself with the
 /// JSON error body `{"error":{"code":N,"message":"…","status":"…"}}` (413 for the body, 414 for the request
 /// target, 431 for the header section, 400 for contradictory framing headers, 501 for a transfer coding other
 /// than `chunked`) as soon as the headers are in, then closes the connection, reading and discarding what the
 /// client still sends (for up to 30 s, and until it pauses for 5 s) so that it reads the answer rather than a
-/// reset. Requests libmicrohttpd cannot parse (a malformed request line
-/// or header line, an HTTP version other than 1.x, a `Content-Length` that is not a number, broken chunked
-/// encoding, a header section larger than ``Configuration-swift.struct/connectionMemoryLimit``) are answered
-/// by libmicrohttpd with its own short HTML body and the right status: it offers no way to replace those
-/// bodies.
+/// reset. Requests that cannot be parsed (a malformed request line or header line, an HTTP version other than 1.x,
+/// a `Content-Length` that is not a number, broken chunked encoding) are refused the same way, with 400 (505 for
+/// the version); libmicrohttpd answers those with its own short HTML body instead, which it offers no way to
+/// replace.
 ///
 /// ```swift
 /// let server = HTTPServer(port: 0, responder: HTTPClosureResponder { _ in .json(#"{"ok":true}"#) })
@@ -41,21 +43,24 @@ public final class HTTPServer: Sendable {
     /// Tuning and limits of an ``HTTPServer``.
     public struct Configuration: Sendable {
         /// Worker threads, each running its own event loop; defaults to the number of online cores. HTTP/1.1 has
-        /// this many (one libmicrohttpd daemon each), HTTP/2 half as many (at least one).
+        /// this many (one loop, or one libmicrohttpd daemon, each), HTTP/2 half as many (at least one).
         public var threadPoolSize: Int
-        /// Whether workers poll with `epoll` (the default) rather than `poll`.
+        /// Whether libmicrohttpd's workers poll with `epoll` (the default) rather than `poll`; the server's own
+        /// loops always use `epoll`.
         public var usesEpoll: Bool
         /// Inactivity after which a connection is closed (default 60 s); zero disables the timeout.
         ///
-        /// Upgraded (WebSocket) connections are no longer libmicrohttpd's and do not time out.
+        /// A connection whose request the responder is still answering does not time out; upgraded (WebSocket)
+        /// connections leave the HTTP/1.1 side and do not time out.
         public var connectionTimeout: Duration
         /// The most connections served at once (default 10,000), and separately the most open WebSockets.
         ///
-        /// libmicrohttpd admits this many HTTP/1.1 connections per worker thread (each is its own daemon); the
-        /// HTTP/2 side this many connections (one more gets GOAWAY), and the dispatcher this many connections
-        /// waiting for their first bytes. An upgraded connection leaves
-        /// libmicrohttpd once its 101 response is sent and counts against the WebSocket limit instead: one more
-        /// upgrade is answered with 503. The process's open-file limit (`ulimit -n`) also caps connections.
+        /// The native HTTP/1.1 side admits this many connections in all (libmicrohttpd this many per worker thread,
+        /// each being its own daemon); one more is closed unanswered. The HTTP/2 side admits this many connections
+        /// (one more gets GOAWAY), and the dispatcher this many connections waiting for their first bytes. An
+        /// upgraded connection leaves the HTTP/1.1 side once its 101 response is sent and counts against the
+        /// WebSocket limit instead: one more upgrade is answered with 503. The process's open-file limit
+        /// (`ulimit -n`) also caps connections.
         public var connectionLimit: Int
         /// The largest request body accepted, in bytes (default 8 MiB).
         ///
@@ -71,7 +76,9 @@ public final class HTTPServer: Sendable {
         ///
         /// A larger one is answered with 431 and a JSON error, and the responder is not called.
         public var maximumHeaderSize: Int
-        /// Memory per connection for the request line, headers and I/O buffers, in bytes (default 128 KiB).
+        /// libmicrohttpd's memory per connection for the request line, headers and I/O buffers, in bytes (default
+        /// 128 KiB); the native HTTP/1.1 side does not use it (a connection's buffer grows with the request it
+        /// reads, up to the limits above, and is empty between requests).
         ///
         /// libmicrohttpd answers a request whose header section does not fit (about this size, less 64 bytes
         /// per header field) with its own HTML 431, or 414 when the request line alone does not fit, so keep it
@@ -95,8 +102,38 @@ public final class HTTPServer: Sendable {
         /// The sizes of the lanes that answer the requests a responder marks as heavy
         /// (``HTTPResponder/runsInLanes(_:)``): as many fast workers as cores, a slow lane for half as many.
         public var requestLanes = RequestLanes.Configuration()
-        /// Called on each new lane thread before its first request (``RequestLanes/init(configuration:threadStarted:)``).
+        /// Called on each new lane thread before its first request (``RequestLanes/init(configuration:threadStarted:)``),
+        /// and on each thread of the native HTTP/1.1 side, which run their requests themselves.
         public var laneThreadStarted: (@Sendable (LaneWorker) -> Void)?
+        /// Which implementation serves HTTP/1.1 (by default the server's own, ``HTTP1Implementation/default``).
+        public var http1Implementation = HTTP1Implementation.default
+        /// How long a request may run on a connection thread of the native HTTP/1.1 side before the thread's other
+        /// connections go to another thread (default 50 ms); `nil` hands them over only when the request moves to
+        /// the slow lane (``LaneWorker/enterSlowLane()``). Requests still run where they started.
+        public var handOverConnectionsAfter: Duration? = .milliseconds(50)
+
+        /// The implementations of the server's HTTP/1.1 side.
+        ///
+        /// Both give the same answers to the same requests, within the same limits, and call the responder with the
+        /// same ``HTTPRequest``; they differ in cost and in what they answer to requests they cannot parse.
+        public enum HTTP1Implementation: String, Sendable, Hashable, CaseIterable {
+            /// The server's own: event loops of its own (as the HTTP/2 side's), each running its requests on its
+            /// thread, with a small per-connection buffer that grows only as a request needs it. Every refusal,
+            /// unparsable requests included, is a JSON error.
+            case native
+            /// libmicrohttpd 0.9.75: one daemon per worker thread, requests the responder marks as heavy
+            /// (``HTTPResponder/runsInLanes(_:)``) suspended and run on the ``RequestLanes``, a memory pool of
+            /// ``HTTPServer/Configuration-swift.struct/connectionMemoryLimit`` per connection; unparsable requests
+            /// get libmicrohttpd's own HTML answers. Kept for comparisons and as a fallback.
+            case libmicrohttpd
+
+            /// ``native``, unless the environment variable `EMULATOR_HTTP1` says `libmicrohttpd` (for a process whose
+            /// code cannot be changed, such as the `dataconnect` command).
+            public static var `default`: HTTP1Implementation {
+                guard let text = getenv("EMULATOR_HTTP1") else { return .native }
+                return HTTP1Implementation(rawValue: String(cString: text)) ?? .native
+            }
+        }
 
         /// Creates a configuration; every argument has the documented default.
         public init(
@@ -144,9 +181,33 @@ public final class HTTPServer: Sendable {
         /// The listening socket's thread, which hands each connection to one side or the other.
         let dispatcher: ConnectionDispatcher
         /// The HTTP/1.1 side.
-        let daemons: HTTP1Daemons
+        let http1: HTTP1Side
         /// The HTTP/2 (gRPC) side.
         let http2: HTTP2Server
+    }
+
+    /// The HTTP/1.1 side of a run, in the configured implementation.
+    private enum HTTP1Side: Sendable {
+        case native(HTTP1Server)
+        case libmicrohttpd(HTTP1Daemons)
+
+        func add(socket: Int32, address: sockaddr_in) {
+            switch self {
+            case .native(let server): server.adopt(socket: socket, address: address)
+            case .libmicrohttpd(let daemons): daemons.add(socket: socket, address: address)
+            }
+        }
+
+        func beginDrain() {
+            if case .native(let server) = self { server.beginDrain() }
+        }
+
+        func stop() {
+            switch self {
+            case .native(let server): server.stop()
+            case .libmicrohttpd(let daemons): daemons.stop()
+            }
+        }
     }
 
     /// Creates a stopped server.
@@ -232,11 +293,9 @@ public final class HTTPServer: Sendable {
             core.startLanes(configuration.requestLanes, threadStarted: configuration.laneThreadStarted)
             _ = core.takeLastLogMessage()
 
-            let daemons: HTTP1Daemons
-            switch HTTP1Daemons.start(
-                count: max(1, configuration.threadPoolSize), core: core, configuration: configuration)
-            {
-            case .success(let started): daemons = started
+            let http1: HTTP1Side
+            switch startHTTP1() {
+            case .success(let started): http1 = started
             case .failure(let failure):
                 close(listener)
                 core.stopLanes(grace: .zero)
@@ -247,13 +306,13 @@ public final class HTTPServer: Sendable {
             let shared = HTTP2Shared(core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters)
             guard let http2 = HTTP2Server(threads: max(1, configuration.threadPoolSize / 2), shared: shared) else {
                 close(listener)
-                daemons.stop()
+                http1.stop()
                 core.stopLanes(grace: .zero)
                 let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/2 threads"
                 throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
             let destinations = ConnectionDispatcher.Destinations(
-                http1: { socket, address in daemons.add(socket: socket, address: address) },
+                http1: { socket, address in http1.add(socket: socket, address: address) },
                 http2: { socket, address in http2.adopt(socket: socket, remoteAddress: address) })
             guard
                 let dispatcher = ConnectionDispatcher(
@@ -262,14 +321,40 @@ public final class HTTPServer: Sendable {
                     log: { [core] in core.log($0) })
             else {
                 http2.stop()
-                daemons.stop()
+                http1.stop()
                 core.stopLanes(grace: .zero)
                 let reason = core.takeLastLogMessage() ?? "cannot start the connection dispatcher"
                 throw .cannotListen(host: host, port: requestedPort, reason: reason)
             }
-            daemon = Running(dispatcher: dispatcher, daemons: daemons, http2: http2)
+            daemon = Running(dispatcher: dispatcher, http1: http1, http2: http2)
             boundPort.store(bound, ordering: .releasing)
             running.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Starts the configured HTTP/1.1 side (after the lanes).
+    private func startHTTP1() -> Result<HTTP1Side, HTTP1Daemons.StartFailure> {
+        let threads = max(1, configuration.threadPoolSize)
+        switch configuration.http1Implementation {
+        case .libmicrohttpd:
+            return HTTP1Daemons.start(count: threads, core: core, configuration: configuration).map {
+                .libmicrohttpd($0)
+            }
+        case .native:
+            let timeout = configuration.connectionTimeout
+            let shared = HTTP1Shared(
+                core: core, idleTimeout: timeout > .zero ? timeout : nil,
+                connectionLimit: max(0, configuration.connectionLimit), lanes: core.currentLanes,
+                threadStarted: configuration.laneThreadStarted,
+                fastWorkers: configuration.requestLanes.fastWorkers)
+            guard
+                let server = HTTP1Server(
+                    threads: threads, shared: shared, handOverAfter: configuration.handOverConnectionsAfter)
+            else {
+                let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/1.1 threads"
+                return .failure(HTTP1Daemons.StartFailure(reason: reason))
+            }
+            return .success(.native(server))
         }
     }
 
@@ -288,18 +373,20 @@ public final class HTTPServer: Sendable {
             daemon = nil
             running.store(false, ordering: .releasing)
             stopping.dispatcher.stop()
+            stopping.http1.beginDrain()
             stopping.http2.beginDrain()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
             // Requests on the lanes end (or are answered 503, or UNAVAILABLE, when not started) and resume their
-            // connections: libmicrohttpd must not stop with a connection suspended.
+            // connections: libmicrohttpd must not stop with a connection suspended. The native side's requests run
+            // on its own threads and are counted in progress like libmicrohttpd's.
             core.stopLanes(grace: configuration.stopGracePeriod)
             while core.inProgressCount > 0 || grpcStatistics.callsInFlight > 0, ContinuousClock.now < deadline {
                 usleep(2_000)
             }
             // Past the grace period: the calls still open are cancelled and their connections closed.
             stopping.http2.stop()
-            stopping.daemons.stop()
+            stopping.http1.stop()
             core.closeLingeringConnections()
         }
     }

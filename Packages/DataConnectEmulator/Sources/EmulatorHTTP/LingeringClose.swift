@@ -67,6 +67,27 @@ final class LingeringClose: Sendable {
         }
     }
 
+    /// Takes a socket the server's own HTTP/1.1 side has answered and shut down for writing, to drain and then close
+    /// it. Closes it at once when stopping or full.
+    func adopt(ownedSocket socket: Int32) {
+        guard socket >= 0 else { return }
+        let now = ContinuousClock.now
+        let taken =
+            running.load(ordering: .acquiring)
+            && sockets.withLock { sockets in
+                guard sockets.count < Self.capacity else { return false }
+                sockets[socket] = Lingering(lastRead: now, closeBy: now + Self.totalLimit)
+                return true
+            }
+        guard taken else {
+            close(socket)
+            return
+        }
+        if !loop.watch(socket, token: UInt64(socket), add: true) {
+            end(socket)
+        }
+    }
+
     /// Closes every lingering socket and stops the thread; returns once it has exited.
     func stop() {
         running.store(false, ordering: .releasing)

@@ -5,8 +5,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The worker threads that run the requests a responder marks as heavy (``HTTPResponder/runsInLanes(_:)``), in
-/// two lanes, so that slow requests cannot take every thread cheap ones need.
+/// The worker threads that run the requests a responder marks as heavy (``HTTPResponder/runsInLanes(_:)``) on
+/// libmicrohttpd's HTTP/1.1 side, and gRPC calls, in two lanes, so that slow requests cannot take every thread cheap
+/// ones need. The native HTTP/1.1 side runs its requests on its own threads, and its slow requests take places in
+/// the same slow lane.
 ///
 /// Every request starts in the **fast lane**, which keeps ``Configuration-swift.struct/fastWorkers`` threads. A
 /// request that runs past its short budget is moved to the **slow lane** (``LaneWorker/enterSlowLane()``, which the
@@ -22,7 +24,8 @@ import Glibc
 public final class RequestLanes: @unchecked Sendable {
     /// The lanes' sizes.
     public struct Configuration: Sendable, Hashable {
-        /// The threads that run requests that are not (yet) slow.
+        /// The threads that run requests that are not (yet) slow; on the native HTTP/1.1 side, also the most threads
+        /// finishing a long request beside their loop outside the slow lane.
         public var fastWorkers: Int
         /// How many slow requests may run at once.
         public var slowLaneCapacity: Int
@@ -142,7 +145,7 @@ public final class RequestLanes: @unchecked Sendable {
     private func startFastThread() {
         fastThreads += 1
         workerNumber += 1
-        let worker = LaneWorker(lanes: self)
+        let worker = LaneWorker(owner: .lanes(self))
         let thread = Thread { [self] in
             threadStarted?(worker)
             serve(worker)
@@ -188,7 +191,7 @@ public final class RequestLanes: @unchecked Sendable {
     }
 
     /// Moves `worker`'s request to the slow lane (from any thread).
-    fileprivate func enterSlowLane(_ worker: LaneWorker) -> Bool {
+    func enterSlowLane(_ worker: LaneWorker) -> Bool {
         condition.lock()
         if worker.isSlow {
             let admitted = worker.holdsSlowSlot
@@ -213,6 +216,31 @@ public final class RequestLanes: @unchecked Sendable {
         return admitted
     }
 
+    /// Admits a request running on a thread of the server's own (an HTTP/1.1 connection thread that handed its
+    /// connections over) to the slow lane, under the same bound as the lanes' own requests.
+    ///
+    /// - Returns: `false` when the slow lane is full (the refusal is counted); the request should stop.
+    func admitSlowRequest(threadID: Int32) -> Bool {
+        condition.lock()
+        let admitted = slowRunning < configuration.slowLaneCapacity
+        if admitted {
+            slowRunning += 1
+        } else {
+            refusedSlowRequests += 1
+        }
+        condition.unlock()
+        if admitted { Self.lowerPriority(ofThread: threadID) }
+        return admitted
+    }
+
+    /// Gives back the place of a request admitted with ``admitSlowRequest(threadID:)``, once it has ended.
+    func releaseSlowRequest() {
+        condition.lock()
+        slowRunning -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Nice 10 for one thread alone (Linux schedules threads as tasks of their own): cheap requests on the fast
     /// lane's threads get the cores first. The thread ends with its request, since without privileges a priority
     /// cannot be raised again.
@@ -221,31 +249,5 @@ public final class RequestLanes: @unchecked Sendable {
         guard threadID > 0 else { return }
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(threadID), 10)
         #endif
-    }
-}
-
-/// One worker thread of ``RequestLanes``, as the code running a request sees it.
-public final class LaneWorker: @unchecked Sendable {
-    private unowned let lanes: RequestLanes
-    /// Whether the thread left the fast lane (guarded by the lanes' lock).
-    fileprivate var isSlow = false
-    /// Whether its request holds a place in the slow lane (guarded by the lanes' lock).
-    fileprivate var holdsSlowSlot = false
-    /// The thread's kernel id, for its scheduling priority (set by the thread, under the lanes' lock).
-    fileprivate var threadID: Int32 = 0
-
-    fileprivate init(lanes: RequestLanes) {
-        self.lanes = lanes
-    }
-
-    /// Moves the request this worker runs into the slow lane, once it has run past its short budget; callable from
-    /// any thread (the emulator's engine calls it from its deadline watchdog) while the request runs. Either way
-    /// the worker leaves the fast lane, which starts another thread in its place. Calling it again for the same
-    /// request returns the first answer.
-    ///
-    /// - Returns: `false` when the slow lane is full: the caller should stop the request (it holds resources, a
-    ///   database connection above all, that waiting would keep from everyone else).
-    public func enterSlowLane() -> Bool {
-        lanes.enterSlowLane(self)
     }
 }

@@ -5,9 +5,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// The state libmicrohttpd's callbacks reach through their `void *` argument.
+/// What both HTTP/1.1 sides share: the responder, the limits, the run's WebSocket reactor, lingering close and
+/// lanes, the count of requests in progress, the log; and the libmicrohttpd side's callbacks, which reach it through
+/// their `void *` argument.
 ///
-/// Immutable apart from the lock-guarded WebSocket reactor and last log message, because the callbacks
+/// Immutable apart from the lock-guarded run state and last log message, because the callbacks
 /// run concurrently on the daemon's worker threads.
 final class ServerCore: Sendable {
     /// The sizes over which the server answers a request itself, in bytes.
@@ -30,13 +32,13 @@ final class ServerCore: Sendable {
     private let lastLogMessage = Mutex<String?>(nil)
     /// Requests the access handler has seen and libmicrohttpd has not yet reported complete (answered, or their
     /// connection closed).
-    private let requestsInProgress = Atomic<Int>(0)
+    let requestsInProgress = Atomic<Int>(0)
     /// Serves upgraded (WebSocket) connections; one per run of the server.
-    private let webSocketReactor = Mutex<WebSocketReactor?>(nil)
+    let webSocketReactor = Mutex<WebSocketReactor?>(nil)
     /// Drains the connections of requests refused before their body; started for a run's first refusal.
-    private let lingeringClose = Mutex<LingeringClose?>(nil)
+    let lingeringClose = Mutex<LingeringClose?>(nil)
     /// Runs the requests the responder marks as heavy, off the connections' threads; one per run of the server.
-    private let lanes = Mutex<RequestLanes?>(nil)
+    let lanes = Mutex<RequestLanes?>(nil)
 
     init(responder: any HTTPResponder, limits: Limits, logHandler: (@Sendable (String) -> Void)?) {
         self.responder = responder

@@ -9,8 +9,9 @@ import Glibc
 // `/bench.Bench/Echo` (unary, on the request lanes as the emulator's calls are) with the same fixed message, so that
 // the emulator's throughput can be compared with what the HTTP layer alone reaches on either protocol.
 //
-// Usage: HTTPBench [--port N] [--size BYTES] [--threads N]
-// (defaults: port 9400, 200 bytes, one worker thread per core; port 0 picks a free port). Prints
+// Usage: HTTPBench [--port N] [--size BYTES] [--threads N] [--http1 native|libmicrohttpd]
+// (defaults: port 9400, 200 bytes, one worker thread per core, the server's default HTTP/1.1 implementation; port 0
+// picks a free port). Prints
 // `ready http://127.0.0.1:PORT` once listening and stops cleanly on SIGINT or SIGTERM. Drive it with, for
 // example, `wrk -t1 -c32 -d5s -s post.lua http://127.0.0.1:9400/` where post.lua sets a POST body, and
 // `h2load -n 200000 -c 32 -m 8 -d request.bin -H 'content-type: application/grpc' -H 'te: trailers'
@@ -21,6 +22,7 @@ struct BenchOptions {
     var port: UInt16 = 9400
     var size = 200
     var threads = HTTPServer.Configuration.onlineCoreCount
+    var http1 = HTTPServer.Configuration.HTTP1Implementation.default
 
     /// Parses `--flag value` pairs; unknown flags and bad values are usage errors.
     static func parse(_ arguments: [String]) -> Result<BenchOptions, BenchUsageError> {
@@ -42,6 +44,11 @@ struct BenchOptions {
                     return .failure(BenchUsageError("bad thread count '\(value)'"))
                 }
                 options.threads = threads
+            case "--http1":
+                guard let implementation = HTTPServer.Configuration.HTTP1Implementation(rawValue: value) else {
+                    return .failure(BenchUsageError("bad HTTP/1.1 implementation '\(value)'"))
+                }
+                options.http1 = implementation
             default:
                 return .failure(BenchUsageError("unknown option '\(flag)'"))
             }
@@ -97,18 +104,18 @@ switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let parsed):
     options = parsed
 case .failure(let error):
-    writeError("HTTPBench: \(error.message)\nusage: HTTPBench [--port N] [--size BYTES] [--threads N]\n")
+    writeError(
+        "HTTPBench: \(error.message)\n"
+            + "usage: HTTPBench [--port N] [--size BYTES] [--threads N] [--http1 native|libmicrohttpd]\n")
     exit(2)
 }
 
 StopSignals.block()
 
 let body = fixedJSONBody(size: options.size)
-let server = HTTPServer(
-    port: options.port,
-    configuration: HTTPServer.Configuration(threadPoolSize: options.threads),
-    responder: BenchResponder(body: body)
-)
+var configuration = HTTPServer.Configuration(threadPoolSize: options.threads)
+configuration.http1Implementation = options.http1
+let server = HTTPServer(port: options.port, configuration: configuration, responder: BenchResponder(body: body))
 do {
     try server.start()
 } catch {

@@ -2,10 +2,11 @@ import EmulatorHTTP
 import Testing
 
 @Suite struct ConnectionTests {
-    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func keepAliveServesSeveralRequestsOnOneConnection(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -25,9 +26,10 @@ import Testing
         }
     }
 
-    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func pipelinedRequestsAreAnsweredInOrder(_ http1: HTTP1Implementation) async throws {
         // given
-        try await withServer(respond: { request in .text(request.path) }) { server in
+        try await withServer(http1, respond: { request in .text(request.path) }) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -42,9 +44,10 @@ import Testing
         }
     }
 
-    @Test func concurrentRequestsAreAllAnswered() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func concurrentRequestsAreAllAnswered(_ http1: HTTP1Implementation) async throws {
         // given
-        try await withServer(respond: { request in .json(request.body) }) { server in
+        try await withServer(http1, respond: { request in .json(request.body) }) { server in
             // when
             let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
                 for index in 0..<200 {
@@ -70,10 +73,11 @@ import Testing
         }
     }
 
-    @Test(arguments: MalformedRequest.all)
-    func malformedRequestDoesNotStopTheServer(_ malformed: MalformedRequest) async throws {
+    @Test(arguments: HTTP1Implementation.allCases, MalformedRequest.all)
+    func malformedRequestDoesNotStopTheServer(_ http1: HTTP1Implementation, _ malformed: MalformedRequest) async throws
+    {
         // given
-        try await withServer(respond: { _ in .text("fine") }) { server in
+        try await withServer(http1, respond: { _ in .text("fine") }) { server in
             // when
             let bad = try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(1))
             try? bad.send(malformed.bytes)
@@ -88,10 +92,11 @@ import Testing
         }
     }
 
-    @Test func clientDisconnectingMidBodyDoesNotReachTheResponder() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func clientDisconnectingMidBodyDoesNotReachTheResponder(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             // when
             do {
                 let connection = try RawHTTPConnection(port: server.port)

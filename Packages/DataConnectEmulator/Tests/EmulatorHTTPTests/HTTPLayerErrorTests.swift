@@ -63,11 +63,13 @@ import Testing
                 + #"send Content-Length or chunked","status":"UNIMPLEMENTED"}}"#),
     ]
 
-    @Test(arguments: jsonRefusals)
-    func refusalsAreJSONErrorsAndTheServerKeepsServing(_ refusal: JSONRefusal) async throws {
+    @Test(arguments: HTTP1Implementation.allCases, jsonRefusals)
+    func refusalsAreJSONErrorsAndTheServerKeepsServing(
+        _ http1: HTTP1Implementation, _ refusal: JSONRefusal
+    ) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(60))
 
             // when
@@ -85,10 +87,11 @@ import Testing
         }
     }
 
-    @Test func limitsComeFromTheConfiguration() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func limitsComeFromTheConfiguration(_ http1: HTTP1Implementation) async throws {
         // given
         let configuration = HTTPServer.Configuration(maximumURILength: 10, maximumHeaderSize: 100)
-        try await withServer(configuration: configuration, respond: { _ in .text("ok") }) { server in
+        try await withServer(http1, configuration: configuration, respond: { _ in .text("ok") }) { server in
             // when
             let longTarget = try RawHTTPConnection(port: server.port)
             try longTarget.send("GET /01234567890 HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -102,11 +105,12 @@ import Testing
         }
     }
 
-    @Test func aHeaderSectionUnderTheLimitReachesTheResponder() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func aHeaderSectionUnderTheLimitReachesTheResponder(_ http1: HTTP1Implementation) async throws {
         // given: a 70 KiB header, as a 64 KiB auth token makes
         let recorder = RequestRecorder()
         let token = String(repeating: "t", count: 70 * 1024)
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -120,9 +124,10 @@ import Testing
         }
     }
 
-    @Test func aRepeatedEqualContentLengthIsAccepted() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func aRepeatedEqualContentLengthIsAccepted(_ http1: HTTP1Implementation) async throws {
         // given
-        try await withServer(respond: { .json($0.body) }) { server in
+        try await withServer(http1, respond: { .json($0.body) }) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -133,9 +138,10 @@ import Testing
         }
     }
 
-    @Test func aHigherMinorVersionIsServedAsHTTP11() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func aHigherMinorVersionIsServedAsHTTP11(_ http1: HTTP1Implementation) async throws {
         // given
-        try await withServer(respond: { .text($0.version) }) { server in
+        try await withServer(http1, respond: { .text($0.version) }) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -148,7 +154,8 @@ import Testing
         }
     }
 
-    /// A request libmicrohttpd rejects while parsing, before the server sees it.
+    /// A request the HTTP layer cannot parse (or whose size is unknowable: a number past 2^64), answered before any
+    /// application code runs.
     struct UnparsableRequest: Sendable, CustomTestStringConvertible {
         var name: String
         var request: [UInt8]
@@ -188,14 +195,16 @@ import Testing
             "GET /\(String(repeating: "a", count: 200 * 1024)) HTTP/1.1\r\nHost: x\r\n\r\n", 414),
     ]
 
-    /// libmicrohttpd answers these itself, with its own short HTML body and no `Content-Type`: it calls no
-    /// application code between finding the error and queueing its answer. The status is right, the
-    /// connection is closed, and the server goes on serving.
-    @Test(arguments: unparsable)
-    func unparsableRequestsGetLibmicrohttpdsAnswerWithTheRightStatus(_ unparsable: UnparsableRequest) async throws {
+    /// The status is right, the connection is closed, and the server goes on serving. The native side answers with
+    /// the JSON error body of every other refusal; libmicrohttpd answers these itself, with its own short HTML body
+    /// and no `Content-Type`: it calls no application code between finding the error and queueing its answer.
+    @Test(arguments: HTTP1Implementation.allCases, unparsable)
+    func unparsableRequestsGetTheRightStatus(
+        _ http1: HTTP1Implementation, _ unparsable: UnparsableRequest
+    ) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(60))
 
             // when
@@ -204,7 +213,14 @@ import Testing
 
             // then
             #expect(response.status == unparsable.status)
-            #expect(response.headers["Content-Type"] == nil)
+            switch http1 {
+            case .native:
+                #expect(response.headers["Content-Type"] == "application/json")
+                #expect(response.text.hasPrefix(#"{"error":{"code":\#(unparsable.status),"message":""#))
+                #expect(response.headers.values(for: "Connection") == ["close"])
+            case .libmicrohttpd:
+                #expect(response.headers["Content-Type"] == nil)
+            }
             #expect(recorder.requests.isEmpty)
             try expectStillServing(server)
         }

@@ -7,13 +7,17 @@ import Glibc
 #endif
 
 @Suite struct HTTPServerTests {
-    @Test func getRoundTripCarriesPathQueryAndHeaders() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func getRoundTripCarriesPathQueryAndHeaders(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: { request in
-            recorder.record(request)
-            return .json(#"{"ok":true}"#, headers: ["X-Answer": "42"])
-        }) { server in
+        try await withServer(
+            http1,
+            respond: { request in
+                recorder.record(request)
+                return .json(#"{"ok":true}"#, headers: ["X-Answer": "42"])
+            }
+        ) { server in
             // when
             let (body, response) = try await fetch(
                 port: server.port, "/emulator/info?serviceId=s1&name=two%20words&flag",
@@ -38,11 +42,12 @@ import Glibc
         }
     }
 
-    @Test func postRoundTripDeliversBodyAndHeaders() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func postRoundTripDeliversBodyAndHeaders(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
         let payload = Array(#"{"name":"c","operationName":"ListMovies","variables":{"limit":5}}"#.utf8)
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             // when
             let (body, response) = try await fetch(
                 port: server.port, "/v1/projects/p/locations/l/services/s/connectors/c:executeQuery",
@@ -60,10 +65,11 @@ import Glibc
         }
     }
 
-    @Test func pathIsPercentDecodedAndQueryIsSplit() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func pathIsPercentDecodedAndQueryIsSplit(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -81,11 +87,15 @@ import Glibc
         }
     }
 
-    @Test func statusAndCustomHeadersReachTheClient() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func statusAndCustomHeadersReachTheClient(_ http1: HTTP1Implementation) async throws {
         // given
-        try await withServer(respond: { _ in
-            HTTPResponse(status: .notFound, headers: ["Content-Type": "text/plain", "X-Trace": "t"], body: [])
-        }) { server in
+        try await withServer(
+            http1,
+            respond: { _ in
+                HTTPResponse(status: .notFound, headers: ["Content-Type": "text/plain", "X-Trace": "t"], body: [])
+            }
+        ) { server in
             // when
             let connection = try RawHTTPConnection(port: server.port)
             try connection.send("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -99,11 +109,13 @@ import Glibc
         }
     }
 
-    @Test func invalidStatusBecomes500AndBadHeaderIsDroppedWithAWarning() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func invalidStatusBecomes500AndBadHeaderIsDroppedWithAWarning(_ http1: HTTP1Implementation) async throws {
         // given
         let messages = MessageLog()
         let configuration = HTTPServer.Configuration(logHandler: { messages.append($0) })
         try await withServer(
+            http1,
             configuration: configuration,
             respond: { request in
                 if request.path == "/status" { return HTTPResponse(status: 42) }
@@ -127,11 +139,15 @@ import Glibc
         }
     }
 
-    @Test(arguments: [(1, true), (1, false), (3, true), (2, false)])
-    func everyPollingModeServesRequestsOnAKeptAliveConnection(threads: Int, epoll: Bool) async throws {
+    @Test(arguments: HTTP1Implementation.allCases, [(1, true), (1, false), (3, true), (2, false)])
+    func everyPollingModeServesRequestsOnAKeptAliveConnection(
+        _ http1: HTTP1Implementation, _ mode: (threads: Int, epoll: Bool)
+    ) async throws {
         // given
+        let (threads, epoll) = mode
         let configuration = HTTPServer.Configuration(threadPoolSize: threads, usesEpoll: epoll)
         try await withServer(
+            http1,
             configuration: configuration,
             respond: { request in .json(request.body) }
         ) { server in
@@ -211,9 +227,11 @@ import Glibc
         }
     }
 
-    @Test func stopIsIdempotentAndAStoppedServerRefusesConnections() throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func stopIsIdempotentAndAStoppedServerRefusesConnections(_ http1: HTTP1Implementation) throws {
         // given
-        let server = HTTPServer(port: 0, respond: { _ in .text("up") })
+        let server = HTTPServer(
+            port: 0, configuration: HTTPServer.Configuration().serving(http1), respond: { _ in .text("up") })
         try server.start()
         let port = server.port
         let connection = try RawHTTPConnection(port: port)
@@ -230,9 +248,11 @@ import Glibc
         #expect(throws: RawHTTPError.connect(ECONNREFUSED)) { try RawHTTPConnection(port: port) }
     }
 
-    @Test func aStoppedServerCanStartAgain() throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func aStoppedServerCanStartAgain(_ http1: HTTP1Implementation) throws {
         // given
-        let server = HTTPServer(port: 0, respond: { _ in .text("again") })
+        let server = HTTPServer(
+            port: 0, configuration: HTTPServer.Configuration().serving(http1), respond: { _ in .text("again") })
         try server.start()
         server.stop()
 
@@ -246,9 +266,11 @@ import Glibc
         #expect(try connection.readResponse().text == "again")
     }
 
-    @Test func releasingARunningServerStopsIt() throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func releasingARunningServerStopsIt(_ http1: HTTP1Implementation) throws {
         // given
-        var server: HTTPServer? = HTTPServer(port: 0, respond: { _ in HTTPResponse() })
+        var server: HTTPServer? = HTTPServer(
+            port: 0, configuration: HTTPServer.Configuration().serving(http1), respond: { _ in HTTPResponse() })
         try server?.start()
         let port = try #require(server?.port)
 

@@ -6,14 +6,18 @@ import Testing
     static let tooLargeJSON =
         #"{"error":{"code":413,"message":"request body exceeds 8388608 bytes","status":"RESOURCE_EXHAUSTED"}}"#
 
-    @Test func bodyOfExactlyTheLimitIsAccepted() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func bodyOfExactlyTheLimitIsAccepted(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
         let payload = (0..<Self.limit).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        try await withServer(respond: { request in
-            recorder.record(request)
-            return .json(#"{"received":\#(request.body.count)}"#)
-        }) { server in
+        try await withServer(
+            http1,
+            respond: { request in
+                recorder.record(request)
+                return .json(#"{"received":\#(request.body.count)}"#)
+            }
+        ) { server in
             // when
             let (body, response) = try await fetch(port: server.port, "/upload", method: "POST", body: payload)
 
@@ -24,11 +28,13 @@ import Testing
         }
     }
 
-    @Test func contentLengthOverTheLimitGets413WithoutCallingTheResponder() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func contentLengthOverTheLimitGets413WithoutCallingTheResponder(_ http1: HTTP1Implementation) async throws {
         // given: no idle time-out, so that only the server's own close can end the connection before the hang guard
         let recorder = RequestRecorder()
         let configuration = HTTPServer.Configuration(connectionTimeout: .zero)
-        try await withServer(configuration: configuration, respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, configuration: configuration, respond: echoResponder(recorder: recorder)) {
+            server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -43,9 +49,10 @@ import Testing
         }
     }
 
-    @Test func aClientStillSendingARefusedBodyIsNotReset() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func aClientStillSendingARefusedBodyIsNotReset(_ http1: HTTP1Implementation) async throws {
         // given: an upload over the limit, refused once its headers are in
-        try await withServer(respond: echoResponder(recorder: RequestRecorder())) { server in
+        try await withServer(http1, respond: echoResponder(recorder: RequestRecorder())) { server in
             let connection = try RawHTTPConnection(port: server.port)
             let response = try Self.startOversizedUpload(on: connection)
             #expect(response.status == 413)
@@ -73,10 +80,11 @@ import Testing
         return try connection.readResponse()
     }
 
-    @Test func contentLengthOverTheLimitGets413ThroughURLSession() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func contentLengthOverTheLimitGets413ThroughURLSession(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             // when
             let (body, response) = try await fetch(
                 port: server.port, "/upload", method: "POST", headers: ["Expect": "100-continue"],
@@ -89,10 +97,11 @@ import Testing
         }
     }
 
-    @Test func chunkedUploadIsReassembled() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func chunkedUploadIsReassembled(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -110,11 +119,13 @@ import Testing
         }
     }
 
-    @Test func chunkedUploadGrowingPastTheLimitGets413WithoutCallingTheResponder() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func chunkedUploadGrowingPastTheLimitGets413WithoutCallingTheResponder(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
         let configuration = HTTPServer.Configuration(maximumBodySize: 1000)
-        try await withServer(configuration: configuration, respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, configuration: configuration, respond: echoResponder(recorder: recorder)) {
+            server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when
@@ -135,10 +146,11 @@ import Testing
         }
     }
 
-    @Test func emptyPostReachesTheResponder() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func emptyPostReachesTheResponder(_ http1: HTTP1Implementation) async throws {
         // given
         let recorder = RequestRecorder()
-        try await withServer(respond: echoResponder(recorder: recorder)) { server in
+        try await withServer(http1, respond: echoResponder(recorder: recorder)) { server in
             let connection = try RawHTTPConnection(port: server.port)
 
             // when

@@ -101,12 +101,14 @@ import Testing
         #expect(lanes.submit(run: {}, abandon: {}) == false)
     }
 
-    @Test func aLaneRequestNeverHoldsUpTheConnectionsThread() throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func aLaneRequestNeverHoldsUpTheConnectionsThread(_ http1: HTTP1Implementation) throws {
         // given one connection thread, and a responder whose lane requests block until released; the requests go
         // over blocking sockets, so that nothing here waits for a task of the (busy) concurrency pool to run
         let release = DispatchSemaphore(value: 0)
         let responder = LaneResponder(release: release)
-        let server = HTTPServer(port: 0, configuration: .init(threadPoolSize: 1), responder: responder)
+        let server = HTTPServer(
+            port: 0, configuration: HTTPServer.Configuration(threadPoolSize: 1).serving(http1), responder: responder)
         try server.start()
         defer { server.stop() }
         let slow = try RawHTTPConnection(port: server.port)

@@ -42,8 +42,9 @@ final class WebSocketReactor: Sendable {
     /// The number of open connections.
     var count: Int { connections.withLock { $0.byToken.count } }
 
-    /// Takes over an upgraded socket: creates its connection, processes the bytes read after the handshake and starts
-    /// watching the socket. Hands the socket back to libmicrohttpd at once when the reactor is stopping.
+    /// Takes over a socket libmicrohttpd upgraded: creates its connection, processes the bytes read after the
+    /// handshake and starts watching the socket. Hands the socket back to libmicrohttpd at once when the reactor is
+    /// stopping.
     func adopt(
         descriptor: Int32, upgrade: OpaquePointer, extra: [UInt8], handler: any WebSocketHandler,
         maximumMessageSize: Int
@@ -57,12 +58,35 @@ final class WebSocketReactor: Sendable {
         // Should that fail, the connection stays with libmicrohttpd until it ends.
         let detached = cmhd_upgrade_detach(descriptor)
         if detached >= 0 { _ = cmhd_upgrade_close(upgrade) }
+        serve(
+            descriptor: detached >= 0 ? detached : descriptor, upgrade: detached >= 0 ? nil : upgrade, extra: extra,
+            handler: handler, maximumMessageSize: maximumMessageSize)
+    }
+
+    /// Takes over a non-blocking socket the server's own HTTP/1.1 side upgraded, after its `101`: the connection owns
+    /// and closes it. Closes it at once when the reactor is stopping.
+    func adopt(descriptor: Int32, extra: [UInt8], handler: any WebSocketHandler, maximumMessageSize: Int) {
+        guard running.load(ordering: .acquiring) else {
+            close(descriptor)
+            return
+        }
+        serve(
+            descriptor: descriptor, upgrade: nil, extra: extra, handler: handler, maximumMessageSize: maximumMessageSize
+        )
+    }
+
+    /// Creates the connection of an upgraded socket, processes the bytes read after the handshake and starts watching
+    /// the socket.
+    private func serve(
+        descriptor: Int32, upgrade: OpaquePointer?, extra: [UInt8], handler: any WebSocketHandler,
+        maximumMessageSize: Int
+    ) {
         let connection = connections.withLock { registry -> WebSocketConnection in
             let token = registry.next
             registry.next += 1
             let connection = WebSocketConnection(
-                descriptor: detached >= 0 ? detached : descriptor, upgrade: detached >= 0 ? nil : upgrade,
-                token: token, handler: handler, reactor: self, maximumMessageSize: maximumMessageSize)
+                descriptor: descriptor, upgrade: upgrade, token: token, handler: handler, reactor: self,
+                maximumMessageSize: maximumMessageSize)
             registry.byToken[token] = connection
             return connection
         }

@@ -28,7 +28,8 @@ import Testing
         return received
     }
 
-    @Test func http1AndWebSocketAreStillServedBesideHTTP2() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func http1AndWebSocketAreStillServedBesideHTTP2(_ http1: HTTP1Implementation) async throws {
         final class Echo: WebSocketHandler {
             func webSocketDidOpen(_ connection: WebSocketConnection) {}
             func webSocket(_ connection: WebSocketConnection, didReceive message: WebSocketMessage) {
@@ -44,7 +45,7 @@ import Testing
             var grpcService: (any GRPCService)? { self }
             func method(for path: String) -> GRPCMethod? { unaryEcho }
         }
-        let server = HTTPServer(port: 0, responder: Both())
+        let server = HTTPServer(port: 0, configuration: HTTPServer.Configuration().serving(http1), responder: Both())
         try server.start()
         defer { server.stop() }
 

@@ -70,6 +70,14 @@ final class RawHTTPConnection {
         return response
     }
 
+    /// Reads the status line and header lines of a response as sent, each without its line end, leaving the body
+    /// unread.
+    func readRawHead() throws(RawHTTPError) -> [String] {
+        var lines = [try readLine()]
+        while let line = Optional(try readLine()), !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Reads the status line and headers of a response, leaving the body unread.
     func readHead() throws(RawHTTPError) -> RawHTTPResponse {
         let statusLine = try readLine()

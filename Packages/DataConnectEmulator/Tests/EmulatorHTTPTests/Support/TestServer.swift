@@ -14,12 +14,27 @@ final class RequestRecorder: Sendable {
     }
 }
 
-/// Starts a server on a free port with a responder closure; stops it when the test's scope ends.
+/// The HTTP/1.1 implementations; the HTTP/1.1 suites run against each.
+typealias HTTP1Implementation = HTTPServer.Configuration.HTTP1Implementation
+
+extension HTTPServer.Configuration {
+    /// This configuration with `implementation` serving HTTP/1.1.
+    func serving(_ implementation: HTTP1Implementation) -> HTTPServer.Configuration {
+        var configuration = self
+        configuration.http1Implementation = implementation
+        return configuration
+    }
+}
+
+/// Starts a server on a free port with a responder closure, its HTTP/1.1 side in `http1` (by default the
+/// configuration's); stops it when the test's scope ends.
 func withServer<Result>(
+    _ http1: HTTP1Implementation? = nil,
     configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
     respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
     _ body: (HTTPServer) async throws -> Result
 ) async throws -> Result {
+    let configuration = http1.map { configuration.serving($0) } ?? configuration
     let server = HTTPServer(port: 0, configuration: configuration, respond: respond)
     try server.start()
     defer { server.stop() }

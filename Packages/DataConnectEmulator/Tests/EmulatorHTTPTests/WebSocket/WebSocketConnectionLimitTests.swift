@@ -30,10 +30,12 @@ import Testing
         return nil
     }
 
-    @Test func anOpenWebSocketCountsAgainstTheWebSocketLimitOnly() async throws {
+    @Test(arguments: HTTP1Implementation.allCases)
+    func anOpenWebSocketCountsAgainstTheWebSocketLimitOnly(_ http1: HTTP1Implementation) async throws {
         // given: a single worker admitting one connection, and one WebSocket open
         let configuration = HTTPServer.Configuration(threadPoolSize: 1, connectionLimit: 1)
         try await withServer(
+            http1,
             configuration: configuration,
             respond: { request in
                 request.headers.values(for: "upgrade").isEmpty

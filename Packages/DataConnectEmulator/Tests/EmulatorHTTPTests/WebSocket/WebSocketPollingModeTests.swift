@@ -19,11 +19,15 @@ import Testing
         WebSocketFrame.encode(.text, payload: Array(text.utf8), maskingKey: WebSocketMaskingKey(0x37, 0xFA, 0x21, 0x3D))
     }
 
-    @Test(arguments: [(1, true), (1, false), (3, true), (2, false)])
-    func upgradesAndEchoesInEveryPollingMode(threads: Int, epoll: Bool) async throws {
+    @Test(arguments: HTTP1Implementation.allCases, [(1, true), (1, false), (3, true), (2, false)])
+    func upgradesAndEchoesInEveryPollingMode(
+        _ http1: HTTP1Implementation, _ mode: (threads: Int, epoll: Bool)
+    ) async throws {
         // given
+        let (threads, epoll) = mode
         let configuration = HTTPServer.Configuration(threadPoolSize: threads, usesEpoll: epoll)
         try await withServer(
+            http1,
             configuration: configuration,
             respond: { request in .webSocket(for: request, handler: Echo()) }
         ) { server in
