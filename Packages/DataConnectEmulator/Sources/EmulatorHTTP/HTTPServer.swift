@@ -341,6 +341,10 @@ public final class HTTPServer: Sendable {
                 .libmicrohttpd($0)
             }
         case .native:
+            // A loop runs its requests itself: as many loops as requests may run at once, so that on a database
+            // server (the fast lane sized to its pool) a request waiting for its answer does not leave a
+            // connection of the pool, and a core, idle.
+            let threads = max(threads, configuration.requestLanes.fastWorkers)
             let timeout = configuration.connectionTimeout
             let shared = HTTP1Shared(
                 core: core, idleTimeout: timeout > .zero ? timeout : nil,
