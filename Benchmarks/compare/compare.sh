@@ -27,6 +27,7 @@ parts="${PARTS:-shapes,realtime}"
 mkdir -p "$out"
 
 source "$root/Benchmarks/emulator/common.sh"
+need_sqlite_tools
 # wrk's connections and the emulators' sockets; realtime-bench raises its own limit to the hard one (10,000
 # subscribers need about 10,500 descriptors in each of its two processes).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -36,36 +36,6 @@ KEYS = ("ceiling", "pg_get", "pg_list", "sqlite_get", "sqlite_list", "floor_1", 
         "pg_list_two", "pg_insert")
 
 
-def own_ticks_with(server_pid):
-    """bench.own_ticks, counting the PostgreSQL server's processes (started by pg_ctl, not under this script) as
-    this script's own: what the server does for the measured requests is part of the measurement."""
-
-    def own_ticks():
-        roots = {os.getpid(), server_pid}
-        parents, ticks = {}, {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                text = open(f"/proc/{entry}/stat").read()
-            except OSError:
-                continue
-            fields = text[text.rindex(")") + 2:].split()
-            parents[int(entry)] = int(fields[1])
-            ticks[int(entry)] = sum(int(x) for x in fields[11:15])
-        total = 0
-        for pid, value in ticks.items():
-            ancestor = pid
-            while ancestor > 1:
-                if ancestor in roots:
-                    total += value
-                    break
-                ancestor = parents.get(ancestor, 0)
-        return total
-
-    return own_ticks
-
-
 def psql(url, sql):
     return subprocess.run(["psql", url, "-Atqc", sql], capture_output=True, text=True, check=True).stdout.strip()
 
@@ -142,7 +112,7 @@ def main():
                "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv)}
     results["machine"]["postgresql"] = psql(args.postgres, "SHOW server_version")
     with open(os.path.join(psql(args.postgres, "SHOW data_directory"), "postmaster.pid")) as f:
-        bench.own_ticks = own_ticks_with(int(f.readline()))
+        bench.OWN_ROOTS.add(int(f.readline()))
     results["postgresql_settings"] = {name: psql(args.postgres, f"SHOW {name}")
                                       for name in ("fsync", "synchronous_commit", "shared_buffers", "wal_sync_method")}
     if args.fsync_report:

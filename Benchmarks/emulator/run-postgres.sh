@@ -15,30 +15,12 @@ root="$(cd "$here/../.." && pwd)"
 out="$here/.out"
 mkdir -p "$out"
 
-children=()
-cluster=""
-cleanup() {
-  for pid in "${children[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [ -n "$cluster" ]; then
-    "$pgcluster" stop "$cluster" >&2 || true
-    rm -rf "$cluster"
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-need() { command -v "$1" >/dev/null || { echo "run-postgres.sh: $1 is missing (apt-get install -y $2)" >&2; exit 1; }; }
-need wrk wrk
-need gcc gcc
-need psql postgresql-client
-pkg-config --exists libpq || { echo "run-postgres.sh: libpq-dev is missing" >&2; exit 1; }
+source "$here/common.sh"
+need_sqlite_tools
+need_postgres_tools
 
 # BENCH_SKIP_BUILD=1 reuses the binaries of the last build. The emulator's executables (and pg-cluster) are
 # built from the root package, so the libraries are compiled once.
-build() { [ "${BENCH_SKIP_BUILD:-0}" = 1 ] || (swift build -c release "$@" 2>&1 | tail -1) >&2; }
 echo "== build (release)" >&2
 for product in dataconnect pg-cluster http-bench realtime-bench; do
   build --package-path "$root" --product "$product"
@@ -51,31 +33,9 @@ build --package-path "$here/tools" --product sql-explain
 explain="$here/tools/.build/release/sql-explain"
 gcc -O2 -o "$out/pg_floor" "$here/pg_floor.c" $(pkg-config --cflags --libs libpq) -lpthread
 
-backend="$here/backend"
-if [ "${BENCH_INDEX:-composite}" = composite ]; then
-  backend="$out/backend-composite"
-  rm -rf "$backend" && cp -r "$here/backend" "$backend"
-  sed -i -e 's/^type Movie @table {/type Movie @table @index(fields: ["genre", "releaseYear"], order: [ASC, DESC]) {/' \
-    -e 's/^  genre: String @index$/  genre: String/' "$backend/schema/schema.gql"
-  grep -q '@index(fields' "$backend/schema/schema.gql" || { echo "run-postgres.sh: cannot make the composite variant" >&2; exit 1; }
-fi
+backend=$(composite_backend "$here/backend" "$out")
 
-# Starts `dataconnect emulator ARGS...` with the seed file, waits for ready, stops it. The seed is one
-# transaction of 42,000 rows: on PostgreSQL it takes longer than the default 30 s request limit on a busy machine.
-seed() {
-  local log="$1"
-  shift
-  "$dataconnect" emulator --backend "$backend" --port 0 --no-watch --request-timeout 600 --seed "$out/seed.gql" "$@" \
-    >"$log" 2>&1 &
-  children+=($!)
-  for _ in $(seq 1 6000); do
-    grep -q '^ready ' "$log" && break
-    kill -0 "${children[-1]}" 2>/dev/null || break
-    sleep 0.1
-  done
-  grep -q '^ready ' "$log" || { cat "$log" >&2; exit 1; }
-  kill -TERM "${children[-1]}" && wait "${children[-1]}" || true
-}
+seed() { seed_emulator "$dataconnect" "$backend" "$out/seed.gql" "$@"; }
 
 # The SQLite data: run.sh's cache (the same key), made here when missing.
 key=$(cat "$here/gen_data.py" "$backend"/schema/*.gql "$dataconnect" | sha256sum | cut -c1-16)
@@ -90,11 +50,7 @@ if [ ! -f "$data/dataconnect.sqlite" ] || [ ! -f "$out/seed.gql" ]; then
 fi
 
 echo "== start PostgreSQL (.out/pg)" >&2
-"$pgcluster" stop "$out/pg" >/dev/null 2>&1 || true
-rm -rf "$out/pg"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cluster="$out/pg"
-server=$("$pgcluster" start "$cluster" --port "$port")
+start_cluster "$pgcluster" "$out/pg"
 url() { echo "${server%%/postgres\?*}/$1?sslmode=disable"; }
 for database in bench inserts realtime; do psql "$server" -qc "CREATE DATABASE $database" >&2; done
 echo "== seed PostgreSQL ($(url bench))" >&2

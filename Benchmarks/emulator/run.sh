@@ -12,6 +12,7 @@ out="$here/.out"
 mkdir -p "$out"
 
 source "$here/common.sh"
+need_sqlite_tools
 
 echo "== build (release)" >&2
 build --package-path "$root" --product dataconnect
@@ -29,14 +30,7 @@ if ! "$here/.venv/bin/python" -c 'import ariadne, uvicorn, uvloop' 2>/dev/null; 
   "$here/.venv/bin/pip" install -q -r "$here/requirements.txt" >&2
 fi
 
-backend="$here/backend"
-if [ "${BENCH_INDEX:-composite}" = composite ]; then
-  backend="$out/backend-composite"
-  rm -rf "$backend" && cp -r "$here/backend" "$backend"
-  sed -i -e 's/^type Movie @table {/type Movie @table @index(fields: ["genre", "releaseYear"], order: [ASC, DESC]) {/' \
-    -e 's/^  genre: String @index$/  genre: String/' "$backend/schema/schema.gql"
-  grep -q '@index(fields' "$backend/schema/schema.gql" || { echo "run.sh: cannot make the composite variant" >&2; exit 1; }
-fi
+backend=$(composite_backend "$here/backend" "$out")
 
 # The data: seeded once per (generator, schema, emulator build), through the emulator's --seed.
 data=$("$here/seed-data.sh" "$dataconnect" "$backend" "$here/gen_data.py" "$out")

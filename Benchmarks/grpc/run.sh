@@ -15,6 +15,7 @@ out="$here/.out"
 mkdir -p "$out"
 
 source "$root/Benchmarks/emulator/common.sh"
+need_sqlite_tools
 need h2load nghttp2-client
 python="$root/.build/venv/bin/python"
 "$python" -c 'import grpc, grpc_tools' 2>/dev/null ||

@@ -12,19 +12,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$here/.out"
 mkdir -p "$out"
-command -v wrk >/dev/null || { echo "run.sh: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
-
-children=()
-cluster=""
-cleanup() {
-  for pid in "${children[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [ -n "$cluster" ]; then "$root/.build/release/pg-cluster" stop "$cluster" >/dev/null 2>&1 || true; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+source "$root/Benchmarks/emulator/common.sh"
+need wrk wrk
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
   echo "== build (release)" >&2
@@ -87,11 +76,7 @@ for database in ${DATABASES:-sqlite postgresql}; do
       measure sqlite
       ;;
     postgresql)
-      cluster="$out/pg"
-      "$root/.build/release/pg-cluster" stop "$cluster" >/dev/null 2>&1 || true
-      rm -rf "$cluster"
-      port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-      server=$("$root/.build/release/pg-cluster" start "$cluster" --port "$port")
+      start_cluster "$root/.build/release/pg-cluster" "$out/pg"
       start_emulator "$out/emulator-postgresql.log" --postgres "$server"
       measure postgresql
       ;;

@@ -607,26 +607,39 @@ def cost_of(ids):
     return {"median": 1 - ids["median"], "min": 1 - ids["max"], "max": 1 - ids["min"]}
 
 
-def markdown(r):
-    rounds, q = r["rounds"], ratios(r)
-    keys = list(r["shapes"])
-    n = len(rounds[f"{keys[0]}.emulator"])
+class TableFormats:
+    """How both shapes tables (this one's and bench_shapes_postgres.py's) show their figures."""
 
-    def rps(key):
-        return statistics.median(x["rps"] for x in rounds[key])
+    def __init__(self, r):
+        self.rounds = r["rounds"]
+        self.count = len(self.rounds[f"{next(iter(r['shapes']))}.emulator"])
 
-    def spread(value, fmt):
+    def rps(self, key):
+        """The median requests per second of a row's rounds."""
+        return statistics.median(x["rps"] for x in self.rounds[key])
+
+    def spread(self, value, fmt):
+        """A median with its (min–max) range when there is more than one round."""
         text = fmt(value["median"])
-        return text if n == 1 else f"{text} ({fmt(value['min'])}–{fmt(value['max'])})"
+        return text if self.count == 1 else f"{text} ({fmt(value['min'])}–{fmt(value['max'])})"
 
+    @staticmethod
     def percent(v):
         return f"{v:.0%}"
 
-    def times(v):
-        return f"{v:.2f}x"
-
+    @staticmethod
     def verdict(ok):
         return "met" if ok else "**missed**"
+
+
+def markdown(r):
+    rounds, q = r["rounds"], ratios(r)
+    keys = list(r["shapes"])
+    table = TableFormats(r)
+    rps, spread, percent, verdict = table.rps, table.spread, TableFormats.percent, TableFormats.verdict
+
+    def times(v):
+        return f"{v:.2f}x"
 
     def floor_f(key):
         """F's median and the candidate that won most rounds."""
@@ -643,7 +656,7 @@ def markdown(r):
         f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Debian {m['debian']}, {m['swift']}, "
         f"SQLite {m['sqlite']}, {m['wrk']}; load average at start {' '.join(m['loadavg_at_start'])}.",
         f"Date: {r['date']}. Command: `{r['command']}`. wrk `{r['wrk']}` on 127.0.0.1 after a 1 s warm-up "
-        f"(the emulator benchmark's `post.lua`), {n} interleaved round{'s' if n != 1 else ''}; in each round, per "
+        f"(the emulator benchmark's `post.lua`), {table.count} interleaved round{'s' if table.count != 1 else ''}; in each round, per "
         f"shape: its ceiling, then the emulator without and with entity ids in {r['slices']} alternating slices of "
         f"{slice_seconds(r['duration'], r['slices'])} s each (AB BA …, after a warm-up and one uncounted slice "
         f"of each), their requests summed, then the floors: `floor_shapes` (gcc -O2), one thread, "
@@ -724,18 +737,15 @@ def write_docs(docs, table, begin_marker=DOCS_BEGIN, end_marker=DOCS_END, name="
     print(f"{name}: wrote the table into {docs}", file=sys.stderr)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--render", help="print the table of an earlier results.json and exit")
+def add_common_arguments(parser, results_stem):
+    """The arguments both shapes benchmarks take (this one and bench_shapes_postgres.py)."""
+    parser.add_argument("--render", help=f"print the table of an earlier {results_stem}.json and exit")
     parser.add_argument("--write-docs", action="store_true",
-                        help="replace the text between the bench-shapes markers in --docs with --results, and exit")
+                        help="replace the text between the benchmark's markers in --docs with --results, and exit")
     parser.add_argument("--docs", default=os.path.join(ROOT, "docs", "performance.md"))
-    parser.add_argument("--results", default=os.path.join(HERE, ".out", "results.md"))
+    parser.add_argument("--results", default=os.path.join(HERE, ".out", f"{results_stem}.md"))
     parser.add_argument("--dataconnect")
-    parser.add_argument("--ceiling")
     parser.add_argument("--explain")
-    parser.add_argument("--floor")
-    parser.add_argument("--data", help="the cached data directory (dataconnect.sqlite)")
     parser.add_argument("--backend", default=os.path.join(HERE, "backend"))
     parser.add_argument("--duration", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
@@ -743,39 +753,56 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--slices", type=int, default=5,
                         help="alternating slices per round for the emulator with and without entity ids")
+
+
+def drive(parser, name, required, results_stem, markdown_of, ratios_of, markers, measure):
+    """What both shapes benchmarks do around their measurements: --write-docs and --render, the required
+    arguments, the results' header, every started process stopped, then .out/<results_stem>.json and .md written
+    and the table printed. `measure(args, work, results)` runs the benchmark into `results`; `ratios_of` and
+    `markdown_of` make its ratios and its table."""
     args = parser.parse_args()
     if args.write_docs:
         if not os.path.exists(args.results):
-            sys.exit(f"bench_shapes.py: no {args.results}: run the benchmark first")
-        write_docs(args.docs, open(args.results).read())
+            sys.exit(f"{name}: no {args.results}: run the benchmark first")
+        write_docs(args.docs, open(args.results).read(), *markers, name)
         return
     if args.render:
-        print(markdown(json.load(open(args.render))))
+        print(markdown_of(json.load(open(args.render))))
         return
-    missing = [n for n in ("dataconnect", "ceiling", "explain", "floor", "data") if not getattr(args, n)]
+    missing = [n for n in required if not getattr(args, n)]
     if missing:
-        parser.error("missing " + ", ".join("--" + n for n in missing))
+        parser.error("missing " + ", ".join("--" + n.replace("_", "-") for n in missing))
 
-    work = tempfile.mkdtemp(prefix="dc-shapes-")
+    work = tempfile.mkdtemp(prefix=f"dc-{name.removesuffix('.py')}-")
     command = os.environ.get("BENCH_COMMAND") or " ".join(sys.argv)
     results = {"machine": bench.machine(), "wrk": f"-t{args.threads} -c{args.connections} -d{args.duration}s",
                "duration": args.duration, "slices": args.slices, "date": time.strftime("%Y-%m-%d"),
                "command": command}
     try:
-        run(args, work, results)
+        measure(args, work, results)
     finally:
         for process in bench.started:
             bench.stop(process)
         shutil.rmtree(work, ignore_errors=True)
     out = os.path.join(HERE, ".out")
     os.makedirs(out, exist_ok=True)
-    results["ratios"] = ratios(results)
-    with open(os.path.join(out, "results.json"), "w") as f:
+    results["ratios"] = ratios_of(results)
+    with open(os.path.join(out, f"{results_stem}.json"), "w") as f:
         json.dump(results, f, indent=2)
-    table = markdown(results)
-    with open(os.path.join(out, "results.md"), "w") as f:
+    table = markdown_of(results)
+    with open(os.path.join(out, f"{results_stem}.md"), "w") as f:
         f.write(table + "\n")
     print(table)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_common_arguments(parser, "results")
+    parser.add_argument("--ceiling")
+    parser.add_argument("--floor")
+    parser.add_argument("--data", help="the cached data directory (dataconnect.sqlite)")
+    drive(parser, "bench_shapes.py", ("dataconnect", "ceiling", "explain", "floor", "data"), "results", markdown,
+          ratios, (DOCS_BEGIN, DOCS_END), run)
 
 
 if __name__ == "__main__":

@@ -24,20 +24,17 @@ Usage: bench_shapes_postgres.py --dataconnect BIN --explain BIN --pg-floor BIN -
 import argparse
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import bench_shapes  # noqa: E402  (the shapes, their checks, the alternating slices; it imports bench.py)
-from bench_shapes import (SHAPES, answer_sizes, check_answers, connector_name, cost_of, explain_sets,  # noqa: E402
+from bench_shapes import (TableFormats, SHAPES, answer_sizes, check_answers, connector_name, cost_of, explain_sets,  # noqa: E402
                           per_round, query_path, request_bodies, slice_seconds, spread_of, write_plan)
 
 bench = bench_shapes.bench
@@ -158,23 +155,11 @@ def ratios(r):
 def markdown(r):
     rounds, q = r["rounds"], ratios(r)
     keys = list(r["shapes"])
-    n = len(rounds[f"{keys[0]}.emulator"])
-
-    def rps(key):
-        return statistics.median(x["rps"] for x in rounds[key])
-
-    def spread(value, fmt):
-        text = fmt(value["median"])
-        return text if n == 1 else f"{text} ({fmt(value['min'])}–{fmt(value['max'])})"
-
-    def percent(v):
-        return f"{v:.0%}"
+    table = TableFormats(r)
+    rps, spread, percent, verdict = table.rps, table.spread, TableFormats.percent, TableFormats.verdict
 
     def us(key):
         return f"{q[key]['median']:.0f}"
-
-    def verdict(ok):
-        return "met" if ok else "**missed**"
 
     m, s, d = r["machine"], r["postgresql_settings"], r["data"]
     measured = [x for v in rounds.values() for x in v]
@@ -186,7 +171,7 @@ def markdown(r):
         f"{s['synchronous_commit']}, shared_buffers {s['shared_buffers']}), {m['wrk']}; load average at start "
         f"{' '.join(m['loadavg_at_start'])}.",
         f"Date: {r['date']}. Command: `{r['command']}`. wrk `{r['wrk']}` on 127.0.0.1 after a 1 s warm-up "
-        f"(the emulator benchmark's `post.lua`), {n} interleaved round{'s' if n != 1 else ''}; in each round, per "
+        f"(the emulator benchmark's `post.lua`), {table.count} interleaved round{'s' if table.count != 1 else ''}; in each round, per "
         f"shape: the emulator (`--postgres`) without and with entity ids in {r['slices']} alternating slices of "
         f"{slice_seconds(r['duration'], r['slices'])} s each (AB BA …, after a warm-up and one uncounted slice of "
         f"each), their requests summed, then the floor: `pg_floor_shapes` (gcc -O2), the emulator's exact "
@@ -242,63 +227,23 @@ def markdown(r):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--render", help="print the table of an earlier results-postgres.json and exit")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="replace the text between the bench-shapes-postgres markers in --docs with --results")
-    parser.add_argument("--docs", default=os.path.join(ROOT, "docs", "performance.md"))
-    parser.add_argument("--results", default=os.path.join(HERE, ".out", "results-postgres.md"))
-    parser.add_argument("--dataconnect")
-    parser.add_argument("--explain")
+    bench_shapes.add_common_arguments(parser, "results-postgres")
     parser.add_argument("--pg-floor")
     parser.add_argument("--postgres", help="the seeded database's URL")
-    parser.add_argument("--backend", default=os.path.join(HERE, "backend"))
-    parser.add_argument("--duration", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--slices", type=int, default=5,
-                        help="alternating slices per round for the emulator with and without entity ids")
-    args = parser.parse_args()
-    if args.write_docs:
-        if not os.path.exists(args.results):
-            sys.exit(f"bench_shapes_postgres.py: no {args.results}: run the benchmark first")
-        bench_shapes.write_docs(args.docs, open(args.results).read(), DOCS_BEGIN, DOCS_END,
-                                "bench_shapes_postgres.py")
-        return
-    if args.render:
-        print(markdown(json.load(open(args.render))))
-        return
-    missing = [n for n in ("dataconnect", "explain", "pg_floor", "postgres") if not getattr(args, n)]
-    if missing:
-        parser.error("missing " + ", ".join("--" + n.replace("_", "-") for n in missing))
 
-    work = tempfile.mkdtemp(prefix="dc-shapes-pg-")
-    command = os.environ.get("BENCH_COMMAND") or " ".join(sys.argv)
-    results = {"machine": bench.machine(), "wrk": f"-t{args.threads} -c{args.connections} -d{args.duration}s",
-               "duration": args.duration, "slices": args.slices, "date": time.strftime("%Y-%m-%d"),
-               "command": command, "pool_connections": POOL_CONNECTIONS}
-    results["machine"]["postgresql"] = psql(args.postgres, "SHOW server_version")
-    results["postgresql_settings"] = {name: psql(args.postgres, f"SHOW {name}")
-                                      for name in ("fsync", "synchronous_commit", "shared_buffers")}
-    with open(os.path.join(psql(args.postgres, "SHOW data_directory"), "postmaster.pid")) as f:
-        postmaster = int(f.readline())
-    # What the PostgreSQL server does for the measured requests is part of the measurement, not outside load.
-    bench.own_ticks = bench_postgres.own_ticks_with(postmaster)
-    try:
+    def measure(args, work, results):
+        results["pool_connections"] = POOL_CONNECTIONS
+        results["machine"]["postgresql"] = psql(args.postgres, "SHOW server_version")
+        results["postgresql_settings"] = {name: psql(args.postgres, f"SHOW {name}")
+                                          for name in ("fsync", "synchronous_commit", "shared_buffers")}
+        with open(os.path.join(psql(args.postgres, "SHOW data_directory"), "postmaster.pid")) as f:
+            postmaster = int(f.readline())
+        # What the PostgreSQL server does for the measured requests is part of the measurement, not outside load.
+        bench.OWN_ROOTS.add(postmaster)
         run(args, work, results, postmaster)
-    finally:
-        for process in bench.started:
-            bench.stop(process)
-        shutil.rmtree(work, ignore_errors=True)
-    out = os.path.join(HERE, ".out")
-    os.makedirs(out, exist_ok=True)
-    results["ratios"] = ratios(results)
-    with open(os.path.join(out, "results-postgres.json"), "w") as f:
-        json.dump(results, f, indent=2)
-    table = markdown(results)
-    with open(os.path.join(out, "results-postgres.md"), "w") as f:
-        f.write(table + "\n")
-    print(table)
+
+    bench_shapes.drive(parser, "bench_shapes_postgres.py", ("dataconnect", "explain", "pg_floor", "postgres"),
+                       "results-postgres", markdown, ratios, (DOCS_BEGIN, DOCS_END), measure)
 
 
 if __name__ == "__main__":

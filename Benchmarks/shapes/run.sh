@@ -38,18 +38,7 @@ if [ "$write_docs" = 1 ]; then
 fi
 
 source "$root/Benchmarks/emulator/common.sh"
-# The PostgreSQL cluster, when one is started, is stopped and removed with the processes (common.sh's trap).
-cluster=""
-cleanup() {
-  for pid in "${children[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [ -n "$cluster" ]; then
-    "$pgcluster" stop "$cluster" >&2 || true
-    rm -rf "$cluster"
-  fi
-}
+need_sqlite_tools
 # wrk's 32 connections, the emulator's and the servers' sockets: stay clear of a low default limit.
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 4096 ]; then ulimit -n 4096 2>/dev/null || true; fi
 
@@ -89,8 +78,7 @@ if [ "$postgres" = 0 ]; then
   exit 0
 fi
 
-need psql postgresql-client
-pkg-config --exists libpq || { echo "run.sh: libpq-dev is missing" >&2; exit 1; }
+need_postgres_tools
 build --package-path "$root" --product pg-cluster
 pgcluster="$root/.build/release/pg-cluster"
 for binary in "$dataconnect" "$explain" "$pgcluster"; do
@@ -102,28 +90,13 @@ gcc -O2 -Wall -o "$out/pg_floor_shapes" "$here/pg_floor_shapes.c" $(pkg-config -
 python3 "$here/gen_data.py" "$out/seed-postgres.gql" >&2
 
 echo "== start PostgreSQL (.out/pg)" >&2
-"$pgcluster" stop "$out/pg" >/dev/null 2>&1 || true
-rm -rf "$out/pg"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cluster="$out/pg"
-server=$("$pgcluster" start "$cluster" --port "$port")
+start_cluster "$pgcluster" "$out/pg"
 url="${server%%/postgres\?*}/shapes?sslmode=disable"
 psql "$server" -qc "CREATE DATABASE shapes" >&2
 
-# The seed is one transaction of about 83,000 rows: on PostgreSQL it takes longer than the default 30 s request
-# limit on a busy machine.
 echo "== seed PostgreSQL ($url)" >&2
 start=$(date +%s.%N)
-"$dataconnect" emulator --backend "$backend" --port 0 --no-watch --request-timeout 600 \
-  --seed "$out/seed-postgres.gql" --postgres "$url" >"$out/seed-postgres.log" 2>&1 &
-children+=($!)
-for _ in $(seq 1 6000); do
-  grep -q '^ready ' "$out/seed-postgres.log" && break
-  kill -0 "${children[-1]}" 2>/dev/null || break
-  sleep 0.1
-done
-grep -q '^ready ' "$out/seed-postgres.log" || { cat "$out/seed-postgres.log" >&2; exit 1; }
-kill -TERM "${children[-1]}" && wait "${children[-1]}" || true
+seed_emulator "$dataconnect" "$backend" "$out/seed-postgres.gql" "$out/seed-postgres.log" --postgres "$url"
 echo "   seeded in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s" >&2
 psql "$url" -qc "VACUUM ANALYZE" >&2
 
