@@ -35,6 +35,10 @@ ifneq ($(SWIFT_FILE_SET),$(shell cat .build/swift-file-set 2>/dev/null))
 $(shell find . -path ./.git -prune -o -name description.json -path '*/.build/*' -print | xargs -r rm -f; \
   mkdir -p .build && echo '$(SWIFT_FILE_SET)' > .build/swift-file-set)
 endif
+# Every package builds into the root's .build (`--scratch-path`): a library is compiled once for all the packages
+# that use it (the emulator's, the SDK's, the toolkit's, the consumer's tests), not once per package. SwiftPM keeps
+# what another root package built when the module's command is the same.
+SCRATCH := --scratch-path $(CURDIR)/.build
 GENERATED_BACKENDS := Backend/movies Tests/Backends/library Tests/Backends/search Tests/Backends/ledger \
   Benchmarks/testsuite/backend
 CONSUMER := Tests/GeneratedConsumer
@@ -72,12 +76,12 @@ apt-install:
 	else echo "all Debian packages present"; fi
 
 build: ## Build everything (debug)
-	$(SWIFT) build --package-path $(KIT)
-	$(SWIFT) build --package-path $(EMU)
-	$(SWIFT) build --package-path $(CACHE)
-	$(SWIFT) build --package-path $(SDK)
-	$(SWIFT) build --package-path $(TESTING)
-	$(SWIFT) build --package-path $(GEN)
+	$(SWIFT) build --package-path $(KIT) $(SCRATCH)
+	$(SWIFT) build --package-path $(EMU) $(SCRATCH)
+	$(SWIFT) build --package-path $(CACHE) $(SCRATCH)
+	$(SWIFT) build --package-path $(SDK) $(SCRATCH)
+	$(SWIFT) build --package-path $(TESTING) $(SCRATCH)
+	$(SWIFT) build --package-path $(GEN) $(SCRATCH)
 	$(SWIFT) build
 
 release: ## Build the CLI in release mode
@@ -101,32 +105,32 @@ fuzz: ## Send the emulator FUZZ_CASES (5,000) random requests from seed FUZZ_SEE
 	  $(SWIFT) test --filter "EmulatorFuzzTests|HTTP2AttackTests"
 
 test-support: ## The shared test support itself: the posix_spawn runner, ChildProcess, loopback sockets
-	$(SWIFT) test --package-path $(SUPPORT)
+	$(SWIFT) test --package-path $(SUPPORT) $(SCRATCH)
 
 test-kit:
-	$(SWIFT) test --package-path $(KIT)
+	$(SWIFT) test --package-path $(KIT) $(SCRATCH)
 
 test-emulator: ## The emulator's suites; those marked .onBothDatabases run on SQLite, then on PostgreSQL
-	$(SWIFT) test --package-path $(EMU)
+	$(SWIFT) test --package-path $(EMU) $(SCRATCH)
 
 test-cache:
-	$(SWIFT) test --package-path $(CACHE)
+	$(SWIFT) test --package-path $(CACHE) $(SCRATCH)
 
 test-sdk:
-	$(SWIFT) test --package-path $(SDK)
+	$(SWIFT) test --package-path $(SDK) $(SCRATCH)
 
 test-testing: ## The SDK against the emulator, in-process and on a port
-	$(SWIFT) test --package-path $(TESTING)
+	$(SWIFT) test --package-path $(TESTING) $(SCRATCH)
 
 test-codegen:
-	$(SWIFT) test --package-path $(GEN)
+	$(SWIFT) test --package-path $(GEN) $(SCRATCH)
 
 test-root:
 	$(SWIFT) build --product dataconnect
 	$(SWIFT) test
 
 test-consumer: ## Compile the generated packages and run every operation against a live emulator, on SQLite and on PostgreSQL
-	$(SWIFT) test --package-path $(CONSUMER)
+	$(SWIFT) test --package-path $(CONSUMER) $(SCRATCH)
 
 test-upstream-shaped: ## Compile code shaped like Google's generated Swift (warnings as errors) and run it against a live emulator
 	$(SWIFT) build --build-tests --package-path Tests/UpstreamShaped -Xswiftc -warnings-as-errors

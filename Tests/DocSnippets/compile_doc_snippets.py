@@ -12,8 +12,8 @@ What it does
    library target per Markdown file (`Snippets_README`, `Snippets_sdk`, ...) and one source file per snippet. The
    package depends by path on Packages/DataConnect (FirebaseCore, FirebaseAuth, FirebaseDataConnect), Packages/DataConnectTesting
    (DataConnectTesting), Packages/DataConnectEmulator (DataConnectEmulator) and Apps/FirebaseDataConnectGenerated.
-   Files are rewritten only when their bytes change, and the build keeps a fixed scratch directory
-   (`.build/doc-snippets/scratch`), so a second run only recompiles the snippets that changed.
+   Files are rewritten only when their bytes change, and the build uses the repository's `.build` as its scratch
+   directory, so a second run only recompiles the snippets that changed.
 3. Runs one `swift build` of that package and prints `compiled N of M Swift snippets; K skipped with a marker`.
    It exits 1 when a snippet does not compile (naming the snippet's `file:line` and the compiler's errors, which
    point into the Markdown file itself through `#sourceLocation`) or when a marker is malformed. SwiftPM stops at
@@ -63,9 +63,10 @@ import sys
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# The generated package, and its own scratch directory: fixed paths, so that a second run is incremental.
+# The generated package at a fixed path, so that a second run is incremental; it builds into the repository's own
+# .build, as `make test`'s packages do, so the libraries the snippets use are the ones already compiled.
 PACKAGE_DIR = os.path.join(ROOT, ".build", "doc-snippets", "package")
-SCRATCH_DIR = os.path.join(ROOT, ".build", "doc-snippets", "scratch")
+SCRATCH_DIR = os.path.join(ROOT, ".build")
 DOCUMENTS = ["README.md", "docs/*.md"]
 
 LIST_BY_GENRE_REF = "QueryRefObservation<ListMoviesByGenreQuery.Data, ListMoviesByGenreQuery.Variables>"
