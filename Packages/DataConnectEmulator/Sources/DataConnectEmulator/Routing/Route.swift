@@ -34,6 +34,12 @@ enum Route: Equatable {
 
     /// Parses `method` and `path`, whose service API form `api` is already parsed (`nil` when it is none).
     init(method: HTTPMethod, path: String, api parsedAPI: APIRoute?) {
+        // A service API path starts with its version segment, so it is none of the paths below: the console's,
+        // `/emulator/*` and the stream's.
+        if let api = parsedAPI {
+            self = Self.api(api, method: method)
+            return
+        }
         if let console = ConsoleRoute.route(method: method, path: path) {
             self = console
             return
@@ -65,17 +71,16 @@ enum Route: Equatable {
                 self = .stream(stream)
                 return
             }
-            guard let api = parsedAPI else {
-                self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
-                return
-            }
-            guard method == .post else {
-                self = .refused(
-                    RequestError(status: .invalidArgument, message: "\(api.method) takes POST, not \(method)"))
-                return
-            }
-            self = .api(api)
+            self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
         }
+    }
+
+    /// A service API request: served when it is a `POST`.
+    private static func api(_ api: APIRoute, method: HTTPMethod) -> Route {
+        guard method == .post else {
+            return .refused(RequestError(status: .invalidArgument, message: "\(api.method) takes POST, not \(method)"))
+        }
+        return .api(api)
     }
 }
 
