@@ -150,18 +150,27 @@ struct APIRoute: Equatable {
 
     /// ``init(path:)`` through a cache of the paths parsed last: a client sends the same few paths again and again,
     /// and a lookup costs a hash of the path where parsing it allocates its segments and three strings.
+    /// The path asked for last is compared first: equal bytes cost less than hashing the path.
     static func parsed(path: String) -> APIRoute? {
-        if let route = recentRoutes.withLock({ $0[path] }) { return route }
+        let found = recentRoutes.withLock { recent -> APIRoute? in
+            if let last = recent.last, last.path == path { return last.route }
+            guard let route = recent.routes[path] else { return nil }
+            recent.last = (path, route)
+            return route
+        }
+        if let found { return found }
         guard let route = APIRoute(path: path) else { return nil }
-        recentRoutes.withLock { routes in
-            if routes.count >= recentRoutesCapacity { routes.removeAll(keepingCapacity: true) }
-            routes[path] = route
+        recentRoutes.withLock { recent in
+            if recent.routes.count >= recentRoutesCapacity { recent.routes.removeAll(keepingCapacity: true) }
+            recent.routes[path] = route
+            recent.last = (path, route)
         }
         return route
     }
 
-    /// The service API paths parsed last (``parsed(path:)``), emptied when full.
-    private static let recentRoutes = Mutex<[String: APIRoute]>([:])
+    /// The service API paths parsed last (``parsed(path:)``), emptied when full, and the one asked for last.
+    private static let recentRoutes = Mutex<(routes: [String: APIRoute], last: (path: String, route: APIRoute)?)>(
+        ([:], nil))
     /// How many paths ``recentRoutes`` holds before it starts over: far more than a service has connector methods.
     private static let recentRoutesCapacity = 256
 
