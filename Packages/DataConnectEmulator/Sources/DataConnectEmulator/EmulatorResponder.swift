@@ -290,7 +290,8 @@ public final class EmulatorResponder: HTTPResponder {
         }
         switch route.endpoint {
         case .execute(let connector, let mutation):
-            return run(request, route, GraphQLRequest.init(json:)) { operation, auth in
+            return run(request, route, GraphQLRequest.init(json:), wellFormed: GraphQLRequest.init(wellFormed:)) {
+                operation, auth in
                 EngineRequest(
                     kind: .connector(connector: connector, operationName: operation.operationName, mutation: mutation),
                     variables: operation.variables, auth: auth, enforceAuth: true)
@@ -322,10 +323,10 @@ public final class EmulatorResponder: HTTPResponder {
     /// mutation.
     private func run<Operation>(
         _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation,
-        _ makeRequest: (Operation, AuthContext?) -> EngineRequest
+        wellFormed: (([UInt8]) -> Operation?)? = nil, _ makeRequest: (Operation, AuthContext?) -> EngineRequest
     ) -> HTTPResponse {
         let started = ContinuousClock.now
-        switch decodeCaller(request, route, read) {
+        switch decodeCaller(request, route, read, wellFormed: wellFormed) {
         case .success(let (operation, auth)):
             let engineRequest = makeRequest(operation, auth)
             let response = engine.execute(engineRequest)
@@ -345,12 +346,14 @@ public final class EmulatorResponder: HTTPResponder {
         }
     }
 
-    /// Decodes the body with the wire type's reader, then the caller's Firebase ID token (decoded, not verified).
+    /// Decodes the body with the wire type's reader (its `wellFormed` one first, when it has one), then the
+    /// caller's Firebase ID token (decoded, not verified).
     private func decodeCaller<Operation>(
-        _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation
+        _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation,
+        wellFormed: (([UInt8]) -> Operation?)?
     ) -> Result<(Operation, AuthContext?), RequestError> {
         let operation: Operation
-        switch RequestDecoding.decode(request.body, for: route.endpoint, read) {
+        switch RequestDecoding.decode(request.body, for: route.endpoint, read, wellFormed: wellFormed) {
         case .success(let decoded): operation = decoded
         case .failure(let error): return .failure(error)
         }

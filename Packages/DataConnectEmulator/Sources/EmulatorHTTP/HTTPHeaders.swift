@@ -97,6 +97,8 @@ public struct HTTPHeaders: Sendable, Equatable {
 
     /// Compares two header names ASCII case-insensitively without allocating.
     static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        // Most names differ in length: no bytes compared then.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in

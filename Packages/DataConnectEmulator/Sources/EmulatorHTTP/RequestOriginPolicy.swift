@@ -151,13 +151,20 @@ public struct RequestOriginPolicy: Sendable, Equatable {
     ///   - audience: The part of the API its path belongs to.
     /// - Returns: The decision; refusals carry the offending header value.
     public func decide(_ request: HTTPRequest, audience: Audience) -> Decision {
-        let hosts = request.headers.values(for: "Host")
-        for host in hosts where !acceptsHost(host) {
-            return .refuseHost(host)
+        // One pass over the fields, with no array made: this runs for every request.
+        var firstHost: String?
+        var rawOrigin: String?
+        for field in request.headers.fields {
+            if HTTPHeaders.namesEqual(field.name, "Host") {
+                guard acceptsHost(field.value) else { return .refuseHost(field.value) }
+                if firstHost == nil { firstHost = field.value }
+            } else if rawOrigin == nil, HTTPHeaders.namesEqual(field.name, "Origin") {
+                rawOrigin = field.value
+            }
         }
-        guard let rawOrigin = request.headers["Origin"] else { return .serve(corsHeaders: HTTPHeaders()) }
+        guard let rawOrigin else { return .serve(corsHeaders: HTTPHeaders()) }
         let origin = Self.trimmed(rawOrigin)
-        guard acceptsOrigin(origin, host: hosts.first, audience: audience) else {
+        guard acceptsOrigin(origin, host: firstHost, audience: audience) else {
             return .refuseOrigin(origin, audience)
         }
         var headers: HTTPHeaders = ["Access-Control-Allow-Origin": origin, "Vary": "Origin"]

@@ -20,10 +20,15 @@ enum RequestDecoding {
     ///   - endpoint: The service API endpoint it was sent to, named in some messages; `nil` for the emulator's own
     ///     endpoints (the console's).
     ///   - read: The wire type's reader, e.g. `GraphQLRequest.init(json:)`.
+    ///   - wellFormed: The wire type's reader of a well-formed body straight from its bytes (e.g.
+    ///     `GraphQLRequest.init(wellFormed:)`), tried first: `nil` from it sends the body through `read`, which
+    ///     says what is wrong. Only for endpoints that check nothing more of the body (not `extensions`).
     /// - Returns: The request, or the error to answer with.
     static func decode<Request>(
-        _ body: [UInt8], for endpoint: APIRoute.Endpoint?, _ read: (JSONValue) throws(WireFormatError) -> Request
+        _ body: [UInt8], for endpoint: APIRoute.Endpoint?, _ read: (JSONValue) throws(WireFormatError) -> Request,
+        wellFormed: (([UInt8]) -> Request?)? = nil
     ) -> Result<Request, RequestError> {
+        if let wellFormed, let request = wellFormed(body) { return .success(request) }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: body)

@@ -34,6 +34,12 @@ enum Route: Equatable {
 
     /// Parses `method` and `path`, whose service API form `api` is already parsed (`nil` when it is none).
     init(method: HTTPMethod, path: String, api parsedAPI: APIRoute?) {
+        // A service API path starts with its version segment, so it is none of the paths below: the console's,
+        // `/emulator/*` and the stream's.
+        if let api = parsedAPI {
+            self = Self.api(api, method: method)
+            return
+        }
         if let console = ConsoleRoute.route(method: method, path: path) {
             self = console
             return
@@ -65,17 +71,16 @@ enum Route: Equatable {
                 self = .stream(stream)
                 return
             }
-            guard let api = parsedAPI else {
-                self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
-                return
-            }
-            guard method == .post else {
-                self = .refused(
-                    RequestError(status: .invalidArgument, message: "\(api.method) takes POST, not \(method)"))
-                return
-            }
-            self = .api(api)
+            self = .refused(RequestError(status: .notFound, message: "no such endpoint: \(method) \(path)"))
         }
+    }
+
+    /// A service API request: served when it is a `POST`.
+    private static func api(_ api: APIRoute, method: HTTPMethod) -> Route {
+        guard method == .post else {
+            return .refused(RequestError(status: .invalidArgument, message: "\(api.method) takes POST, not \(method)"))
+        }
+        return .api(api)
     }
 }
 
@@ -145,18 +150,27 @@ struct APIRoute: Equatable {
 
     /// ``init(path:)`` through a cache of the paths parsed last: a client sends the same few paths again and again,
     /// and a lookup costs a hash of the path where parsing it allocates its segments and three strings.
+    /// The path asked for last is compared first: equal bytes cost less than hashing the path.
     static func parsed(path: String) -> APIRoute? {
-        if let route = recentRoutes.withLock({ $0[path] }) { return route }
+        let found = recentRoutes.withLock { recent -> APIRoute? in
+            if let last = recent.last, last.path == path { return last.route }
+            guard let route = recent.routes[path] else { return nil }
+            recent.last = (path, route)
+            return route
+        }
+        if let found { return found }
         guard let route = APIRoute(path: path) else { return nil }
-        recentRoutes.withLock { routes in
-            if routes.count >= recentRoutesCapacity { routes.removeAll(keepingCapacity: true) }
-            routes[path] = route
+        recentRoutes.withLock { recent in
+            if recent.routes.count >= recentRoutesCapacity { recent.routes.removeAll(keepingCapacity: true) }
+            recent.routes[path] = route
+            recent.last = (path, route)
         }
         return route
     }
 
-    /// The service API paths parsed last (``parsed(path:)``), emptied when full.
-    private static let recentRoutes = Mutex<[String: APIRoute]>([:])
+    /// The service API paths parsed last (``parsed(path:)``), emptied when full, and the one asked for last.
+    private static let recentRoutes = Mutex<(routes: [String: APIRoute], last: (path: String, route: APIRoute)?)>(
+        ([:], nil))
     /// How many paths ``recentRoutes`` holds before it starts over: far more than a service has connector methods.
     private static let recentRoutesCapacity = 256
 

@@ -70,7 +70,8 @@ public enum AuthOutcome: Hashable, Sendable {
 ///   - auth: the caller, or `nil` when no token was sent.
 /// - Returns: the outcome, with a message for the refusals.
 public func authorize(level: AccessLevel, auth: AuthContext?) -> AuthOutcome {
-    let directive = "(@auth(level: \(level.rawValue)))"
+    // Built only for a refusal: an allowed request writes no message.
+    var directive: String { "(@auth(level: \(level.rawValue)))" }
     let signedIn = auth?.isAuthenticated == true
     let anonymous = signedIn && auth?.isAnonymous == true
     switch level {

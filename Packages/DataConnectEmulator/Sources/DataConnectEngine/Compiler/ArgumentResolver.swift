@@ -82,6 +82,47 @@ final class InputTypeKinds: Sendable {
     subscript(name: String) -> Kind? { kinds[name] }
 }
 
+/// How one argument of a node binds, found once per operation: an argument whose value (or default) holds no
+/// variable resolves the same for every request, with nothing added to the shape or the leaves.
+enum ArgumentBinding: Sendable {
+    /// Resolved beforehand: the argument's name and value.
+    case fixed(String, Resolved)
+    /// Holds a variable: resolved for each request, from the node's argument definition at this index.
+    case perRequest(Int)
+
+    /// The bindings of each node's arguments, in their definitions' order; arguments neither given nor defaulted
+    /// are left out.
+    static func bindings(of nodes: [FieldNode], kinds: InputTypeKinds) -> [[ArgumentBinding]] {
+        var resolver = ArgumentResolver(kinds: kinds, variables: [:])
+        return nodes.map { node in
+            node.argumentDefinitions.indices.compactMap { index -> ArgumentBinding? in
+                let definition = node.argumentDefinitions[index]
+                let name = definition.name.value
+                if let argument = node.arguments.first(where: { $0.name.value == name }) {
+                    guard !holdsVariable(argument.value),
+                        let value = resolver.resolve(argument.value, type: definition.type)
+                    else { return .perRequest(index) }
+                    return .fixed(name, value)
+                }
+                guard let defaultValue = definition.defaultValue else { return nil }
+                guard !holdsVariable(defaultValue), let value = resolver.resolve(defaultValue, type: definition.type)
+                else { return .perRequest(index) }
+                return .fixed(name, value)
+            }
+        }
+    }
+
+    /// Whether a value holds a variable anywhere.
+    static func holdsVariable(_ value: Value) -> Bool {
+        switch value {
+        case .variable: true
+        case .list(let items, _): items.contains(where: holdsVariable)
+        case .object(let fields, _): fields.contains { holdsVariable($0.value) }
+        default: false
+        }
+    }
+}
+
 /// Binds coerced variables into a field tree's arguments.
 struct ArgumentResolver {
     let kinds: InputTypeKinds
@@ -114,19 +155,49 @@ struct ArgumentResolver {
             }
             var fields: [(key: String, value: Resolved)] = []
             for definition in node.argumentDefinitions {
-                let name = definition.name.value
-                if let argument = node.arguments.first(where: { $0.name.value == name }),
-                    let value = resolve(argument.value, type: definition.type)
-                {
+                if let value = resolve(definition, of: node) { fields.append((definition.name.value, value)) }
+            }
+            resolution.arguments[node.id] = .object(fields)
+        }
+    }
+
+    /// ``resolve(nodesWithArguments:)`` with the arguments that hold no variable resolved beforehand
+    /// (``ArgumentBinding/bindings(of:kinds:)``, one list per node): the same resolution, for less work.
+    mutating func resolve(nodesWithArguments nodes: [FieldNode], bindings: [[ArgumentBinding]]) {
+        for (node, arguments) in zip(nodes, bindings) {
+            if isSkipped(node) {
+                resolution.skipped.insert(node.id)
+                resolution.shape += "S\(node.id);"
+                continue
+            }
+            var fields: [(key: String, value: Resolved)] = []
+            fields.reserveCapacity(arguments.count)
+            for argument in arguments {
+                switch argument {
+                case .fixed(let name, let value):
                     fields.append((name, value))
-                } else if let defaultValue = definition.defaultValue,
-                    let value = resolve(defaultValue, type: definition.type)
-                {
-                    fields.append((name, value))
+                case .perRequest(let index):
+                    let definition = node.argumentDefinitions[index]
+                    if let value = resolve(definition, of: node) { fields.append((definition.name.value, value)) }
                 }
             }
             resolution.arguments[node.id] = .object(fields)
         }
+    }
+
+    /// The value of the argument `definition` of `node`: as written, or its default; `nil` when neither is given
+    /// (or the value is an absent variable and there is no default).
+    private mutating func resolve(_ definition: InputValueDefinition, of node: FieldNode) -> Resolved? {
+        let name = definition.name.value
+        if let argument = node.arguments.first(where: { $0.name.value == name }),
+            let value = resolve(argument.value, type: definition.type)
+        {
+            return value
+        }
+        if let defaultValue = definition.defaultValue, let value = resolve(defaultValue, type: definition.type) {
+            return value
+        }
+        return nil
     }
 
     private mutating func isSkipped(_ node: FieldNode) -> Bool {

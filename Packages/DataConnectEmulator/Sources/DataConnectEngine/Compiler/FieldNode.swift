@@ -50,6 +50,7 @@ final class FieldNode: Sendable {
         self.isRedacted = isRedacted
         self.checks = checks
         self.location = location
+        self.needsPostProcessing = !checks.isEmpty || isRedacted || children.contains { $0.needsPostProcessing }
     }
 
     /// The selected sub-field answered under `responseKey`.
@@ -57,10 +58,9 @@ final class FieldNode: Sendable {
         children.first { $0.responseKey == responseKey }
     }
 
-    /// Whether the field or a descendant has conditions, checks or redactions (the slow path).
-    var needsPostProcessing: Bool {
-        !checks.isEmpty || isRedacted || children.contains { $0.needsPostProcessing }
-    }
+    /// Whether the field or a descendant has conditions, checks or redactions (the slow path); found once, as the
+    /// node is made, since every request asks.
+    let needsPostProcessing: Bool
 
     /// Whether the field is answered by a compiled SQL plan (not `__typename`, introspection, `_service`,
     /// native SQL or a custom resolver).

@@ -56,6 +56,8 @@ final class CompiledOperation: Sendable {
     let expressions: [String: CELExpression]
     /// The nodes that have arguments or `@skip`/`@include` conditions: the only ones a request resolves.
     let nodesWithArguments: [FieldNode]
+    /// How the arguments of each of ``nodesWithArguments`` bind: those without variables resolved once.
+    let argumentBindings: [[ArgumentBinding]]
     /// The nodes whose arguments may hold texts to embed (`compare_embed`, `<field>_embed`).
     let embeddingNodes: [FieldNode]
     /// Compiled statements by root field, entity-id mode and argument shape.
@@ -94,6 +96,7 @@ final class CompiledOperation: Sendable {
             expressions.values.contains { $0.referencedRoots.contains("response") }
             || nodes.contains { $0.checks.contains { $0.expression.referencedRoots.contains("response") } }
         self.nodesWithArguments = nodes.filter { !$0.argumentDefinitions.isEmpty || !$0.conditions.isEmpty }
+        self.argumentBindings = ArgumentBinding.bindings(of: nodesWithArguments, kinds: coercer.kinds)
         self.embeddingNodes = nodesWithArguments.filter { $0.mayEmbed(vectorTables: vectorTables) }
     }
 

@@ -33,18 +33,9 @@ public final class DeadlineWatchdog: DeadlineScheduler, @unchecked Sendable {
     /// The process's watchdog, started on first use.
     public static let shared = DeadlineWatchdog()
 
-    private struct Entry {
-        let deadline: ContinuousClock.Instant
-        let id: UInt64
-        let action: @Sendable () -> Void
-    }
-
     private let condition = NSCondition()
-    /// A binary min-heap on the deadline.
-    private var heap: [Entry] = []
-    /// Where each scheduled id sits in ``heap``, so that a cancel removes it at once.
-    private var positions: [UInt64: Int] = [:]
-    private var nextID: UInt64 = 1
+    /// The scheduled actions; only touched under ``condition``'s lock.
+    private var queue = DeadlineQueue()
     private var started = false
     /// When the thread wakes up next on its own; `nil` while it waits for a signal. A new action due later needs
     /// no signal (the thread re-reads the heap when it wakes), so requests that end in time cost no wake-up.
@@ -58,78 +49,138 @@ public final class DeadlineWatchdog: DeadlineScheduler, @unchecked Sendable {
     ) -> DeadlineTicket {
         condition.lock()
         defer { condition.unlock() }
-        let id = nextID
-        nextID += 1
-        heap.append(Entry(deadline: deadline, id: id, action: action))
-        positions[id] = heap.count - 1
-        siftUp(heap.count - 1)
+        let (ticket, isFirst) = queue.insert(deadline, action)
         if !started {
             started = true
             let thread = Thread { [self] in run() }
             thread.name = "deadline-watchdog"
             thread.start()
-        } else if heap[0].id == id, wakeUp.map({ deadline < $0 }) ?? true {
+        } else if isFirst, wakeUp.map({ deadline < $0 }) ?? true {
             condition.signal()
         }
-        return DeadlineTicket(id: id)
+        return ticket
     }
 
     public func cancel(_ ticket: DeadlineTicket) {
         condition.lock()
-        defer { condition.unlock() }
-        if let index = positions[ticket.id] { _ = remove(at: index) }
+        let removed = queue.cancel(ticket)
+        condition.unlock()
+        // The action (and what it holds) is released outside the lock.
+        _ = removed
     }
 
     /// The number of actions waiting for their deadline.
     public var pendingCount: Int {
         condition.lock()
         defer { condition.unlock() }
-        return heap.count
+        return queue.count
     }
 
     private func run() {
         condition.lock()
         while true {
-            guard let first = heap.first else {
+            guard let first = queue.earliest else {
                 wakeUp = nil
                 condition.wait()
                 continue
             }
             let now = ContinuousClock.now
-            if first.deadline > now {
-                let (seconds, attoseconds) = now.duration(to: first.deadline).components
-                wakeUp = first.deadline
+            if first > now {
+                let (seconds, attoseconds) = now.duration(to: first).components
+                wakeUp = first
                 _ = condition.wait(
                     until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18 + 0.000_5))
                 continue
             }
-            let due = remove(at: 0)
+            let due = queue.remove(at: 0)
             condition.unlock()
-            due.action()
+            due?()
             condition.lock()
         }
     }
+}
 
-    private func remove(at index: Int) -> Entry {
-        let removed = heap[index]
-        positions[removed.id] = nil
+/// The watchdog's actions: a binary min-heap on the deadline over slots that stay put while their entries move, so
+/// that a ticket (a slot and its generation) finds its action with no hashing.
+private struct DeadlineQueue {
+    /// A heap element: a deadline and the slot holding its action.
+    private struct Entry {
+        let deadline: ContinuousClock.Instant
+        let slot: Int
+    }
+
+    /// A scheduled action.
+    private struct Slot {
+        /// Counts the slot's uses: a ticket of an earlier use no longer matches.
+        var generation: UInt32 = 0
+        /// Where the slot's entry sits in ``heap``; -1 while the slot is free.
+        var heapIndex = -1
+        var action: (@Sendable () -> Void)?
+    }
+
+    private var heap: [Entry] = []
+    /// The actions, by slot; free slots are listed in ``freeSlots``.
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
+
+    /// How many actions wait.
+    var count: Int { heap.count }
+
+    /// The earliest deadline, if any action waits.
+    var earliest: ContinuousClock.Instant? { heap.first?.deadline }
+
+    /// Adds an action: its ticket, and whether it is now the earliest.
+    mutating func insert(
+        _ deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void
+    ) -> (DeadlineTicket, isFirst: Bool) {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = slots.count
+            slots.append(Slot())
+        }
+        slots[slot].action = action
+        slots[slot].heapIndex = heap.count
+        heap.append(Entry(deadline: deadline, slot: slot))
+        siftUp(heap.count - 1)
+        let ticket = DeadlineTicket(id: UInt64(slots[slot].generation) << 32 | UInt64(slot))
+        return (ticket, heap[0].slot == slot)
+    }
+
+    /// Removes the action `ticket` names, if it still waits, and returns it.
+    mutating func cancel(_ ticket: DeadlineTicket) -> (@Sendable () -> Void)? {
+        let slot = Int(ticket.id & 0xFFFF_FFFF)
+        let generation = UInt32(truncatingIfNeeded: ticket.id >> 32)
+        guard slot < slots.count, slots[slot].generation == generation, slots[slot].heapIndex >= 0 else { return nil }
+        return remove(at: slots[slot].heapIndex)
+    }
+
+    /// Takes the entry at `index` out of the heap, frees its slot, and returns its action.
+    mutating func remove(at index: Int) -> (@Sendable () -> Void)? {
+        let slot = heap[index].slot
+        let action = slots[slot].action
+        slots[slot].action = nil
+        slots[slot].heapIndex = -1
+        slots[slot].generation &+= 1
+        freeSlots.append(slot)
         let last = heap.removeLast()
         if index < heap.count {
             heap[index] = last
-            positions[last.id] = index
+            slots[last.slot].heapIndex = index
             siftDown(index)
             siftUp(index)
         }
-        return removed
+        return action
     }
 
-    private func swap(_ first: Int, _ second: Int) {
+    private mutating func swap(_ first: Int, _ second: Int) {
         heap.swapAt(first, second)
-        positions[heap[first].id] = first
-        positions[heap[second].id] = second
+        slots[heap[first].slot].heapIndex = first
+        slots[heap[second].slot].heapIndex = second
     }
 
-    private func siftUp(_ start: Int) {
+    private mutating func siftUp(_ start: Int) {
         var child = start
         while child > 0 {
             let parent = (child - 1) / 2
@@ -139,7 +190,7 @@ public final class DeadlineWatchdog: DeadlineScheduler, @unchecked Sendable {
         }
     }
 
-    private func siftDown(_ start: Int) {
+    private mutating func siftDown(_ start: Int) {
         var parent = start
         while true {
             let left = 2 * parent + 1

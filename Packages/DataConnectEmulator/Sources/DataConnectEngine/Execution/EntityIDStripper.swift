@@ -121,6 +121,9 @@ struct EntityIDStripper: ~Copyable {
         self.input = input
         self.base = base
         self.output = output
+        // Room for a list of objects and their ids without growing on the way.
+        slots.reserveCapacity(32)
+        elementIDs.reserveCapacity(32)
         var writer = JSONWriter(capacity: 64)
         writer.beginArray()
         for segment in root {
@@ -138,15 +141,16 @@ struct EntityIDStripper: ~Copyable {
     private mutating func addShape(_ node: FieldNode, derived: [Int: DerivedEntityID]) -> Int {
         var derivation = -1
         if let derived = derived[node.id] {
-            let member = derived.member.map { appendToken("\"\($0)\"") }
-            derivations.append(Derivation(memberToken: member, opening: appendToken("\"\(derived.typeName)/")))
+            let member = derived.member.map { appendToken($0, closing: UInt8(ascii: "\"")) }
+            derivations.append(
+                Derivation(memberToken: member, opening: appendToken(derived.typeName, closing: UInt8(ascii: "/"))))
             derivation = derivations.count - 1
         }
         let index = shape.count
         shape.append(ShapeNode(derivation: derivation, children: 0..<0))
         var children: [(token: Range<Int>, node: Int)] = []
         for child in node.children where !child.children.isEmpty {
-            let token = appendToken("\"\(child.responseKey)\"")
+            let token = appendToken(child.responseKey, closing: UInt8(ascii: "\""))
             children.append((token, addShape(child, derived: derived)))
         }
         shape[index].children = shapeChildren.count..<(shapeChildren.count + children.count)
@@ -154,10 +158,13 @@ struct EntityIDStripper: ~Copyable {
         return index
     }
 
-    private mutating func appendToken(_ text: String) -> Range<Int> {
+    /// Appends `"`, `text` and `closing` to ``tokens`` (no string is built for it) and answers their range.
+    private mutating func appendToken(_ text: String, closing: UInt8) -> Range<Int> {
         let start = tokens.count
+        tokens.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { tokens.append($0) }
+        tokens.append(closing)
         return start..<tokens.count
     }
 

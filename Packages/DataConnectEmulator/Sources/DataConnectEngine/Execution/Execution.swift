@@ -67,7 +67,7 @@ struct Execution {
 
     mutating func run() -> EngineResponse {
         var resolver = ArgumentResolver(kinds: engine.inputKinds, variables: variables)
-        resolver.resolve(nodesWithArguments: operation.nodesWithArguments)
+        resolver.resolve(nodesWithArguments: operation.nodesWithArguments, bindings: operation.argumentBindings)
         resolution = resolver.resolution
         if !operation.embeddingNodes.isEmpty {
             do {

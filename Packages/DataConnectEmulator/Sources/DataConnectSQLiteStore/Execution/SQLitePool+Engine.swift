@@ -27,17 +27,22 @@ extension SQLitePooledConnection: StatementSource {
     /// request is forgotten first.
     public func installBudget(_ budget: RequestBudget) {
         connection.clearInterrupt()
-        connection.setProgressHandler(every: RequestBudget.checkInterval) { [budget, connection] in
-            guard budget.shouldInterrupt() else { return false }
+        budgetSlot.budget = budget
+        guard !budgetSlot.handlerInstalled else { return }
+        // Installed once, then left in place: a request only sets and clears the budget it asks. The connection
+        // owns the handler, so the handler does not hold the connection.
+        budgetSlot.handlerInstalled = true
+        connection.setProgressHandler(every: RequestBudget.checkInterval) { [budgetSlot, unowned connection] in
+            guard let budget = budgetSlot.budget, budget.shouldInterrupt() else { return false }
             // The SQL functions implemented in Swift stop too, from their next call.
             connection.interrupt()
             return true
         }
     }
 
-    /// Removes the progress handler.
+    /// Stops asking the budget: the progress handler lets statements run until the next budget is installed.
     public func removeBudget(_ budget: RequestBudget) {
-        connection.setProgressHandler(every: 0, nil)
+        budgetSlot.budget = nil
     }
 
     /// `sqlite3_interrupt`, and the flag the engine's SQL functions check.
@@ -200,4 +205,13 @@ public struct PoolAccess: DatabaseAccess {
             return try body(connection)
         }
     }
+}
+
+/// The budget a pooled connection's progress handler asks (``SQLitePooledConnection/installBudget(_:)``), only
+/// touched by the connection's borrower.
+final class BudgetSlot {
+    /// The budget of the request holding the connection; `nil` between requests.
+    var budget: RequestBudget?
+    /// Whether the connection's progress handler is installed.
+    var handlerInstalled = false
 }

@@ -308,6 +308,8 @@ public final class SQLitePooledConnection {
     public let role: Role
     /// Whether the engine has set up this connection (functions and pragmas); only its borrower touches it.
     var isPreparedForEngine = false
+    /// The request budget the progress handler asks (see `installBudget(_:)`); only its borrower touches it.
+    let budgetSlot = BudgetSlot()
     /// The thread that borrowed the connection last; read and written only under the pool's lock.
     fileprivate var lastBorrower: pthread_t?
 

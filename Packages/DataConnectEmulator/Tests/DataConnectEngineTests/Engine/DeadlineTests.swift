@@ -76,6 +76,30 @@ import Testing
         #expect(fired.withLock { $0 } == [1, 2])
         #expect(watchdog.pendingCount == 0)
     }
+
+    @Test func theLiveWatchdogCancelsOnlyTheActionATicketNames() {
+        // given a watchdog whose actions are due in an hour, one of them cancelled and its place reused
+        let watchdog = DeadlineWatchdog()
+        let later = ContinuousClock.now + .seconds(3_600)
+        let first = watchdog.schedule(at: later) {}
+        watchdog.cancel(first)
+        let second = watchdog.schedule(at: later) {}
+        let tickets = (0..<64).map { offset in watchdog.schedule(at: later + .milliseconds(offset * 7 % 64)) {} }
+
+        // when the cancelled ticket is cancelled again, then every other one, out of order
+        watchdog.cancel(first)
+        #expect(watchdog.pendingCount == 65)
+        for (index, ticket) in tickets.enumerated().reversed() where index % 3 != 0 {
+            watchdog.cancel(ticket)
+            watchdog.cancel(ticket)
+        }
+
+        // then only what the tickets named is gone
+        #expect(watchdog.pendingCount == 1 + tickets.indices.filter { $0 % 3 == 0 }.count)
+        watchdog.cancel(second)
+        for (index, ticket) in tickets.enumerated() where index % 3 == 0 { watchdog.cancel(ticket) }
+        #expect(watchdog.pendingCount == 0)
+    }
 }
 
 /// A ``DeadlineScheduler`` whose deadlines pass when the test says so.
