@@ -115,6 +115,9 @@ public final class HTTPServer: Sendable {
         /// only when the request moves to the slow lane (``LaneWorker/enterSlowLane()``). Requests still run where
         /// they started.
         public var handOverConnectionsAfter: Duration? = .milliseconds(50)
+        /// Called by ``HTTPServer/stop()`` once the listener is closed and both sides have begun to drain, before it
+        /// waits for the requests in progress: an event tests wait on.
+        var stopBegan: (@Sendable () -> Void)?
 
         /// The implementations of the server's HTTP/1.1 side.
         ///
@@ -391,6 +394,7 @@ public final class HTTPServer: Sendable {
             stopping.dispatcher.stop()
             stopping.http1.beginDrain()
             stopping.http2.beginDrain()
+            configuration.stopBegan?()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
             // Requests on the lanes end (or are answered 503, or UNAVAILABLE, when not started) and resume their
