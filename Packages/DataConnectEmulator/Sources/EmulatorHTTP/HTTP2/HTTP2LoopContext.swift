@@ -72,15 +72,19 @@ final class HTTP2LoopContext {
 
     // MARK: The loop
 
+    /// How long the ready calls may run in one round; past it, the loop reads what arrived meanwhile (resets,
+    /// deadlines, new calls) before it sends their answers and runs the calls left.
+    static let roundBudget: Duration = .milliseconds(2)
+
     /// Serves until the loop stops (`true`) or is taken from this thread while it runs a call (`false`).
     func run() -> Bool {
         var events = EventLoop.Events()
         var commands: [HTTP2Loop.Command] = []
-        // A thread that took the loop over runs the calls collected behind the one that held the loop first.
-        guard runReadyCalls() else { return false }
-        flushTouched()
         while !loop.isStopping {
-            eventLoop.wait(milliseconds: waitMilliseconds(), into: &events)
+            // After a round that ran long (answers not sent yet, calls left; or calls left by the thread that lost the
+            // loop): only a look at the sockets.
+            let pending = readyHead < ready.count || !touched.isEmpty
+            eventLoop.wait(milliseconds: pending ? 0 : waitMilliseconds(), into: &events)
             // Deadlines first: a call whose deadline passed while it ran ends DEADLINE_EXCEEDED even when its answer
             // is among the commands below (the answer is then dropped).
             expireDeadlines(now: ContinuousClock.now)
@@ -95,10 +99,15 @@ final class HTTP2LoopContext {
             loop.takeCommands(into: &commands)
             for command in commands { perform(command) }
             commands.removeAll(keepingCapacity: true)
+            // The answers of a round that ran long go out now, after what arrived meanwhile has been read.
+            flushTouched()
             // nghttp2 is out of every callback now: the calls the reads completed run, and their answers go out with
             // the round's other frames.
-            guard runReadyCalls() else { return false }
-            flushTouched()
+            switch runReadyCalls() {
+            case .finished: flushTouched()
+            case .ranLong: break
+            case .lostTheLoop: return false
+            }
             let now = ContinuousClock.now
             if now - lastSweep >= .milliseconds(250) || isDraining {
                 lastSweep = now
@@ -127,16 +136,35 @@ final class HTTP2LoopContext {
         ready.append(call)
     }
 
-    /// Runs the ready calls in order; `false` once the loop is no longer this thread's (the new owner runs the rest).
-    private func runReadyCalls() -> Bool {
+    /// How a round of ready calls ended.
+    private enum RoundOutcome {
+        /// Every ready call has run.
+        case finished
+        /// The round's budget is spent: the answers wait for the next look at the sockets, and so do the calls left.
+        case ranLong
+        /// The loop was taken from this thread while it ran a call; the new owner runs the rest.
+        case lostTheLoop
+    }
+
+    /// Runs the ready calls in order, until they are done or ``roundBudget`` is spent.
+    private func runReadyCalls() -> RoundOutcome {
+        guard readyHead < ready.count else { return .finished }
+        let roundEnds = ContinuousClock.now + Self.roundBudget
+        var outcome = RoundOutcome.finished
         while readyHead < ready.count {
             let call = ready[readyHead]
             readyHead += 1
-            guard runInline(call) else { return false }
+            guard runInline(call) else { return .lostTheLoop }
+            if ContinuousClock.now >= roundEnds {
+                outcome = .ranLong
+                break
+            }
         }
-        ready.removeAll(keepingCapacity: ready.capacity <= 256)
-        readyHead = 0
-        return true
+        if readyHead == ready.count {
+            ready.removeAll(keepingCapacity: ready.capacity <= 256)
+            readyHead = 0
+        }
+        return outcome
     }
 
     /// Runs one call on this thread, and has its answer sent (with the round's writes) without waking the loop. If the

@@ -25,8 +25,12 @@ import Glibc
         /// What `enterSlowLane()` answered, and the thread's nice value afterwards, per slow call.
         let outcomes = Mutex<[(admitted: Bool, nice: Int32)]>([])
 
-        init(entersSlowLane: Bool = false) {
+        /// How long a slow call lasts at least, released or not.
+        let lastsAtLeast: Duration
+
+        init(entersSlowLane: Bool = false, lastsAtLeast: Duration = .zero) {
             self.entersSlowLane = entersSlowLane
+            self.lastsAtLeast = lastsAtLeast
         }
 
         var table: [String: GRPCMethod] {
@@ -40,6 +44,11 @@ import Glibc
         }
 
         private func slow(_ call: GRPCUnaryCall) -> GRPCUnaryResult {
+            let began = ContinuousClock.now
+            defer {
+                let rest = lastsAtLeast - (ContinuousClock.now - began)
+                if rest > .zero { usleep(UInt32(rest / .microseconds(1))) }
+            }
             call.cancellation.onCancel { [cancelled] in cancelled.signal() }
             if entersSlowLane {
                 let admitted = workers.current?.enterSlowLane() ?? false
@@ -137,6 +146,30 @@ import Glibc
             #expect(client.response(slow).grpcStatus == 0)
             #expect(methods.echoes.load(ordering: .relaxed) == 3)
             #expect(server.grpcStatistics.callsStarted == 4)
+        }
+    }
+
+    @Test func aCallResetWhileWaitingBehindALongOneNeverRuns() async throws {
+        // given: no handover at all; a call longer than the loop's round, with two calls read together with it
+        let methods = Methods(lastsAtLeast: .milliseconds(20))
+        let configuration = Self.configuration(methods, handOverAfter: nil)
+        try await withGRPCServer(configuration: configuration, methods: methods.table) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let slow = client.call("/test.Slow/Unary", messages: [[0]], queued: true)
+            let reset = client.call("/test.Echo/Unary", messages: [[1]], queued: true)
+            let kept = client.call("/test.Echo/Unary", messages: [[2]], queued: true)
+            client.flush()
+            try #require(methods.waitUntilStarted())
+
+            // when: the client resets the second while the first holds the loop
+            client.reset(reset)
+            methods.release.signal()
+
+            // then: the loop reads the reset before it runs the second, which never runs; the third does
+            #expect(client.response(slow).grpcStatus == 0)
+            #expect(client.response(kept).messages == [[2]])
+            #expect(methods.echoes.load(ordering: .relaxed) == 1)
+            #expect(client.streams[reset]?.messages.isEmpty == true)
         }
     }
 
