@@ -64,8 +64,16 @@ final class LoopHandover: @unchecked Sendable {
     private struct State {
         var owner: LaneWorker?
         var standby: Standby?
+        var loop: Loop?
         var stopped = false
         var standbyFailureLogged = false
+    }
+
+    /// What a thread does with the loop once it owns it (set by ``start(serve:close:)``, dropped once the loop has
+    /// stopped).
+    private struct Loop: Sendable {
+        let serve: @Sendable (LaneWorker, _ resuming: Bool) -> Bool
+        let close: @Sendable () -> Void
     }
 
     /// A parked thread, ready to take the loop over.
@@ -92,21 +100,53 @@ final class LoopHandover: @unchecked Sendable {
 
     // MARK: The loop's threads
 
-    /// Starts the loop's first thread, which calls `serve` with its worker; `false` when the system refuses.
-    func start(_ serve: @escaping @Sendable (LaneWorker) -> Void) -> Bool {
+    /// Starts the loop's first thread; `false` when the system refuses.
+    ///
+    /// - Parameters:
+    ///   - serve: What each thread that owns the loop does, with its worker and whether it took the loop from another
+    ///     thread: serve until the loop stops (`true`) or is taken from it (`false`).
+    ///   - close: What the last owner does once the loop has stopped (close its inbox and `epoll` set).
+    func start(
+        serve: @escaping @Sendable (LaneWorker, _ resuming: Bool) -> Bool, close: @escaping @Sendable () -> Void
+    ) -> Bool {
         let worker = LaneWorker(owner: .loop(self))
-        state.withLock { $0.owner = worker }
+        state.withLock { state in
+            state.owner = worker
+            state.loop = Loop(serve: serve, close: close)
+        }
         let started = EventLoop.startThread { [self] in
             begin(worker)
-            serve(worker)
+            own(as: worker, resuming: false)
         }
-        if !started { state.withLock { $0.owner = nil } }
+        if !started {
+            state.withLock { state in
+                state.owner = nil
+                state.loop = nil
+            }
+        }
         return started
     }
 
-    /// Gets a thread ready to take the loop over, if none is (called by the owner); the thread calls `serve` with its
-    /// worker once it has the loop.
-    func prepareStandby(_ serve: @escaping @Sendable (LaneWorker) -> Void) {
+    /// What a thread that owns the loop does: serve it until it stops (then close it, and no one serves it again) or
+    /// is taken from this thread.
+    private func own(as worker: LaneWorker, resuming: Bool) {
+        guard let loop = state.withLock({ $0.loop }) else { return }
+        prepareStandby()
+        guard loop.serve(worker, resuming) else { return }
+        loop.close()
+        let standby = state.withLock { state in
+            state.stopped = true
+            state.owner = nil
+            state.loop = nil
+            defer { state.standby = nil }
+            return state.standby
+        }
+        standby?.cancel()
+        exited.signal()
+    }
+
+    /// Gets a thread ready to take the loop over, if none is (called by the owner).
+    func prepareStandby() {
         let needed = state.withLock { !$0.stopped && $0.standby == nil }
         guard needed else { return }
         let standby = Standby(worker: LaneWorker(owner: .loop(self)))
@@ -114,7 +154,7 @@ final class LoopHandover: @unchecked Sendable {
             begin(standby.worker)
             standby.go.wait()
             guard !standby.cancelled.load(ordering: .acquiring) else { return }
-            serve(standby.worker)
+            own(as: standby.worker, resuming: true)
         }
         let logFailure = state.withLock { state -> Bool in
             guard started else {
@@ -137,18 +177,6 @@ final class LoopHandover: @unchecked Sendable {
     private func begin(_ worker: LaneWorker) {
         worker.threadID = cmhd_thread_id()
         workers.threadStarted?(worker)
-    }
-
-    /// The owner has closed the loop: no thread serves it from now on, and the standby ends.
-    func loopStopped() {
-        let standby = state.withLock { state in
-            state.stopped = true
-            state.owner = nil
-            defer { state.standby = nil }
-            return state.standby
-        }
-        standby?.cancel()
-        exited.signal()
     }
 
     /// Returns once the owner has stopped the loop (it has been asked to). An owner held by a request loses the loop

@@ -52,7 +52,11 @@ final class HTTP1Loop: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.handover = LoopHandover(name: owner, workers: shared.workers)
         self.context = HTTP1LoopContext(loop: self, eventLoop: eventLoop, shared: shared)
-        guard handover.start({ [self] worker in serve(worker, resuming: false) }) else {
+        guard
+            handover.start(
+                serve: { [self] worker, resuming in serve(worker, resuming: resuming) },
+                close: { [self] in closeInbox() })
+        else {
             shared.core.log("\(owner): cannot start a thread")
             eventLoop.close()
             return nil
@@ -110,26 +114,23 @@ final class HTTP1Loop: @unchecked Sendable {
         }
     }
 
-    /// Gets a thread ready to take the loop over, if none is (called by the owner).
-    func prepareStandby() {
-        handover.prepareStandby { [self] worker in serve(worker, resuming: true) }
-    }
-
-    /// Serves the loop until it stops or is taken from this thread.
-    private func serve(_ worker: LaneWorker, resuming: Bool) {
+    /// Serves the loop until it stops (`true`) or is taken from this thread (`false`).
+    private func serve(_ worker: LaneWorker, resuming: Bool) -> Bool {
         if resuming {
             context.takeOver(as: worker)
         } else {
             context.worker = worker
         }
-        prepareStandby()
-        guard context.run() else { return }
+        return context.run()
+    }
+
+    /// Closes the inbox and the `epoll` set, once the loop has stopped: later posts are refused.
+    private func closeInbox() {
         inbox.withLock { inbox in
             inbox.closed = true
             inbox.commands = []
             inbox.head = 0
             eventLoop.close()
         }
-        handover.loopStopped()
     }
 }

@@ -106,7 +106,7 @@ final class HTTP1LoopContext {
 
     /// Closes connections idle past the timeout, and gets a thread ready to take the loop over if none is.
     private func sweep(now: ContinuousClock.Instant) {
-        loop.prepareStandby()
+        loop.handover.prepareStandby()
         guard let timeout = loop.shared.idleTimeout else { return }
         for connection in Array(connections.values)
         where connection.canTimeOut && now - connection.lastActivity >= timeout {
