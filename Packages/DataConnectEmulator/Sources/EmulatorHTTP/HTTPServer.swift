@@ -10,9 +10,10 @@ import Glibc
 ///
 /// The server listens on one socket; a dispatcher thread accepts each connection and peeks at its first bytes: a
 /// connection that opens with the HTTP/2 client preface (plaintext, prior knowledge) is served as HTTP/2 by a few
-/// I/O threads of the server's own, where requests with content type `application/grpc` are calls of the
-/// responder's ``HTTPResponder/grpcService`` (other requests are answered 505, use HTTP/1.1); every other connection
-/// goes to the HTTP/1.1 side, as below.
+/// event loops of the server's own, where requests with content type `application/grpc` are calls of the
+/// responder's ``HTTPResponder/grpcService`` (other requests are answered 505, use HTTP/1.1): unary calls run on the
+/// loop's thread, handing the loop's other connections to another thread when they run long, as HTTP/1.1 requests
+/// do below. Every other connection goes to the HTTP/1.1 side.
 ///
 /// The HTTP/1.1 side is the server's own by default (``Configuration-swift.struct/HTTP1Implementation/native``):
 /// one `epoll` loop per worker thread, which parses each request, receives its body in full (up to
@@ -42,8 +43,9 @@ import Glibc
 public final class HTTPServer: Sendable {
     /// Tuning and limits of an ``HTTPServer``.
     public struct Configuration: Sendable {
-        /// Worker threads, each running its own event loop; defaults to the number of online cores. HTTP/1.1 has
-        /// this many (one loop, or one libmicrohttpd daemon, each), HTTP/2 half as many (at least one).
+        /// Worker threads, each running its own event loop; defaults to the number of online cores. libmicrohttpd
+        /// has this many daemons; the server's own HTTP/1.1 side and its HTTP/2 side have this many loops each, or
+        /// as many as the fast lane's workers (``RequestLanes/Configuration-swift.struct/fastWorkers``) when more.
         public var threadPoolSize: Int
         /// Whether libmicrohttpd's workers poll with `epoll` (the default) rather than `poll`; the server's own
         /// loops always use `epoll`.
@@ -103,14 +105,19 @@ public final class HTTPServer: Sendable {
         /// (``HTTPResponder/runsInLanes(_:)``): as many fast workers as cores, a slow lane for half as many.
         public var requestLanes = RequestLanes.Configuration()
         /// Called on each new lane thread before its first request (``RequestLanes/init(configuration:threadStarted:)``),
-        /// and on each thread of the native HTTP/1.1 side, which run their requests themselves.
+        /// and on each thread of the native HTTP/1.1 side and of the HTTP/2 side, which run their requests (unary
+        /// gRPC calls on HTTP/2) themselves.
         public var laneThreadStarted: (@Sendable (LaneWorker) -> Void)?
         /// Which implementation serves HTTP/1.1 (by default the server's own, ``HTTP1Implementation/default``).
         public var http1Implementation = HTTP1Implementation.default
-        /// How long a request may run on a connection thread of the native HTTP/1.1 side before the thread's other
-        /// connections go to another thread (default 50 ms); `nil` hands them over only when the request moves to
-        /// the slow lane (``LaneWorker/enterSlowLane()``). Requests still run where they started.
+        /// How long a request may run on a loop's thread (a request of the native HTTP/1.1 side, a unary gRPC
+        /// call) before the thread's other connections go to another thread (default 50 ms); `nil` hands them over
+        /// only when the request moves to the slow lane (``LaneWorker/enterSlowLane()``). Requests still run where
+        /// they started.
         public var handOverConnectionsAfter: Duration? = .milliseconds(50)
+        /// Called by ``HTTPServer/stop()`` once the listener is closed and both sides have begun to drain, before it
+        /// waits for the requests in progress: an event tests wait on.
+        var stopBegan: (@Sendable () -> Void)?
 
         /// The implementations of the server's HTTP/1.1 side.
         ///
@@ -293,8 +300,11 @@ public final class HTTPServer: Sendable {
             core.startLanes(configuration.requestLanes, threadStarted: configuration.laneThreadStarted)
             _ = core.takeLastLogMessage()
 
+            let workers = LoopWorkers(
+                lanes: core.currentLanes, threadStarted: configuration.laneThreadStarted,
+                fastWorkers: configuration.requestLanes.fastWorkers, log: { [core] in core.log($0) })
             let http1: HTTP1Side
-            switch startHTTP1() {
+            switch startHTTP1(workers: workers) {
             case .success(let started): http1 = started
             case .failure(let failure):
                 close(listener)
@@ -303,8 +313,12 @@ public final class HTTPServer: Sendable {
             }
             let bound = ConnectionDispatcher.boundPort(of: listener)
             let timeout = configuration.connectionTimeout
-            let shared = HTTP2Shared(core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters)
-            guard let http2 = HTTP2Server(threads: max(1, configuration.threadPoolSize / 2), shared: shared) else {
+            let shared = HTTP2Shared(
+                core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters, workers: workers)
+            guard
+                let http2 = HTTP2Server(
+                    threads: loopCount, shared: shared, handOverAfter: configuration.handOverConnectionsAfter)
+            else {
                 close(listener)
                 http1.stop()
                 core.stopLanes(grace: .zero)
@@ -332,28 +346,29 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// How many loops each of the server's own sides runs. A loop runs its requests itself: as many loops as
+    /// requests may run at once, so that on a database server (the fast lane sized to its pool) a request waiting for
+    /// its answer does not leave a connection of the pool, and a core, idle.
+    private var loopCount: Int {
+        max(1, configuration.threadPoolSize, configuration.requestLanes.fastWorkers)
+    }
+
     /// Starts the configured HTTP/1.1 side (after the lanes).
-    private func startHTTP1() -> Result<HTTP1Side, HTTP1Daemons.StartFailure> {
-        let threads = max(1, configuration.threadPoolSize)
+    private func startHTTP1(workers: LoopWorkers) -> Result<HTTP1Side, HTTP1Daemons.StartFailure> {
         switch configuration.http1Implementation {
         case .libmicrohttpd:
+            let threads = max(1, configuration.threadPoolSize)
             return HTTP1Daemons.start(count: threads, core: core, configuration: configuration).map {
                 .libmicrohttpd($0)
             }
         case .native:
-            // A loop runs its requests itself: as many loops as requests may run at once, so that on a database
-            // server (the fast lane sized to its pool) a request waiting for its answer does not leave a
-            // connection of the pool, and a core, idle.
-            let threads = max(threads, configuration.requestLanes.fastWorkers)
             let timeout = configuration.connectionTimeout
             let shared = HTTP1Shared(
                 core: core, idleTimeout: timeout > .zero ? timeout : nil,
-                connectionLimit: max(0, configuration.connectionLimit), lanes: core.currentLanes,
-                threadStarted: configuration.laneThreadStarted,
-                fastWorkers: configuration.requestLanes.fastWorkers)
+                connectionLimit: max(0, configuration.connectionLimit), workers: workers)
             guard
                 let server = HTTP1Server(
-                    threads: threads, shared: shared, handOverAfter: configuration.handOverConnectionsAfter)
+                    threads: loopCount, shared: shared, handOverAfter: configuration.handOverConnectionsAfter)
             else {
                 let reason = core.takeLastLogMessage() ?? "cannot start the HTTP/1.1 threads"
                 return .failure(HTTP1Daemons.StartFailure(reason: reason))
@@ -379,6 +394,7 @@ public final class HTTPServer: Sendable {
             stopping.dispatcher.stop()
             stopping.http1.beginDrain()
             stopping.http2.beginDrain()
+            configuration.stopBegan?()
             core.closeWebSockets(grace: configuration.webSocketCloseGracePeriod)
             let deadline = ContinuousClock.now + configuration.stopGracePeriod
             // Requests on the lanes end (or are answered 503, or UNAVAILABLE, when not started) and resume their

@@ -1,10 +1,10 @@
 import Synchronization
 
-/// One thread that runs requests, as the code running a request sees it: a worker of ``RequestLanes``, or one of
-/// the server's HTTP/1.1 connection threads, which run their requests themselves.
+/// One thread that runs requests, as the code running a request sees it: a worker of ``RequestLanes``, or a thread
+/// of one of the server's own loops, which run their requests themselves (HTTP/1.1 requests, unary gRPC calls).
 ///
 /// A request that runs past its short budget leaves the fast lane through ``enterSlowLane()``: a lane worker's
-/// thread is replaced in the fast lane; a connection thread hands its other connections to a new thread and goes on
+/// thread is replaced in the fast lane; a loop's thread hands its other connections to a new thread and goes on
 /// with the slow request alone. Either way the request then runs in the slow lane, at a lower priority, within the
 /// slow lane's capacity.
 public final class LaneWorker: @unchecked Sendable {
@@ -12,8 +12,8 @@ public final class LaneWorker: @unchecked Sendable {
     enum Owner {
         /// A fast-lane thread of these lanes.
         case lanes(RequestLanes)
-        /// An HTTP/1.1 connection thread of this loop.
-        case loop(HTTP1Loop)
+        /// A thread of the loop with this handover (HTTP/1.1 or HTTP/2).
+        case loop(LoopHandover)
     }
 
     let owner: Owner
@@ -27,7 +27,7 @@ public final class LaneWorker: @unchecked Sendable {
     /// The thread's kernel id, for its scheduling priority (set by the thread itself before its first request).
     var threadID: Int32 = 0
 
-    // MARK: State of a connection thread
+    // MARK: State of a loop's thread
 
     /// The number of the request the thread runs now, 0 between requests (written by the thread, read by whoever
     /// hands its connections over).
@@ -49,7 +49,7 @@ public final class LaneWorker: @unchecked Sendable {
 
     /// Moves the request this worker runs into the slow lane, once it has run past its short budget; callable from
     /// any thread (the emulator's engine calls it from its deadline watchdog) while the request runs. Either way
-    /// the worker leaves the fast lane: a lane worker's place is taken by another thread, a connection thread's
+    /// the worker leaves the fast lane: a lane worker's place is taken by another thread, a loop thread's
     /// other connections go to another thread. Calling it again for the same request returns the first answer.
     ///
     /// - Returns: `false` when the slow lane is full: the caller should stop the request (it holds resources, a

@@ -17,7 +17,10 @@ public protocol GRPCService: Sendable {
 
 /// How a gRPC method is served.
 public enum GRPCMethod: Sendable {
-    /// One request message, one response; `respond` runs on the request lanes (as REST POSTs do).
+    /// One request message, one response; `respond` runs on the thread of the connection's loop once the request
+    /// is complete (as REST requests run on the HTTP/1.1 side's), a fast-lane worker (``LaneWorker``). It may block:
+    /// past ``HTTPServer/Configuration-swift.struct/handOverConnectionsAfter``, or once it enters the slow lane
+    /// (``LaneWorker/enterSlowLane()``), the loop's other connections go to another thread while it goes on.
     case unary(@Sendable (GRPCUnaryCall) -> GRPCUnaryResult)
     /// Bidirectional streaming; `open` runs on the connection's thread when the call's HEADERS arrive.
     case bidirectionalStreaming(@Sendable (GRPCCallHead, GRPCServerStream) -> any GRPCStreamHandler)

@@ -8,7 +8,7 @@ import Glibc
 /// The state of one ``HTTP1Loop`` that only the thread owning the loop touches: its connections, its buffers, and the
 /// loop itself (wait, dispatch the events, run the commands other threads posted, time idle connections out).
 ///
-/// Ownership passes from thread to thread (see ``HTTP1Loop``): the thread that loses the loop is inside the
+/// Ownership passes from thread to thread (see ``LoopHandover``): the thread that loses the loop is inside the
 /// responder then, and once the responder returns it only posts the answer and leaves; the thread that takes the
 /// loop over starts after it lost it (a semaphore orders the two), so no two threads ever use this state at once.
 final class HTTP1LoopContext {
@@ -106,7 +106,7 @@ final class HTTP1LoopContext {
 
     /// Closes connections idle past the timeout, and gets a thread ready to take the loop over if none is.
     private func sweep(now: ContinuousClock.Instant) {
-        loop.prepareStandby()
+        loop.handover.prepareStandby()
         guard let timeout = loop.shared.idleTimeout else { return }
         for connection in Array(connections.values)
         where connection.canTimeOut && now - connection.lastActivity >= timeout {
@@ -173,7 +173,7 @@ final class HTTP1LoopContext {
     }
 
     /// Calls the responder on this thread. If the request runs long, the loop may be taken from this thread
-    /// meanwhile (``HTTP1Loop/enterSlowLane(_:)``): the answer then goes to the loop's new owner as a command, and
+    /// meanwhile (``LoopHandover/enterSlowLane(_:)``): the answer then goes to the loop's new owner as a command, and
     /// nothing here is touched again.
     func runInline(_ request: HTTPRequest, for connection: HTTP1Connection) -> InlineResult {
         let sequence = nextSequence
@@ -183,12 +183,12 @@ final class HTTP1LoopContext {
         let token = connection.token
         let loop = self.loop
         worker?.sequence.store(sequence, ordering: .relaxed)
-        loop.requestStarted(sequence)
+        loop.handover.requestStarted(sequence)
         let response = core.responder.respond(to: request)
-        guard loop.requestEnded(sequence) else {
+        guard loop.handover.requestEnded(sequence) else {
             // Another thread owns the loop now: only the loop's thread-safe parts may be used from here on.
             loop.post(.answer(token, response))
-            if let worker { loop.finishBesideTheLoop(worker) }
+            if let worker { loop.handover.finishBesideTheLoop(worker) }
             return .handedOver
         }
         worker?.sequence.store(0, ordering: .relaxed)

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,9 +11,7 @@ final class HTTP1Server: Sendable {
     let shared: HTTP1Shared
     private let loops: [HTTP1Loop]
     private let next = Atomic<UInt>(0)
-    private let watchdogStop = DispatchSemaphore(value: 0)
-    private let watchdogExited = DispatchSemaphore(value: 0)
-    private let watchdogRuns: Bool
+    private let watchdog: HandoverWatchdog
 
     /// Starts `threads` loops, and the watchdog when `handOverAfter` is set; `nil` (having logged why) when the system
     /// refuses.
@@ -28,28 +25,9 @@ final class HTTP1Server: Sendable {
             }
             started.append(loop)
         }
-        let loops = started
-        self.loops = loops
-        guard let handOverAfter, handOverAfter > .zero else {
-            watchdogRuns = false
-            return
-        }
-        let (seconds, attoseconds) = handOverAfter.components
-        let budget = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        // Checked four times per budget: a loop is handed over between one and one and a quarter budgets.
-        let period = DispatchTimeInterval.nanoseconds(Int(max(1_000_000, budget / 4)))
-        let stop = watchdogStop
-        let exited = watchdogExited
-        watchdogRuns = EventLoop.startThread {
-            while stop.wait(timeout: .now() + period) == .timedOut {
-                let now = HTTP1Loop.monotonicNanoseconds()
-                for loop in loops { loop.handOverIfStalled(now: now, budget: budget) }
-            }
-            exited.signal()
-        }
-        if !watchdogRuns {
-            shared.core.log("HTTP/1.1 watchdog: cannot start a thread; only slow-lane moves hand loops over")
-        }
+        self.loops = started
+        self.watchdog = HandoverWatchdog(
+            loops: started.map(\.handover), budget: handOverAfter, owner: "HTTP/1.1", log: { shared.core.log($0) })
     }
 
     /// Hands an accepted connection to the next loop, which owns the socket from now on.
@@ -65,16 +43,13 @@ final class HTTP1Server: Sendable {
 
     /// Closes every connection and stops the loops and the watchdog; returns once they are done.
     func stop() {
-        if watchdogRuns {
-            watchdogStop.signal()
-            watchdogExited.wait()
-        }
+        watchdog.stop()
         for loop in loops { loop.stop() }
     }
 }
 
-/// What the loops of one run share: the server's core (responder, limits, log), the timeouts, the lanes whose slow
-/// lane their long requests join, and the counts.
+/// What the loops of one run share: the server's core (responder, limits, log), the timeouts, the threads' shared
+/// state (``LoopWorkers``: the slow lane their long requests join), and the count of connections.
 final class HTTP1Shared: Sendable {
     let core: ServerCore
     let limits: HTTP1HeadLimits
@@ -82,28 +57,19 @@ final class HTTP1Shared: Sendable {
     let idleTimeout: Duration?
     /// The most HTTP/1.1 connections open at once; 0 for no limit.
     let connectionLimit: Int
-    /// The run's lanes: their slow lane bounds the slow requests of the loops too.
-    let lanes: RequestLanes?
-    /// Called on every thread of a loop before it serves.
-    let threadStarted: (@Sendable (LaneWorker) -> Void)?
-    /// How many threads may run requests beside their loops (handed over for having run long) at once.
-    let fastWorkers: Int
+    /// What the threads of every loop of the run share (the HTTP/2 side's too).
+    let workers: LoopWorkers
     /// HTTP/1.1 connections open now.
     let connections = Atomic<Int>(0)
-    /// Threads running a request beside their loop, not in the slow lane.
-    let besideTheLoop = Atomic<Int>(0)
 
     init(
-        core: ServerCore, idleTimeout: Duration?, connectionLimit: Int, lanes: RequestLanes?,
-        threadStarted: (@Sendable (LaneWorker) -> Void)?, fastWorkers: Int
+        core: ServerCore, idleTimeout: Duration?, connectionLimit: Int, workers: LoopWorkers
     ) {
         self.core = core
         self.limits = HTTP1HeadLimits(target: core.limits.uri, header: core.limits.header, body: core.limits.body)
         self.idleTimeout = idleTimeout
         self.connectionLimit = connectionLimit
-        self.lanes = lanes
-        self.threadStarted = threadStarted
-        self.fastWorkers = max(1, fastWorkers)
+        self.workers = workers
     }
 
     /// Counts a connection in, if under the limit; returns whether it was.

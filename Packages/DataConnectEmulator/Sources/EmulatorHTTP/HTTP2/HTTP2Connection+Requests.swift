@@ -181,7 +181,7 @@ extension HTTP2Connection {
         }
     }
 
-    /// The client half-closed: a unary call runs; a streaming handler is told.
+    /// The client half-closed: a unary call is ready to run; a streaming handler is told.
     private func requestEnded(_ stream: HTTP2Stream) {
         stream.requestComplete = true
         switch stream.kind {
@@ -198,10 +198,9 @@ extension HTTP2Connection {
             }
             stream.message = nil
             let unary = GRPCUnaryCall(head: head, message: message, cancellation: cancellation)
-            let stopping = GRPCStatus(.unavailable, "the server is stopping")
-            let submitted = context.shared.core.submitToLanes(
-                run: {
-                    guard call.isOpen else { return }
+            // Run by the loop once nghttp2 has returned, on the loop's thread.
+            context.callReady(
+                HTTP2LoopContext.ReadyCall(connection: self, stream: stream) {
                     let result = respond(unary)
                     // An answer made after the deadline is not sent: the call ends as its deadline says.
                     if let deadline = head.deadline, ContinuousClock.now >= deadline {
@@ -210,9 +209,7 @@ extension HTTP2Connection {
                     }
                     if let message = result.message { call.send(message) }
                     call.finish(result.status, trailers: result.trailers)
-                },
-                abandon: { call.finish(stopping) })
-            if !submitted { call.finish(stopping) }
+                })
         case .streaming(let handler):
             if stream.reader.hasPartialMessage {
                 fail(stream, GRPCStatus(.internal, "the request ended in the middle of a message"))

@@ -8,7 +8,9 @@ import Glibc
 ///
 /// nghttp2 does the protocol (framing, HPACK, flow control with automatic WINDOW_UPDATE, PING answers, SETTINGS,
 /// stream states, floods); the connection moves bytes between the socket and the session (`mem_recv`, `mem_send`)
-/// and turns request streams into gRPC calls (``HTTP2Stream``), or answers them 505 when they are not gRPC.
+/// and turns request streams into gRPC calls (``HTTP2Stream``), or answers them 505 when they are not gRPC. A unary
+/// call whose request is complete goes to the loop's list of ready calls, which the loop runs once nghttp2 has
+/// returned.
 final class HTTP2Connection {
     let socket: Int32
     let token: UInt64
@@ -79,8 +81,9 @@ final class HTTP2Connection {
 
     // MARK: I/O
 
-    /// Reads what the socket holds (up to 1 MiB per round, for fairness), feeds it to the session and writes what
-    /// the session answers; closes the connection at end-of-file, on a socket error or a fatal protocol error.
+    /// Reads what the socket holds (up to 1 MiB per round, for fairness) and feeds it to the session, whose answer
+    /// is written at the end of the loop's round; closes the connection at end-of-file, on a socket error or a fatal
+    /// protocol error.
     func readable() {
         guard let session, !closed else { return }
         lastRead = .now
@@ -109,7 +112,8 @@ final class HTTP2Connection {
                 return
             }
         }
-        flush()
+        // Written at the end of the round, with the answers of the calls the bytes completed.
+        context.touch(self)
     }
 
     /// Writes pending frames until the socket takes no more (then waits for it to be writable) or nothing is left;

@@ -1,17 +1,27 @@
 import CNGHTTP2
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One HTTP/2 I/O thread: an `epoll` set of connections, each an nghttp2 server session, and an inbox through which
-/// other threads hand it sockets, wake streams that have something to send, and ask it to drain or stop.
+/// One event loop of the HTTP/2 side: an `epoll` set of connections, each an nghttp2 server session, served by one
+/// thread at a time, and an inbox through which other threads hand it sockets, wake streams that have something to
+/// send, and ask it to drain.
 ///
-/// Everything nghttp2 does for a connection happens on this thread; gRPC methods and other threads only reach a
-/// stream through its ``StreamOutbox``, whose changes post the stream here.
-final class HTTP2Loop: Sendable {
+/// Everything nghttp2 does for a connection happens on the thread that owns the loop. **Unary calls run on that
+/// thread too**, with no hop to another thread and back: the calls whose request ended while a read was fed to
+/// nghttp2 are collected, and run once `nghttp2_session_mem_recv` has returned (never inside its callbacks), for up
+/// to ``HTTP2LoopContext/roundBudget`` per round before the loop reads again; each answer goes into its stream's
+/// ``StreamOutbox`` and out with the round's writes. **A long call gives the loop
+/// away** (``LoopHandover``): when it moves to the slow lane or runs past
+/// ``HTTPServer/Configuration-swift.struct/handOverConnectionsAfter``, a standby thread takes the loop, goes on
+/// serving its other connections (their RST_STREAM frames, deadlines and new calls), and runs the calls collected
+/// behind the long one; the old thread finishes its call, whose answer reaches the loop through the outbox, and ends.
+///
+/// Streaming methods and other threads only reach a stream through its ``StreamOutbox``, whose changes post the
+/// stream here.
+final class HTTP2Loop: @unchecked Sendable {
     /// What other threads ask of the loop.
     enum Command: Sendable {
         /// A new connection (the client preface is waiting in the socket).
@@ -23,232 +33,91 @@ final class HTTP2Loop: Sendable {
     }
 
     let shared: HTTP2Shared
-    private let loop: EventLoop
-    private let inbox = Mutex<[Command]>([])
-    private let running = Atomic<Bool>(true)
-    private let exited = DispatchSemaphore(value: 0)
+    /// Who serves the loop, and who takes it over.
+    let handover: LoopHandover
+    private let eventLoop: EventLoop
+    /// The owner's state; set once, right after the loop is made.
+    private var context: HTTP2LoopContext!
+    private let inbox = Mutex<Inbox>(Inbox())
+    private let stopping = Atomic<Bool>(false)
 
-    /// Creates the `epoll` set and starts the thread; nil (having logged why) when the system refuses.
+    private struct Inbox {
+        var commands: [Command] = []
+        var closed = false
+    }
+
+    /// Creates the `epoll` set and starts the loop's thread; nil (having logged why) when the system refuses.
     init?(shared: HTTP2Shared, number: Int) {
         self.shared = shared
         let owner = "HTTP/2 loop \(number)"
-        guard let loop = EventLoop(owner: owner, log: { shared.core.log($0) }) else { return nil }
-        self.loop = loop
-        // The thread holds the loop until it exits.
-        guard loop.start(owner: owner, log: { shared.core.log($0) }, { [self] in run() }) else { return nil }
-    }
-
-    /// Hands the loop a connection.
-    func adopt(socket: Int32, remoteAddress: String?) {
-        post(.adopt(socket, remoteAddress))
-    }
-
-    /// Queues a command and wakes the thread.
-    func post(_ command: Command) {
-        let first = inbox.withLock { inbox in
-            inbox.append(command)
-            return inbox.count == 1
-        }
-        if first { loop.wake() }
-    }
-
-    /// Cancels every call, closes every connection and stops the thread; returns once it has exited.
-    func stop() {
-        running.store(false, ordering: .releasing)
-        loop.wake()
-        exited.wait()
-    }
-
-    // MARK: The thread
-
-    private func run() {
-        let context = HTTP2LoopContext(loop: self, eventLoop: loop)
-        var events = EventLoop.Events()
-        var commands: [Command] = []
-        var lastSweep = ContinuousClock.now
-        while running.load(ordering: .acquiring) {
-            loop.wait(milliseconds: context.waitMilliseconds(), into: &events)
-            // Deadlines first: a call whose deadline passed while it ran ends DEADLINE_EXCEEDED even when its answer
-            // is among the commands below (the answer is then dropped).
-            context.expireDeadlines(now: ContinuousClock.now)
-            for index in 0..<events.count {
-                guard let connection = context.connections[events.tokens[index]] else { continue }
-                if events.isReadable(index) {
-                    connection.readable()
-                } else if events.isWritable(index) {
-                    connection.flush()
-                }
-            }
-            inbox.withLock { swap(&commands, &$0) }
-            for command in commands { perform(command, context: context) }
-            commands.removeAll(keepingCapacity: true)
-            context.flushTouched()
-            let now = ContinuousClock.now
-            if now - lastSweep >= .milliseconds(250) || context.isDraining {
-                lastSweep = now
-                context.sweep(now: now)
-            }
-        }
-        context.closeAll()
-        loop.close()
-        exited.signal()
-    }
-
-    private func perform(_ command: Command, context: HTTP2LoopContext) {
-        switch command {
-        case .adopt(let socket, let address):
-            context.adopt(socket: socket, remoteAddress: address)
-        case .wake(let token, let stream):
-            context.connections[token]?.service(streamID: stream)
-        case .drain:
-            context.beginDrain()
-        }
-    }
-}
-
-/// The loop thread's own state: its connections, the calls' deadlines, nghttp2's callbacks and options, the read
-/// buffer. Never touched from another thread.
-final class HTTP2LoopContext {
-    unowned let loop: HTTP2Loop
-    let eventLoop: EventLoop
-    var shared: HTTP2Shared { loop.shared }
-    private(set) var connections: [UInt64: HTTP2Connection] = [:]
-    private var nextToken: UInt64 = 1
-    /// Calls with a deadline: when, and which stream.
-    private var deadlines: [(at: ContinuousClock.Instant, connection: UInt64, stream: Int32)] = []
-    /// Connections with frames to write after this round.
-    private var touched: [HTTP2Connection] = []
-    private(set) var isDraining = false
-    private var drainStarted = ContinuousClock.now
-    let callbacks: OpaquePointer
-    let options: OpaquePointer
-    /// Where sockets are read into.
-    let readBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 65_536)
-
-    init(loop: HTTP2Loop, eventLoop: EventLoop) {
-        self.loop = loop
+        guard let eventLoop = EventLoop(owner: owner, log: { shared.core.log($0) }) else { return nil }
         self.eventLoop = eventLoop
-        self.callbacks = HTTP2Connection.makeCallbacks()
-        var options: OpaquePointer?
-        nghttp2_option_new(&options)
-        self.options = options!
-        // Flood protections: SETTINGS per frame and unanswered SETTINGS, queued ACKs (PING, SETTINGS), RST_STREAM
-        // rate, CONTINUATION frames; a HEADERS block over the limit is refused in the header callback.
-        nghttp2_option_set_max_settings(self.options, 64)
-        nghttp2_option_set_max_outbound_ack(self.options, 1_000)
-        nghttp2_option_set_max_send_header_block_length(self.options, 256 * 1024)
-        nghttp2_option_set_max_deflate_dynamic_table_size(self.options, 4_096)
-        nghttp2_option_set_stream_reset_rate_limit(self.options, 1_000, 33)
-        // Legitimate blocks up to the header limit (80 KiB by default) fit in 16 KiB frames with room to spare.
-        nghttp2_option_set_max_continuations(self.options, max(8, loop.shared.core.limits.header / 16_384 + 4))
-    }
-
-    deinit {
-        nghttp2_session_callbacks_del(callbacks)
-        nghttp2_option_del(options)
-        readBuffer.deallocate()
-    }
-
-    /// How long the next wait may last: until the nearest deadline, at most 250 ms (20 ms while draining).
-    func waitMilliseconds() -> Int32 {
-        var limit: Int64 = isDraining ? 20 : 250
-        if let nearest = deadlines.lazy.map(\.at).min() {
-            let remaining = nearest - ContinuousClock.now
-            let (seconds, attoseconds) = remaining.components
-            let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1
-            limit = max(0, min(limit, milliseconds))
-        }
-        return Int32(limit)
-    }
-
-    func adopt(socket: Int32, remoteAddress: String?) {
-        let token = nextToken
-        nextToken += 1
-        guard shared.counters.connectionOpened() else {
-            // Over the limit: a session only to say GOAWAY (REFUSED_STREAM), then the connection closes.
-            HTTP2Connection.refuse(socket: socket, context: self)
-            return
-        }
+        self.handover = LoopHandover(name: owner, workers: shared.workers)
+        self.context = HTTP2LoopContext(loop: self, eventLoop: eventLoop)
         guard
-            let connection = HTTP2Connection(socket: socket, token: token, context: self, remoteAddress: remoteAddress)
+            handover.start(
+                serve: { [self] worker, resuming in serve(worker, resuming: resuming) },
+                close: { [self] in closeInbox() })
         else {
-            shared.counters.connectionClosed()
-            close(socket)
-            return
-        }
-        connections[token] = connection
-        guard eventLoop.watch(socket, token: token, add: true) else {
-            connection.close()
-            return
-        }
-        if isDraining { connection.beginDrain() }
-        // The preface (and more) is already waiting.
-        connection.readable()
-    }
-
-    /// Notes that a connection has frames to write once the current round is over.
-    func touch(_ connection: HTTP2Connection) {
-        if !connection.isTouched {
-            connection.isTouched = true
-            touched.append(connection)
+            shared.core.log("\(owner): cannot start a thread")
+            eventLoop.close()
+            return nil
         }
     }
 
-    func flushTouched() {
-        guard !touched.isEmpty else { return }
-        let flushing = touched
-        touched.removeAll(keepingCapacity: true)
-        for connection in flushing {
-            connection.isTouched = false
-            connection.flush()
+    // MARK: From other threads
+
+    /// Hands the loop a connection, which it owns from now on.
+    func adopt(socket: Int32, remoteAddress: String?) {
+        if !post(.adopt(socket, remoteAddress)) { close(socket) }
+    }
+
+    /// Queues a command and wakes the owner; `false` when the loop has stopped.
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return false }
+            inbox.commands.append(command)
+            if inbox.commands.count == 1 { eventLoop.wake() }
+            return true
         }
     }
 
-    /// Forgets a closed connection (called by the connection).
-    func remove(_ connection: HTTP2Connection) {
-        connections[connection.token] = nil
-        eventLoop.remove(connection.socket)
-        shared.counters.connectionClosed()
-    }
-
-    func addDeadline(_ deadline: ContinuousClock.Instant, connection: UInt64, stream: Int32) {
-        deadlines.append((deadline, connection, stream))
-    }
-
-    func expireDeadlines(now: ContinuousClock.Instant) {
-        guard !deadlines.isEmpty, deadlines.contains(where: { $0.at <= now }) else { return }
-        let expired = deadlines.filter { $0.at <= now }
-        deadlines.removeAll { $0.at <= now }
-        for entry in expired {
-            connections[entry.connection]?.deadlinePassed(streamID: entry.stream)
+    /// Cancels every call, closes every connection and stops the loop; returns once its owner is done. A call still
+    /// running inline keeps its thread, which is no longer the loop's.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        inbox.withLock { inbox in
+            if !inbox.closed { eventLoop.wake() }
         }
-        flushTouched()
+        handover.waitUntilStopped()
     }
 
-    func beginDrain() {
-        isDraining = true
-        drainStarted = .now
-        for connection in Array(connections.values) { connection.beginDrain() }
-        flushTouched()
+    // MARK: The owner's side
+
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Moves the commands posted into `commands` (empty on entry).
+    func takeCommands(into commands: inout [Command]) {
+        inbox.withLock { swap(&commands, &$0.commands) }
     }
 
-    /// Idle connections and stalled requests; while draining, the final GOAWAY once the notice has had its time.
-    func sweep(now: ContinuousClock.Instant) {
-        let finalGoAway = isDraining && now - drainStarted >= .milliseconds(20)
-        for connection in Array(connections.values) {
-            if finalGoAway { connection.sendFinalGoAway() }
-            if let timeout = shared.idleTimeout { connection.sweep(now: now, timeout: timeout) }
+    /// Serves the loop until it stops (`true`) or is taken from this thread (`false`).
+    private func serve(_ worker: LaneWorker, resuming: Bool) -> Bool {
+        if resuming {
+            context.takeOver(as: worker)
+        } else {
+            context.worker = worker
         }
-        flushTouched()
+        return context.run()
     }
 
-    /// Cancels every call and closes every connection (the server stopping past its grace).
-    func closeAll() {
-        for connection in Array(connections.values) {
-            connection.beginDrain()
-            connection.sendFinalGoAway()
-            connection.flush()
-            connection.close()
+    /// Closes the inbox and the `epoll` set, once the loop has stopped: later posts are refused.
+    private func closeInbox() {
+        inbox.withLock { inbox in
+            inbox.closed = true
+            inbox.commands = []
+            eventLoop.close()
         }
     }
 }

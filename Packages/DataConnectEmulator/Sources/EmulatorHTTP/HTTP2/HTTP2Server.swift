@@ -5,15 +5,18 @@ import Synchronization
 import Glibc
 #endif
 
-/// The HTTP/2 side of a running ``HTTPServer``: a few ``HTTP2Loop`` threads serving the connections that opened with
-/// the client preface (round-robin), and what they share.
+/// The HTTP/2 side of a running ``HTTPServer``: a few ``HTTP2Loop``s serving the connections that opened with the
+/// client preface (round-robin), what they share, and a watchdog thread that hands a loop over when its inline unary
+/// call runs long.
 final class HTTP2Server: Sendable {
     let shared: HTTP2Shared
     private let loops: [HTTP2Loop]
     private let next = Atomic<UInt>(0)
+    private let watchdog: HandoverWatchdog
 
-    /// Starts `threads` loops; nil (having logged why) when the system refuses.
-    init?(threads: Int, shared: HTTP2Shared) {
+    /// Starts `threads` loops, and the watchdog when `handOverAfter` is set; nil (having logged why) when the system
+    /// refuses.
+    init?(threads: Int, shared: HTTP2Shared, handOverAfter: Duration?) {
         self.shared = shared
         var loops: [HTTP2Loop] = []
         for index in 0..<max(1, threads) {
@@ -24,6 +27,8 @@ final class HTTP2Server: Sendable {
             loops.append(loop)
         }
         self.loops = loops
+        self.watchdog = HandoverWatchdog(
+            loops: loops.map(\.handover), budget: handOverAfter, owner: "HTTP/2", log: { shared.core.log($0) })
     }
 
     /// Hands a connection that sent the client preface to the next loop, which owns the socket from now on.
@@ -38,15 +43,16 @@ final class HTTP2Server: Sendable {
         for loop in loops { loop.post(.drain) }
     }
 
-    /// Cancels what is still running, closes every connection and stops the loops; returns once their threads
-    /// have exited.
+    /// Cancels what is still running, closes every connection and stops the loops and the watchdog; returns once
+    /// they are done (a unary call still running keeps its thread, which is no longer a loop's).
     func stop() {
+        watchdog.stop()
         for loop in loops { loop.stop() }
     }
 }
 
-/// What the loops of one run share: the server's core (responder, limits, lanes), the gRPC service, the timeouts
-/// and the statistics.
+/// What the loops of one run share: the server's core (responder, limits, lanes), the gRPC service, the timeouts,
+/// the threads' shared state (``LoopWorkers``) and the statistics.
 final class HTTP2Shared: Sendable {
     let core: ServerCore
     let service: (any GRPCService)?
@@ -54,12 +60,15 @@ final class HTTP2Shared: Sendable {
     /// for never.
     let idleTimeout: Duration?
     let counters: GRPCCounters
+    /// What the threads of every loop of the run share (the HTTP/1.1 side's too).
+    let workers: LoopWorkers
 
-    init(core: ServerCore, idleTimeout: Duration?, counters: GRPCCounters) {
+    init(core: ServerCore, idleTimeout: Duration?, counters: GRPCCounters, workers: LoopWorkers) {
         self.core = core
         self.service = core.responder.grpcService
         self.idleTimeout = idleTimeout
         self.counters = counters
+        self.workers = workers
     }
 }
 

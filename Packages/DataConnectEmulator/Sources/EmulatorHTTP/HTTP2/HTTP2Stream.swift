@@ -7,7 +7,7 @@ final class HTTP2Stream {
         case pending
         /// Answered by the server (an error, or a plain response): the rest of the request is ignored.
         case rejected
-        /// A unary call: its message is collected, then `respond` runs on the lanes.
+        /// A unary call: its message is collected, then `respond` runs on the loop's thread.
         case unary(@Sendable (GRPCUnaryCall) -> GRPCUnaryResult)
         /// A bidirectional-streaming call and its handler.
         case streaming(any GRPCStreamHandler)

@@ -133,6 +133,12 @@ final class StreamOutbox: Sendable {
         }
     }
 
+    /// Suppresses wake-ups until ``clearNotified()``: the loop will look at the stream itself (after running the
+    /// stream's call on its own thread).
+    func holdWakes() {
+        state.withLock { $0.notified = true }
+    }
+
     /// Clears the pending wake-up, before the loop looks at the stream.
     func clearNotified() {
         state.withLock { $0.notified = false }

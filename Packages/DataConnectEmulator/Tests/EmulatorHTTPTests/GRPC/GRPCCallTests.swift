@@ -1,4 +1,5 @@
 import DataConnectTestSupport
+import Dispatch
 import EmulatorHTTP
 import Foundation
 import Synchronization
@@ -108,8 +109,7 @@ import Testing
         // given: a handler that runs until its call is cancelled
         let cancelled = Flag()
         let method = GRPCMethod.unary { call in
-            blockUntil { call.cancellation.isCancelled }
-            if call.cancellation.isCancelled { cancelled.set() }
+            if call.cancellation.waitUntilCancelled() { cancelled.set() }
             return .ok([1])
         }
         try await withGRPCServer(methods: ["/test.Slow/Unary": method]) { server in
@@ -132,7 +132,7 @@ import Testing
         let method = GRPCMethod.unary { call in
             call.cancellation.onCancel { cancelled.set() }
             started.set()
-            blockUntil { call.cancellation.isCancelled }
+            _ = call.cancellation.waitUntilCancelled()
             return .ok([1])
         }
         try await withGRPCServer(methods: ["/test.Slow/Unary": method]) { server in
@@ -149,13 +149,13 @@ import Testing
 
     @Test func twoHundredConcurrentStreamsFinishWhileOneIsSlow() async throws {
         // given: one slow call that waits for the others
-        let finishedOthers = Atomic<Int>(0)
+        let finishedOther = DispatchSemaphore(value: 0)
         let slow = GRPCMethod.unary { _ in
-            blockUntil { finishedOthers.load(ordering: .acquiring) == 199 }
+            for _ in 0..<199 { _ = finishedOther.wait(timeout: .now() + HangGuard.eventSeconds) }
             return .ok([0])
         }
         let fast = GRPCMethod.unary { call in
-            finishedOthers.add(1, ordering: .releasing)
+            finishedOther.signal()
             return .ok(call.message)
         }
         try await withGRPCServer(methods: ["/test.Slow/Unary": slow, "/test.Echo/Unary": fast]) { server in
@@ -218,10 +218,10 @@ import Testing
     @Test func stopSaysGoAwayLetsTheCallInFlightFinishThenCloses() async throws {
         // given: a call in flight
         let started = Flag()
-        let release = Flag()
+        let release = DispatchSemaphore(value: 0)
         let method = GRPCMethod.unary { call in
             started.set()
-            blockUntil { release.isSet }
+            _ = release.wait(timeout: .now() + HangGuard.eventSeconds)
             return .ok(call.message)
         }
         let server = HTTPServer(
@@ -239,7 +239,7 @@ import Testing
             stopped.set()
         }
         let sawGoAway = client.pump { $0.goAway != nil }
-        release.set()
+        release.signal()
         let response = client.response(stream)
         client.pump { $0.isClosed }
 

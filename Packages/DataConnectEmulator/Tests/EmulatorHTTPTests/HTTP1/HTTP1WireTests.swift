@@ -1,8 +1,9 @@
 import DataConnectTestSupport
 import Dispatch
-import EmulatorHTTP
 import Foundation
 import Testing
+
+@testable import EmulatorHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -123,6 +124,8 @@ import Glibc
         let release = DispatchSemaphore(value: 0)
         var configuration = HTTPServer.Configuration().serving(http1)
         configuration.stopGracePeriod = HangGuard.event
+        let stopBegan = DispatchSemaphore(value: 0)
+        configuration.stopBegan = { stopBegan.signal() }
         let server = HTTPServer(
             port: 0, configuration: configuration,
             respond: { request in
@@ -145,8 +148,7 @@ import Glibc
             server.stop()
             stopped.signal()
         }
-        let deadline = ContinuousClock.now + HangGuard.event
-        while server.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
+        try #require(stopBegan.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
         if http1 == .native {
             // the native side closes idle connections as soon as it stops (libmicrohttpd once the grace is over)
             #expect(idle.isClosedByServer())

@@ -118,11 +118,11 @@ final class HTTP2TestClient {
     }
 
     /// Starts a call: HEADERS, then `messages` (length-prefixed, with `flag` as their compressed flag), ending the
-    /// request when `endStream`.
+    /// request when `endStream`; sent at once unless `queued` (then with the next ``flush()``, in the same write).
     @discardableResult
     func call(
         _ path: String, metadata: [(String, String)] = [], messages: [[UInt8]] = [], endStream: Bool = true,
-        contentType: String = "application/grpc", method: String = "POST", flag: UInt8 = 0
+        contentType: String = "application/grpc", method: String = "POST", flag: UInt8 = 0, queued: Bool = false
     ) -> Int32 {
         let fields =
             [
@@ -132,7 +132,7 @@ final class HTTP2TestClient {
         var body: [UInt8] = []
         for message in messages { body += Self.frame(message, flag: flag) }
         let id = submit(fields, body: body, end: endStream)
-        flush()
+        if !queued { flush() }
         return id
     }
 
@@ -184,12 +184,13 @@ final class HTTP2TestClient {
         return streams[stream] ?? Stream()
     }
 
-    /// Sends what the session has queued.
+    /// Sends what the session has queued, in one write (but a preface split on purpose).
     func flush() {
         var data: UnsafePointer<UInt8>?
+        var pending: [UInt8] = []
         while true {
             let count = nghttp2_session_mem_send(session, &data)
-            guard count > 0, let data else { return }
+            guard count > 0, let data else { break }
             let bytes = Array(UnsafeBufferPointer(start: data, count: count))
             if splitPreface && bytes.count >= 24 {
                 splitPreface = false
@@ -199,8 +200,10 @@ final class HTTP2TestClient {
                 }
                 continue
             }
-            do { try connection.send(bytes) } catch { isClosed = true; return }
+            pending += bytes
         }
+        guard !pending.isEmpty else { return }
+        do { try connection.send(pending) } catch { isClosed = true }
     }
 
     /// A length-prefixed gRPC message.

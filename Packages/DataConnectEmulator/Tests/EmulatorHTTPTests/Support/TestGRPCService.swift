@@ -1,9 +1,7 @@
+import DataConnectTestSupport
+import Dispatch
 import EmulatorHTTP
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A responder serving plain HTTP answers and a table of gRPC methods, for the HTTP/2 tests.
 struct GRPCTestResponder: HTTPResponder, GRPCService {
@@ -43,13 +41,12 @@ final class Flag: Sendable {
     var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
-/// Waits (blocking, with the hang guard as the limit) until `condition` holds; returns whether it did.
-@discardableResult
-func blockUntil(_ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(120)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        usleep(1_000)
+extension GRPCCancellation {
+    /// Blocks until the cancellation fires (or the hang guard passes); returns whether it fired.
+    func waitUntilCancelled() -> Bool {
+        let fired = DispatchSemaphore(value: 0)
+        let registration = onCancel { fired.signal() }
+        defer { remove(registration) }
+        return fired.wait(timeout: .now() + HangGuard.eventSeconds) == .success
     }
-    return true
 }
