@@ -46,7 +46,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN) $(SUPPORT),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-cpu-split bench-testsuite probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-instructions bench-cpu-split bench-testsuite probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -289,6 +289,11 @@ bench-cpu-split: bootstrap-test ## Where the emulator's CPU goes per request on 
 	@$(MAKE) --no-print-directory apt-install PACKAGES="linux-perf"
 	$(SWIFT) build -c release --product dataconnect
 	Benchmarks/shapes/cpu-split.sh $(or $(SHAPE),getMovie) $(or $(CONNECTOR),shapes)
+
+bench-instructions: bootstrap-test ## Instructions per request under callgrind for get-by-key and the 20-row list, with and without ids (BUILDS="a/.build/release/dataconnect b/…" compares builds; run bench-shapes once first for the data)
+	@$(MAKE) --no-print-directory apt-install PACKAGES="valgrind"
+	$(SWIFT) build -c release --product dataconnect
+	Benchmarks/shapes/instructions.sh $(or $(BUILDS),$(CURDIR)/.build/release/dataconnect)
 
 bench-grpc: bootstrap-test ## Benchmark gRPC (h2load) against REST (wrk) on one emulator: get-by-key and the 20-row list, OK calls only (~3 min after the build)
 	Benchmarks/grpc/run.sh

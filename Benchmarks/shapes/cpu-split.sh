@@ -29,17 +29,7 @@ for _ in $(seq 600); do grep -q '^ready ' "$work/log" && break; sleep 0.1; done
 grep -q '^ready ' "$work/log" || { cat "$work/log" >&2; exit 1; }
 port=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/log" | head -1 | sed 's/.*://')
 name="projects/p/locations/us-central1/services/shapes/connectors/$connector"
-python3 - "$work/data/dataconnect.sqlite" "$shape" "$name" >"$work/bodies" <<'PY'
-import json, sqlite3, sys
-database, shape, name = sys.argv[1:]
-if shape == "getMovie":
-    ids = [row[0] for row in sqlite3.connect(database).execute("SELECT id FROM movie ORDER BY id LIMIT 1000")]
-    variables = [{"id": i} for i in ids]
-else:
-    variables = [{"genre": g} for g in "ACTION ANIMATION COMEDY CRIME DOCUMENTARY DRAMA FANTASY HORROR ROMANCE SCI_FI".split()]
-for v in variables:
-    print(json.dumps({"name": name, "operationName": shape, "variables": v}))
-PY
+python3 "$here/bodies.py" "$work/data/dataconnect.sqlite" "$shape" "$name" >"$work/bodies"
 export BENCH_PATH="/v1/$name:executeQuery" BENCH_BODIES="$work/bodies"
 wrk -t1 -c32 -d1s -s "$root/Benchmarks/emulator/post.lua" "http://127.0.0.1:$port" >/dev/null
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
