@@ -48,9 +48,9 @@ for pair in $shapes; do
     port=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/log" | head -1 | sed 's/.*://')
     path="/v1/$name:executeQuery"
     python3 "$here/sender.py" "$port" "$path" "$work/bodies" "$warmup"
-    callgrind_control -z "$pid" >/dev/null
+    callgrind_control -z "$pid" >/dev/null 2>&1
     python3 "$here/sender.py" "$port" "$path" "$work/bodies" "$requests"
-    callgrind_control -d "$pid" >/dev/null
+    callgrind_control -d "$pid" >/dev/null 2>&1
     kill -TERM "$pid" && wait "$pid" || true
     pid=""
     dump=$(ls "$work"/callgrind.*.1 | head -1)
