@@ -325,3 +325,27 @@ final class HandoverWatchdog: Sendable {
         exited.wait()
     }
 }
+
+/// The state of a loop that passes from thread to thread with its ownership (``HTTP1LoopContext``,
+/// ``HTTP2LoopContext``): what ``LoopHandover`` needs to start serving on a thread.
+protocol LoopThreadContext: AnyObject {
+    /// The owning thread's worker.
+    var worker: LaneWorker? { get set }
+    /// Takes the loop over from a thread held by a request.
+    func takeOver(as worker: LaneWorker)
+    /// Serves until the loop stops (`true`) or is taken from this thread while it runs a request (`false`).
+    func run() -> Bool
+}
+
+extension LoopThreadContext {
+    /// Serves the loop on `worker`'s thread, the loop's first owner or (`resuming`) one that took it over, until it
+    /// stops (`true`) or is taken from this thread (`false`).
+    func serve(_ worker: LaneWorker, resuming: Bool) -> Bool {
+        if resuming {
+            takeOver(as: worker)
+        } else {
+            self.worker = worker
+        }
+        return run()
+    }
+}

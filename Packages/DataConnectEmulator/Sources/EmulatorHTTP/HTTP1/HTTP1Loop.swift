@@ -54,7 +54,7 @@ final class HTTP1Loop: @unchecked Sendable {
         self.context = HTTP1LoopContext(loop: self, eventLoop: eventLoop, shared: shared)
         guard
             handover.start(
-                serve: { [self] worker, resuming in serve(worker, resuming: resuming) },
+                serve: { [self] worker, resuming in context.serve(worker, resuming: resuming) },
                 close: { [self] in closeInbox() })
         else {
             shared.core.log("\(owner): cannot start a thread")
@@ -112,16 +112,6 @@ final class HTTP1Loop: @unchecked Sendable {
             }
             return command
         }
-    }
-
-    /// Serves the loop until it stops (`true`) or is taken from this thread (`false`).
-    private func serve(_ worker: LaneWorker, resuming: Bool) -> Bool {
-        if resuming {
-            context.takeOver(as: worker)
-        } else {
-            context.worker = worker
-        }
-        return context.run()
     }
 
     /// Closes the inbox and the `epoll` set, once the loop has stopped: later posts are refused.

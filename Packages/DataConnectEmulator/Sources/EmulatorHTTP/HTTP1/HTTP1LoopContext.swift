@@ -11,7 +11,7 @@ import Glibc
 /// Ownership passes from thread to thread (see ``LoopHandover``): the thread that loses the loop is inside the
 /// responder then, and once the responder returns it only posts the answer and leaves; the thread that takes the
 /// loop over starts after it lost it (a semaphore orders the two), so no two threads ever use this state at once.
-final class HTTP1LoopContext {
+final class HTTP1LoopContext: LoopThreadContext {
     unowned let loop: HTTP1Loop
     let eventLoop: EventLoop
     let core: ServerCore

@@ -56,7 +56,7 @@ final class HTTP2Loop: @unchecked Sendable {
         self.context = HTTP2LoopContext(loop: self, eventLoop: eventLoop)
         guard
             handover.start(
-                serve: { [self] worker, resuming in serve(worker, resuming: resuming) },
+                serve: { [self] worker, resuming in context.serve(worker, resuming: resuming) },
                 close: { [self] in closeInbox() })
         else {
             shared.core.log("\(owner): cannot start a thread")
@@ -100,16 +100,6 @@ final class HTTP2Loop: @unchecked Sendable {
     /// Moves the commands posted into `commands` (empty on entry).
     func takeCommands(into commands: inout [Command]) {
         inbox.withLock { swap(&commands, &$0.commands) }
-    }
-
-    /// Serves the loop until it stops (`true`) or is taken from this thread (`false`).
-    private func serve(_ worker: LaneWorker, resuming: Bool) -> Bool {
-        if resuming {
-            context.takeOver(as: worker)
-        } else {
-            context.worker = worker
-        }
-        return context.run()
     }
 
     /// Closes the inbox and the `epoll` set, once the loop has stopped: later posts are refused.

@@ -11,7 +11,7 @@ import Glibc
 /// Ownership passes from thread to thread (see ``LoopHandover``): the thread that loses the loop is inside a unary
 /// method then, and once the method returns it only finishes the call through the stream's thread-safe outbox and
 /// leaves; the thread that takes the loop over starts after it lost it, so no two threads ever use this state at once.
-final class HTTP2LoopContext {
+final class HTTP2LoopContext: LoopThreadContext {
     /// A unary call whose request is complete, waiting to run on the loop's thread.
     struct ReadyCall {
         let connection: HTTP2Connection
