@@ -118,6 +118,9 @@ public final class HTTPServer: Sendable {
         /// Called by ``HTTPServer/stop()`` once the listener is closed and both sides have begun to drain, before it
         /// waits for the requests in progress: an event tests wait on.
         var stopBegan: (@Sendable () -> Void)?
+        /// How long the unary gRPC calls an HTTP/2 loop read together may run before it reads its sockets again (resets,
+        /// deadlines, new calls) and sends their answers; zero reads between every two calls.
+        var http2RoundBudget: Duration = .milliseconds(2)
 
         /// The implementations of the server's HTTP/1.1 side.
         ///
@@ -314,7 +317,8 @@ public final class HTTPServer: Sendable {
             let bound = ConnectionDispatcher.boundPort(of: listener)
             let timeout = configuration.connectionTimeout
             let shared = HTTP2Shared(
-                core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters, workers: workers)
+                core: core, idleTimeout: timeout > .zero ? timeout : nil, counters: counters, workers: workers,
+                roundBudget: configuration.http2RoundBudget)
             guard
                 let http2 = HTTP2Server(
                     threads: loopCount, shared: shared, handOverAfter: configuration.handOverConnectionsAfter)

@@ -12,7 +12,7 @@ import Glibc
 /// Everything nghttp2 does for a connection happens on the thread that owns the loop. **Unary calls run on that
 /// thread too**, with no hop to another thread and back: the calls whose request ended while a read was fed to
 /// nghttp2 are collected, and run once `nghttp2_session_mem_recv` has returned (never inside its callbacks), for up
-/// to ``HTTP2LoopContext/roundBudget`` per round before the loop reads again; each answer goes into its stream's
+/// to ``HTTPServer/Configuration-swift.struct/http2RoundBudget`` per round before the loop reads again; each answer goes into its stream's
 /// ``StreamOutbox`` and out with the round's writes. **A long call gives the loop
 /// away** (``LoopHandover``): when it moves to the slow lane or runs past
 /// ``HTTPServer/Configuration-swift.struct/handOverConnectionsAfter``, a standby thread takes the loop, goes on

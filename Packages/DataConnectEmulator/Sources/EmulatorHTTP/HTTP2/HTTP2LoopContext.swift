@@ -72,10 +72,6 @@ final class HTTP2LoopContext: LoopThreadContext {
 
     // MARK: The loop
 
-    /// How long the ready calls may run in one round; past it, the loop reads what arrived meanwhile (resets,
-    /// deadlines, new calls) before it sends their answers and runs the calls left.
-    static let roundBudget: Duration = .milliseconds(2)
-
     /// Serves until the loop stops (`true`) or is taken from this thread while it runs a call (`false`).
     func run() -> Bool {
         var events = EventLoop.Events()
@@ -146,10 +142,10 @@ final class HTTP2LoopContext: LoopThreadContext {
         case lostTheLoop
     }
 
-    /// Runs the ready calls in order, until they are done or ``roundBudget`` is spent.
+    /// Runs the ready calls in order, until they are done or the round budget (``HTTP2Shared/roundBudget``) is spent.
     private func runReadyCalls() -> RoundOutcome {
         guard readyHead < ready.count else { return .finished }
-        let roundEnds = ContinuousClock.now + Self.roundBudget
+        let roundEnds = ContinuousClock.now + shared.roundBudget
         var outcome = RoundOutcome.finished
         while readyHead < ready.count {
             let call = ready[readyHead]

@@ -62,9 +62,14 @@ final class HTTP2Shared: Sendable {
     let counters: GRPCCounters
     /// What the threads of every loop of the run share (the HTTP/1.1 side's too).
     let workers: LoopWorkers
+    /// How long the ready calls may run in one round (``HTTPServer/Configuration-swift.struct/http2RoundBudget``).
+    let roundBudget: Duration
 
-    init(core: ServerCore, idleTimeout: Duration?, counters: GRPCCounters, workers: LoopWorkers) {
+    init(
+        core: ServerCore, idleTimeout: Duration?, counters: GRPCCounters, workers: LoopWorkers, roundBudget: Duration
+    ) {
         self.core = core
+        self.roundBudget = roundBudget
         self.service = core.responder.grpcService
         self.idleTimeout = idleTimeout
         self.counters = counters

@@ -1,6 +1,6 @@
 import DataConnectTestSupport
 import Dispatch
-import EmulatorHTTP
+@testable import EmulatorHTTP
 import Foundation
 import Synchronization
 import Testing
@@ -25,12 +25,8 @@ import Glibc
         /// What `enterSlowLane()` answered, and the thread's nice value afterwards, per slow call.
         let outcomes = Mutex<[(admitted: Bool, nice: Int32)]>([])
 
-        /// How long a slow call lasts at least, released or not.
-        let lastsAtLeast: Duration
-
-        init(entersSlowLane: Bool = false, lastsAtLeast: Duration = .zero) {
+        init(entersSlowLane: Bool = false) {
             self.entersSlowLane = entersSlowLane
-            self.lastsAtLeast = lastsAtLeast
         }
 
         var table: [String: GRPCMethod] {
@@ -44,11 +40,6 @@ import Glibc
         }
 
         private func slow(_ call: GRPCUnaryCall) -> GRPCUnaryResult {
-            let began = ContinuousClock.now
-            defer {
-                let rest = lastsAtLeast - (ContinuousClock.now - began)
-                if rest > .zero { usleep(UInt32(rest / .microseconds(1))) }
-            }
             call.cancellation.onCancel { [cancelled] in cancelled.signal() }
             if entersSlowLane {
                 let admitted = workers.current?.enterSlowLane() ?? false
@@ -150,11 +141,13 @@ import Glibc
     }
 
     @Test func aCallResetWhileWaitingBehindALongOneNeverRuns() async throws {
-        // given: no handover at all; a call longer than the loop's round, with two calls sent right behind it (read
+        // given: no handover at all; a slow call, with two calls sent right behind it (read
         // with it, or while it runs). The slow call's request is written first and on its own: within one write the
         // client's nghttp2 may order the streams' DATA frames, which end the requests, as it likes.
-        let methods = Methods(lastsAtLeast: .milliseconds(20))
-        let configuration = Self.configuration(methods, handOverAfter: nil)
+        let methods = Methods()
+        var configuration = Self.configuration(methods, handOverAfter: nil)
+        // The loop reads its sockets between every two calls, however short.
+        configuration.http2RoundBudget = .zero
         try await withGRPCServer(configuration: configuration, methods: methods.table) { server in
             let client = try HTTP2TestClient(port: server.port)
             let slow = client.call("/test.Slow/Unary", messages: [[0]])
