@@ -1,9 +1,10 @@
 import DataConnectTestSupport
 import Dispatch
-@testable import EmulatorHTTP
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EmulatorHTTP
 
 #if canImport(Glibc)
 import Glibc
