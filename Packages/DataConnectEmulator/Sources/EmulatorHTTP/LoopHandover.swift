@@ -19,6 +19,10 @@ final class LoopWorkers: Sendable {
     let fastWorkers: Int
     /// Threads running a request beside their loop, not in the slow lane.
     let besideTheLoop = Atomic<Int>(0)
+    /// Loop threads of either side not waiting for events.
+    let awakeLoops = Atomic<Int>(0)
+    /// Batches of ready gRPC calls an HTTP/2 loop handed to the lanes (``HTTP2LoopContext``), not yet ended.
+    let sharedBatches = Atomic<Int>(0)
     let log: @Sendable (String) -> Void
 
     init(
@@ -29,6 +33,25 @@ final class LoopWorkers: Sendable {
         self.threadStarted = threadStarted
         self.fastWorkers = max(1, fastWorkers)
         self.log = log
+    }
+
+    /// How many more threads could run requests now without taking a core from one already running: the fast
+    /// workers (as many as cores by default) less the loop threads awake, the batches handed to the lanes and the
+    /// threads finishing a request beside their loop. A moment's estimate, read without a lock.
+    var idleWorkers: Int {
+        fastWorkers - awakeLoops.load(ordering: .relaxed) - sharedBatches.load(ordering: .relaxed)
+            - besideTheLoop.load(ordering: .relaxed)
+    }
+
+    /// Waits for `eventLoop`'s events as a loop thread, not counted awake while it may sleep.
+    func wait(on eventLoop: EventLoop, milliseconds: Int32, into events: inout EventLoop.Events) {
+        guard milliseconds != 0 else {
+            eventLoop.wait(milliseconds: 0, into: &events)
+            return
+        }
+        awakeLoops.subtract(1, ordering: .relaxed)
+        eventLoop.wait(milliseconds: milliseconds, into: &events)
+        awakeLoops.add(1, ordering: .relaxed)
     }
 }
 

@@ -49,12 +49,15 @@ final class HTTP1LoopContext: LoopThreadContext {
     /// Serves until the loop stops (`true`) or is taken from this thread while it runs a request (`false`).
     func run() -> Bool {
         var events = EventLoop.Events()
+        let workers = loop.shared.workers
+        workers.awakeLoops.add(1, ordering: .relaxed)
+        defer { workers.awakeLoops.subtract(1, ordering: .relaxed) }
         while true {
             if loop.isStopping {
                 closeAll()
                 return true
             }
-            eventLoop.wait(milliseconds: waitMilliseconds(), into: &events)
+            workers.wait(on: eventLoop, milliseconds: waitMilliseconds(), into: &events)
             for index in 0..<events.count {
                 guard let connection = connections[events.tokens[index]] else { continue }
                 let outcome: HTTP1Connection.Outcome =

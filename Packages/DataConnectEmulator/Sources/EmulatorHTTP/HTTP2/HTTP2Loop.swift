@@ -18,6 +18,9 @@ import Glibc
 /// ``HTTPServer/Configuration-swift.struct/handOverConnectionsAfter``, a standby thread takes the loop, goes on
 /// serving its other connections (their RST_STREAM frames, deadlines and new calls), and runs the calls collected
 /// behind the long one; the old thread finishes its call, whose answer reaches the loop through the outbox, and ends.
+/// **Idle cores share a round's calls**: when a round starts with several ready calls and fewer threads run requests
+/// than the fast lane has workers (``LoopWorkers/idleWorkers``), the last of them go to the request lanes in batches,
+/// and their answers come back through the outbox.
 ///
 /// Streaming methods and other threads only reach a stream through its ``StreamOutbox``, whose changes post the
 /// stream here.

@@ -16,8 +16,8 @@ final class HTTP2LoopContext: LoopThreadContext {
     struct ReadyCall {
         let connection: HTTP2Connection
         let stream: HTTP2Stream
-        /// Calls the method and finishes the call with its result.
-        let run: () -> Void
+        /// Calls the method and finishes the call with its result (on any thread).
+        let run: @Sendable () -> Void
     }
 
     unowned let loop: HTTP2Loop
@@ -76,11 +76,14 @@ final class HTTP2LoopContext: LoopThreadContext {
     func run() -> Bool {
         var events = EventLoop.Events()
         var commands: [HTTP2Loop.Command] = []
+        let workers = shared.workers
+        workers.awakeLoops.add(1, ordering: .relaxed)
+        defer { workers.awakeLoops.subtract(1, ordering: .relaxed) }
         while !loop.isStopping {
             // After a round that ran long (answers not sent yet, calls left; or calls left by the thread that lost the
             // loop): only a look at the sockets.
             let pending = readyHead < ready.count || !touched.isEmpty
-            eventLoop.wait(milliseconds: pending ? 0 : waitMilliseconds(), into: &events)
+            workers.wait(on: eventLoop, milliseconds: pending ? 0 : waitMilliseconds(), into: &events)
             // Deadlines first: a call whose deadline passed while it ran ends DEADLINE_EXCEEDED even when its answer
             // is among the commands below (the answer is then dropped).
             expireDeadlines(now: ContinuousClock.now)
@@ -145,6 +148,7 @@ final class HTTP2LoopContext: LoopThreadContext {
     /// Runs the ready calls in order, until they are done or the round budget (``HTTP2Shared/roundBudget``) is spent.
     private func runReadyCalls() -> RoundOutcome {
         guard readyHead < ready.count else { return .finished }
+        shareReadyCalls()
         let roundEnds = ContinuousClock.now + shared.roundBudget
         var outcome = RoundOutcome.finished
         while readyHead < ready.count {
@@ -161,6 +165,41 @@ final class HTTP2LoopContext: LoopThreadContext {
             readyHead = 0
         }
         return outcome
+    }
+
+    /// Hands the last of the ready calls to the request lanes when fewer threads run requests than there are fast
+    /// workers (one connection carrying many calls, the other loops idle): with `n` workers idle, the calls are cut
+    /// into `n + 1` runs in order, the loop keeps the first and each lane thread takes one. A call run on a lane
+    /// answers through its stream's outbox, which wakes the loop; a lane that stops first ends its calls UNAVAILABLE.
+    private func shareReadyCalls() {
+        let waiting = ready.count - readyHead
+        guard waiting >= 2, let lanes = shared.workers.lanes else { return }
+        let idle = shared.workers.idleWorkers
+        guard idle > 0 else { return }
+        let parts = min(idle + 1, waiting)
+        let size = waiting / parts
+        var end = ready.count
+        for _ in 1..<parts {
+            let calls = ready[(end - size)..<end].map { (outbox: $0.stream.outbox, run: $0.run) }
+            let workers = shared.workers
+            workers.sharedBatches.add(1, ordering: .relaxed)
+            let submitted = lanes.submit(
+                run: {
+                    for call in calls where call.outbox.isOpen { call.run() }
+                    workers.sharedBatches.subtract(1, ordering: .relaxed)
+                },
+                abandon: {
+                    let stopping = GRPCStatus(.unavailable, "the server is stopping")
+                    for call in calls { call.outbox.finish(.trailers(stopping, HTTPHeaders())) }
+                    workers.sharedBatches.subtract(1, ordering: .relaxed)
+                })
+            guard submitted else {
+                workers.sharedBatches.subtract(1, ordering: .relaxed)
+                break
+            }
+            end -= size
+        }
+        ready.removeSubrange(end...)
     }
 
     /// Runs one call on this thread, and has its answer sent (with the round's writes) without waking the loop. If the

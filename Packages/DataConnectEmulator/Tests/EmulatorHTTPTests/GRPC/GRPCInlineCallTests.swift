@@ -15,7 +15,8 @@ import Glibc
 /// finishes on its own: in the slow lane when it asked for it (at nice 10), beside the loop otherwise.
 @Suite struct GRPCInlineCallTests {
     /// `/test.Slow/Unary` blocks until released (entering the slow lane first when `entersSlowLane`);
-    /// `/test.Echo/Unary` answers each message with itself at once.
+    /// `/test.Echo/Unary` answers each message with itself at once; `/test.Pair/Unary` waits for a second call of its
+    /// own to run at the same time and answers `together`, or `alone` when none came.
     final class Methods: Sendable {
         let workers = WorkerRegistry()
         let entersSlowLane: Bool
@@ -23,6 +24,8 @@ import Glibc
         let release = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
         let echoes = Atomic<Int>(0)
+        let pairArrivals = Atomic<Int>(0)
+        let secondOfPair = DispatchSemaphore(value: 0)
         /// What `enterSlowLane()` answered, and the thread's nice value afterwards, per slow call.
         let outcomes = Mutex<[(admitted: Bool, nice: Int32)]>([])
 
@@ -36,6 +39,14 @@ import Glibc
                 "/test.Echo/Unary": .unary { [self] call in
                     echoes.add(1, ordering: .relaxed)
                     return .ok(call.message)
+                },
+                "/test.Pair/Unary": .unary { [self] _ in
+                    if pairArrivals.add(1, ordering: .relaxed).newValue == 2 {
+                        secondOfPair.signal()
+                        return .ok(Array("together".utf8))
+                    }
+                    let met = secondOfPair.wait(timeout: .now() + HangGuard.eventSeconds) == .success
+                    return .ok(Array((met ? "together" : "alone").utf8))
                 },
             ]
         }
@@ -138,6 +149,24 @@ import Glibc
             #expect(client.response(slow).grpcStatus == 0)
             #expect(methods.echoes.load(ordering: .relaxed) == 3)
             #expect(server.grpcStatistics.callsStarted == 4)
+        }
+    }
+
+    @Test func callsReadTogetherOnOneConnectionRunOnTwoThreadsWhenAWorkerIsIdle() async throws {
+        // given: three fast workers, so that with the one HTTP/2 loop and the one HTTP/1.1 loop awake a worker is
+        // still idle; no handover by time
+        let methods = Methods()
+        var configuration = Self.configuration(methods, handOverAfter: nil)
+        configuration.requestLanes = RequestLanes.Configuration(fastWorkers: 3, slowLaneCapacity: 1)
+        try await withGRPCServer(configuration: configuration, methods: methods.table) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let calls = (0..<2).map { _ in client.call("/test.Pair/Unary", messages: [[0]], queued: true) }
+
+            // when: both arrive in one write
+            client.flush()
+
+            // then: each waited for the other, so they ran at once: the loop kept one and a lane took the other
+            #expect(calls.map { client.response($0).messages } == [[Array("together".utf8)], [Array("together".utf8)]])
         }
     }
 
