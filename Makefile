@@ -46,7 +46,7 @@ CONSUMER := Tests/GeneratedConsumer
 FORMATTED := Package.swift Tools Tests Apps/MoviesCLI Apps/MoviesTUI Apps/MoviesDemo Apps/MoviesAppModels \
   $(foreach p,$(KIT) $(EMU) $(CACHE) $(SDK) $(TESTING) $(GEN) $(SUPPORT),$(p)/Package.swift $(p)/Sources $(p)/Tests)
 
-.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-instructions bench-cpu-split bench-testsuite probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
+.PHONY: tui help bootstrap bootstrap-test apt-install venv install uninstall package test-install test-doc-snippets build release test test-busy fuzz test-support test-kit test-emulator test-cache test-sdk test-testing test-codegen test-root test-consumer test-upstream-shaped test-console test-auth-admin test-grpc generate check-generated demo bench bench-emulator bench-sdk bench-codegen bench-cache bench-realtime bench-postgres bench-search bench-shapes bench-shapes-postgres bench-compare bench-grpc bench-instructions bench-cpu-split bench-pg-split bench-testsuite probe-slow-queries emulator lint fmt clean validate postgres postgres-stop demo-postgres
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -284,6 +284,9 @@ bench-shapes: bootstrap-test ## Benchmark five query shapes with and without ent
 
 bench-shapes-postgres: bootstrap-test ## Benchmark the five query shapes on PostgreSQL (throwaway cluster) against their libpq floors on the pool's 4 connections; writes the table into docs/performance.md (wrk, ~10 min)
 	BENCH_COMMAND="make bench-shapes-postgres" Benchmarks/shapes/run.sh --postgres --write-docs
+
+bench-pg-split: bootstrap-test ## Where a get-by-key request's time goes on PostgreSQL: the libpq floor on 1, 2 and 4 connections, the emulator's and PostgreSQL's CPU, transactions and context switches per request, a perf profile (throwaway cluster, ~2 min)
+	Benchmarks/shapes/run.sh --postgres --split
 
 bench-cpu-split: bootstrap-test ## Where the emulator's CPU goes per request on a shape (perf, wrk; SHAPE=getMovie CONNECTOR=shapes; run bench-shapes once first for the data)
 	@$(MAKE) --no-print-directory apt-install PACKAGES="linux-perf"

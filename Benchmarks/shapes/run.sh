@@ -6,8 +6,11 @@
 # With --postgres: the same shapes on the emulator serving from a throwaway PostgreSQL cluster in .out/pg (durable:
 # fsync on; seeded with the same data; stopped and removed at exit, also on failure or Ctrl-C), against their libpq
 # floors (bench_shapes_postgres.py; .out/results-postgres.md and .json).
-# Usage: Benchmarks/shapes/run.sh [--postgres] [--write-docs]   (from anywhere; --write-docs then puts the table
-#   into docs/performance.md between the bench-shapes markers, or the bench-shapes-postgres ones)
+# With --postgres --split: on the same cluster, where a get-by-key request's time goes instead (pg_split.py: the
+# floor on 1, 2 and 4 connections, the emulator's and PostgreSQL's CPU, transactions and context switches per
+# request, a perf profile of the emulator).
+# Usage: Benchmarks/shapes/run.sh [--postgres [--split]] [--write-docs]   (from anywhere; --write-docs then puts the
+#   table into docs/performance.md between the bench-shapes markers, or the bench-shapes-postgres ones)
 # Environment: DURATION=5 (seconds per run), CONNECTIONS=32, ROUNDS=5 (interleaved rounds), SLICES=5 (alternating
 #   slices per round for the emulator without and with entity ids),
 #   BENCH_SKIP_BUILD=1 (reuse the last build), BENCH_COMMAND (how the table names the command; default run.sh).
@@ -18,14 +21,16 @@ emulator_bench="$root/Benchmarks/emulator"
 out="$here/.out"
 mkdir -p "$out"
 
-write_docs=0 postgres=0
+write_docs=0 postgres=0 split=0
 for argument in "$@"; do
   case "$argument" in
     --write-docs) write_docs=1 ;;
     --postgres) postgres=1 ;;
-    *) echo "usage: run.sh [--postgres] [--write-docs]" >&2; exit 2 ;;
+    --split) split=1 ;;
+    *) echo "usage: run.sh [--postgres [--split]] [--write-docs]" >&2; exit 2 ;;
   esac
 done
+[ "$split" = 0 ] || [ "$postgres" = 1 ] || { echo "run.sh: --split goes with --postgres" >&2; exit 2; }
 markers=bench-shapes
 [ "$postgres" = 1 ] && markers=bench-shapes-postgres
 
@@ -99,6 +104,15 @@ start=$(date +%s.%N)
 seed_emulator "$dataconnect" "$backend" "$out/seed-postgres.gql" "$out/seed-postgres.log" --postgres "$url"
 echo "   seeded in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s" >&2
 psql "$url" -qc "VACUUM ANALYZE" >&2
+
+if [ "$split" = 1 ]; then
+  echo "== where a get-by-key request's time goes" >&2
+  python3 "$here/pg_split.py" --dataconnect "$dataconnect" --explain "$explain" --pg-floor "$out/pg_floor_shapes" \
+    --postgres "$url" --backend "$backend" --duration "${DURATION:-5}" --rounds "${ROUNDS:-3}" &
+  children+=($!)
+  wait "${children[-1]}"
+  exit 0
+fi
 
 echo "== measure" >&2
 BENCH_COMMAND="${BENCH_COMMAND:-Benchmarks/shapes/run.sh --postgres} ($settings)" \
