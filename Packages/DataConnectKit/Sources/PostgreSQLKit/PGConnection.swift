@@ -62,10 +62,11 @@ public final class PGConnection: @unchecked Sendable {
     ///   - connectionString: A `postgres://` or `postgresql://` URI, or a `key=value` conninfo string; libpq
     ///     reads both, and the `PG*` environment variables fill in what it omits.
     ///   - connectTimeout: Seconds to wait for each connection attempt, unless the string sets
-    ///     `connect_timeout` itself.
+    ///     `connect_timeout` itself: 30 by default, a bound for a server that never answers (a refused connection
+    ///     fails at once) generous enough for a server starting a backend on a loaded machine.
     /// - Throws: ``PGError`` of kind ``PGError/Kind/connection`` whose description is one line naming host,
     ///   port and cause: `cannot connect to PostgreSQL at 127.0.0.1:5999: connection refused`.
-    public init(_ connectionString: String, connectTimeout: Int = 5) throws(PGError) {
+    public init(_ connectionString: String, connectTimeout: Int = 30) throws(PGError) {
         // Parameters before `dbname` are defaults that the expanded connection string may override.
         let keywords = ["connect_timeout", "client_encoding", "dbname"]
         let values = [String(connectTimeout), "UTF8", connectionString]
