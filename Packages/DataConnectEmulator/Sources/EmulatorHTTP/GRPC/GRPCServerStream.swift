@@ -63,8 +63,7 @@ public final class GRPCServerStream: Sendable {
     /// Runs `work` on the server's request lanes; when the server is stopping instead, the call is finished with
     /// UNAVAILABLE.
     public func submit(_ work: @escaping @Sendable () -> Void) {
-        let stopping = GRPCStatus(.unavailable, "the server is stopping")
-        let submitted = lanes(work) { [outbox] in outbox.finish(.trailers(stopping, HTTPHeaders())) }
-        if !submitted { outbox.finish(.trailers(stopping, HTTPHeaders())) }
+        let submitted = lanes(work) { [outbox] in outbox.finishStopping() }
+        if !submitted { outbox.finishStopping() }
     }
 }

@@ -189,7 +189,7 @@ final class HTTP2Connection {
         for stream in streams.values {
             guard case .streaming(let handler) = stream.kind, stream.outbox.isOpen else { continue }
             handler.cancelled()
-            stream.outbox.finish(.trailers(GRPCStatus(.unavailable, "the server is stopping"), HTTPHeaders()))
+            stream.outbox.finishStopping()
             service(stream)
         }
         context.touch(self)

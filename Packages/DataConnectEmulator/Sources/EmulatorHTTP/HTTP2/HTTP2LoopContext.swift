@@ -189,8 +189,7 @@ final class HTTP2LoopContext: LoopThreadContext {
                     workers.sharedBatches.subtract(1, ordering: .relaxed)
                 },
                 abandon: {
-                    let stopping = GRPCStatus(.unavailable, "the server is stopping")
-                    for call in calls { call.outbox.finish(.trailers(stopping, HTTPHeaders())) }
+                    for call in calls { call.outbox.finishStopping() }
                     workers.sharedBatches.subtract(1, ordering: .relaxed)
                 })
             guard submitted else {

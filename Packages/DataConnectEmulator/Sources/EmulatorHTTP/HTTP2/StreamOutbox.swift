@@ -87,6 +87,11 @@ final class StreamOutbox: Sendable {
         if notify { wake() }
     }
 
+    /// Ends a gRPC call the server will not run because it is stopping: UNAVAILABLE.
+    func finishStopping() {
+        finish(.trailers(GRPCStatus(.unavailable, "the server is stopping"), HTTPHeaders()))
+    }
+
     private static func markNotified(_ state: inout State) -> Bool {
         guard !state.notified else { return false }
         state.notified = true

@@ -153,8 +153,8 @@ import Glibc
     }
 
     @Test func callsReadTogetherOnOneConnectionRunOnTwoThreadsWhenAWorkerIsIdle() async throws {
-        // given: three fast workers, so that with the one HTTP/2 loop and the one HTTP/1.1 loop awake a worker is
-        // still idle; no handover by time
+        // given: three fast workers: while the loop that reads both calls runs, the server's other loops wait for
+        // events (each looks up every 250 ms), so a worker is idle; no handover by time
         let methods = Methods()
         var configuration = Self.configuration(methods, handOverAfter: nil)
         configuration.requestLanes = RequestLanes.Configuration(fastWorkers: 3, slowLaneCapacity: 1)
