@@ -609,10 +609,15 @@ class ConnectorTests(GrpcTestCase):
             # movies, a title search no index serves scans every row (no row matches, so the answers stay small):
             # tens of milliseconds per call, seconds for the 100 on two cores, while grpcio sends all 100 within
             # tens of milliseconds, so the server holds all of them at once.
+            # The server may run those calls on both cores at once, so the first can end before grpcio has sent the
+            # last: the peak is a high-water mark, and another round of 100 may raise it.
             self.ensure_filler(100_000)
-            outcomes = self.concurrent_calls("heavy: searchMovies title scan", "searchMovies", HEAVY)
-            peak = self.grpc_info()["peakCallsInFlight"]
-            record("peakCallsInFlight after 100 heavy calls", peak)
+            for attempt in range(1, 4):
+                outcomes = self.concurrent_calls("heavy: searchMovies title scan", "searchMovies", HEAVY)
+                peak = self.grpc_info()["peakCallsInFlight"]
+                record(f"peakCallsInFlight after 100 heavy calls (round {attempt})", peak)
+                if peak >= 100:
+                    break
         self.assertEqual(len(outcomes), 100)
         self.assertGreaterEqual(peak, 100)
         after = self.grpc_info()
