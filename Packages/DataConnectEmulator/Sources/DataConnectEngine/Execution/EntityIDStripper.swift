@@ -21,10 +21,12 @@ import Darwin
 /// hidden members, white space included. Text that is not JSON as a database writes it (which does
 /// not happen) answers `nil`, and the caller parses it instead.
 struct EntityIDStripper: ~Copyable {
-    private let input: UnsafeBufferPointer<UInt8>
-    /// ``input``'s first byte.
+    /// The input's first byte.
     private let base: UnsafePointer<UInt8>
-    private var position = 0
+    /// The input's length.
+    private let count: Int
+    /// The first eight bytes of ``hiddenKeyToken``, as one word.
+    private let hiddenKeyWord: UInt64
     /// Where the text without hidden members is written: never longer than ``input``.
     private let output: UnsafeMutablePointer<UInt8>
     private var outputCount = 0
@@ -33,8 +35,9 @@ struct EntityIDStripper: ~Copyable {
     private var copiedUpTo = 0
     /// Whether a hidden member was cut out: when none was, the input is the output, and is not copied.
     private var cutAny = false
-    /// The properties found, each one JSON object, in the order they were completed.
-    private var rendered = ByteBuffer(capacity: 1024)
+    /// The properties found, each one JSON object, in the order they were completed. Their text is about as long
+    /// as the input's when every object has an id (each path is written out), so it starts that large.
+    private var rendered: ByteBuffer
     /// Each property's bytes in ``rendered``, in response order: a slot is taken when its object or list
     /// starts, so that a list's property comes before those of its elements; an empty slot has no id.
     private var slots: [Range<Int>?] = []
@@ -90,14 +93,12 @@ struct EntityIDStripper: ~Copyable {
             [UInt8](unsafeUninitializedCapacity: buffer.count) { output, written in
                 written = 0
                 guard let base = buffer.baseAddress, let outputBase = output.baseAddress else { return }
-                var stripper = EntityIDStripper(
-                    input: buffer, base: base, output: outputBase, root: path)
+                var stripper = EntityIDStripper(base: base, count: buffer.count, output: outputBase, root: path)
                 do throws(Unreadable) {
-                    stripper.skipSpaces()
                     if let root, !derived.isEmpty { _ = stripper.addShape(root, derived: derived) }
-                    _ = try stripper.value(inList: false, node: stripper.shape.isEmpty ? -1 : 0)
-                    stripper.skipSpaces()
-                    guard stripper.position == buffer.count else { return }
+                    let start = stripper.skipSpaces(from: 0)
+                    let end = try stripper.value(at: start, inList: false, node: stripper.shape.isEmpty ? -1 : 0).end
+                    guard stripper.skipSpaces(from: end) == buffer.count else { return }
                 } catch {
                     return
                 }
@@ -114,13 +115,13 @@ struct EntityIDStripper: ~Copyable {
         return (unchanged ? bytes : stripped, ids)
     }
 
-    private init(
-        input: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
-        root: [PathSegment]
-    ) {
-        self.input = input
+    private init(base: UnsafePointer<UInt8>, count: Int, output: UnsafeMutablePointer<UInt8>, root: [PathSegment]) {
         self.base = base
+        self.count = count
         self.output = output
+        rendered = ByteBuffer(capacity: Swift.min(Swift.max(count + count / 4, 1024), 1 << 20))
+        let key = Self.hiddenKeyToken
+        hiddenKeyWord = UnsafeRawPointer(key.utf8Start).loadUnaligned(as: UInt64.self)
         // Room for a list of objects and their ids without growing on the way.
         slots.reserveCapacity(32)
         elementIDs.reserveCapacity(32)
@@ -183,25 +184,37 @@ struct EntityIDStripper: ~Copyable {
     private static let entityIDsMember: StaticString = #"],"entityIds":["#
     private static let listClosing: StaticString = #"],"action":"LIST"}"#
 
-    private var current: UInt8? {
-        @inline(__always) get { position < input.count ? base[position] : nil }
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+
+    /// Whether `byte` is JSON white space.
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// Whether the name token in `token` (quotes included) is the hidden member's.
+    /// The index of the first byte at or after `index` that is not white space (``count`` at the end). Text from
+    /// SQLite has none, PostgreSQL's has one space here and there: one comparison decides in most cases.
+    @inline(__always)
+    private func skipSpaces(from index: Int) -> Int {
+        var index = index
+        while index < count, base[index] <= 0x20, Self.isSpace(base[index]) { index += 1 }
+        return index
+    }
+
+    /// The byte at `index`, or 0 past the end (0 is not valid JSON outside a string, so it never matches).
+    @inline(__always)
+    private func byte(at index: Int) -> UInt8 {
+        index < count ? base[index] : 0
+    }
+
+    /// Whether the name token in `token` (quotes included) is the hidden member's: nine bytes, the first eight
+    /// compared as one word.
     @inline(__always)
     private func isHiddenKey(_ token: Range<Int>) -> Bool {
-        let key = Self.hiddenKeyToken
-        return token.count == key.utf8CodeUnitCount && memcmp(base + token.lowerBound, key.utf8Start, token.count) == 0
-    }
-
-    private mutating func skipSpaces() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
-    }
-
-    @inline(__always)
-    private mutating func expect(_ byte: UInt8) throws(Unreadable) {
-        guard current == byte else { throw Unreadable() }
-        position += 1
+        token.count == 9
+            && UnsafeRawPointer(base + token.lowerBound).loadUnaligned(as: UInt64.self) == hiddenKeyWord
+            && base[token.lowerBound + 8] == Self.quote
     }
 
     /// Copies the input up to `range` into ``output`` and leaves `range` out.
@@ -215,59 +228,80 @@ struct EntityIDStripper: ~Copyable {
         copiedUpTo = range.upperBound
     }
 
-    /// Reads the value at the cursor; answers the id of an object read as a list element.
+    /// Reads the value starting at `start`; answers where it ends and, for an object read as a list element,
+    /// its id.
     ///
     /// - Parameter node: The node in ``shape`` of the value's objects, or -1.
-    private mutating func value(inList: Bool, node: Int = -1) throws(Unreadable) -> IDText? {
-        switch current {
-        case UInt8(ascii: "{"): return try object(inList: inList, node: node)
-        case UInt8(ascii: "["): try list(node: node)
-        case UInt8(ascii: "\""): _ = try string()
-        case nil: throw Unreadable()
-        default:
-            let start = position
-            while let byte = current, !Self.endsScalar(byte) { position += 1 }
-            guard position > start else { throw Unreadable() }
+    private mutating func value(
+        at start: Int, inList: Bool, node: Int
+    ) throws(Unreadable) -> (
+        end: Int, id: IDText?
+    ) {
+        switch byte(at: start) {
+        case UInt8(ascii: "{"): return try object(at: start, inList: inList, node: node)
+        case UInt8(ascii: "["): return (try list(at: start, node: node), nil)
+        case Self.quote: return (try endOfString(at: start), nil)
+        default: return (try endOfScalar(at: start), nil)
         }
-        return nil
     }
 
-    private static func endsScalar(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20
-            || byte == 0x0A || byte == 0x0D || byte == 0x09
+    /// Where the number, `true`, `false` or `null` starting at `start` ends.
+    @inline(__always)
+    private func endOfScalar(at start: Int) throws(Unreadable) -> Int {
+        var index = start
+        while index < count {
+            let byte = base[index]
+            // `,`, `]`, `}` and white space (and any other control byte, which the caller then refuses).
+            if byte > UInt8(ascii: "]")
+                ? byte == UInt8(ascii: "}")
+                : byte == UInt8(ascii: ",") || byte <= 0x20
+                    || byte == UInt8(ascii: "]")
+            {
+                break
+            }
+            index += 1
+        }
+        guard index > start else { throw Unreadable() }
+        return index
     }
 
-    /// The range of the string token at the cursor, quotes included; moves past it. The input is read eight
-    /// bytes at a time for the first quote or backslash; a backslash's next byte is skipped.
-    private mutating func string() throws(Unreadable) -> Range<Int> {
-        let start = position
-        try expect(UInt8(ascii: "\""))
-        var index = position
-        let count = input.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while true {
-            while index + 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                // A byte of `x` is zero where the high bit of (x - 1) & ~x is set; the lowest such byte is exact.
-                let found = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)) & highs
-                if found != 0 {
-                    index += found.trailingZeroBitCount >> 3
-                    break
-                }
+    /// Where the string token whose opening quote is at `start` ends (after its closing quote). A quote closes the
+    /// string unless an odd run of backslashes comes right before it. The first eight bytes are looked at as one
+    /// word (most member names and short values end there); the rest is searched with `memchr`, which reads
+    /// many bytes at a time.
+    @inline(__always)
+    private func endOfString(at start: Int) throws(Unreadable) -> Int {
+        guard byte(at: start) == Self.quote else { throw Unreadable() }
+        var index = start + 1
+        if index + 8 <= count {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* UInt64(Self.quote))
+            // A byte of `word` is zero where the high bit of (word - 1) & ~word is set; the lowest such byte is exact.
+            let found = (word &- ones) & ~word & 0x8080_8080_8080_8080
+            if found != 0 {
+                let at = index + found.trailingZeroBitCount >> 3
+                if base[at - 1] != Self.backslash || isClosingQuote(at, stringStart: start) { return at + 1 }
+                index = at + 1
+            } else {
                 index += 8
             }
-            guard index < count else { throw Unreadable() }
-            switch base[index] {
-            case UInt8(ascii: "\""):
-                position = index + 1
-                return start..<position
-            case UInt8(ascii: "\\"): index += 2
-            default: index += 1
-            }
         }
+        while index < count {
+            guard let found = memchr(base + index, Int32(Self.quote), count - index) else { break }
+            let at = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+            if isClosingQuote(at, stringStart: start) { return at + 1 }
+            index = at + 1
+        }
+        throw Unreadable()
+    }
+
+    /// Whether the quote at `index` closes the string opened at `stringStart`: an even run of backslashes
+    /// (none, most often) precedes it.
+    @inline(__always)
+    private func isClosingQuote(_ index: Int, stringStart: Int) -> Bool {
+        var before = index - 1
+        while before > stringStart && base[before] == Self.backslash { before -= 1 }
+        return (index - 1 - before) & 1 == 0
     }
 
     /// Adds a segment to ``path`` (a member's name token, or an index) and answers the length to cut back to.
@@ -296,6 +330,7 @@ struct EntityIDStripper: ~Copyable {
     }
 
     /// The node in ``shape`` of the sub-field of `node` answered under the member name `token`, or -1.
+    @inline(__always)
     private func child(of node: Int, named token: Range<Int>) -> Int {
         guard node >= 0 else { return -1 }
         for index in shape[node].children where matches(token, shapeChildren[index].token) {
@@ -313,111 +348,133 @@ struct EntityIDStripper: ~Copyable {
         let opening = derivations[id.derivation].opening
         rendered.append(tokens.pointer + opening.lowerBound, count: opening.count)
         rendered.append(base + id.range.lowerBound, count: id.range.count)
-        rendered.append(UInt8(ascii: "\""))
+        rendered.append(Self.quote)
     }
 
-    /// Reads a key value (a scalar) at the cursor: its text, a string's inside its quotes; `nil` for `null`.
-    private mutating func keyValue(_ derivation: Int) throws(Unreadable) -> IDText? {
-        let start = position
-        let isString = current == UInt8(ascii: "\"")
-        _ = try value(inList: false)
-        if isString { return IDText(range: (start + 1)..<(position - 1), derivation: derivation) }
-        if input[start] == UInt8(ascii: "n") { return nil }
-        return IDText(range: start..<position, derivation: derivation)
+    /// Reads a key value (a scalar) starting at `start`: where it ends, and its text (a string's inside its
+    /// quotes); `nil` for `null`.
+    @inline(__always)
+    private func keyValue(at start: Int, _ derivation: Int) throws(Unreadable) -> (end: Int, id: IDText?) {
+        switch byte(at: start) {
+        case Self.quote:
+            let end = try endOfString(at: start)
+            return (end, IDText(range: (start + 1)..<(end - 1), derivation: derivation))
+        case UInt8(ascii: "{"), UInt8(ascii: "["): throw Unreadable()
+        case let first:
+            let end = try endOfScalar(at: start)
+            return (end, first == UInt8(ascii: "n") ? nil : IDText(range: start..<end, derivation: derivation))
+        }
     }
 
-    private mutating func object(inList: Bool, node: Int) throws(Unreadable) -> IDText? {
+    /// Reads the object whose `{` is at `start`; answers where it ends and its id.
+    private mutating func object(
+        at start: Int, inList: Bool, node: Int
+    ) throws(Unreadable) -> (
+        end: Int, id: IDText?
+    ) {
         // An element's id belongs to its list's property, which the list writes.
-        let slot = inList ? nil : reserve()
-        try expect(UInt8(ascii: "{"))
+        let slot = inList ? -1 : reserve()
+        var index = start + 1
         var id: IDText?
         let derivation = node >= 0 ? shape[node].derivation : -1
         var first = true
         // A hidden first member is cut with the comma after it, when a member follows.
         var cutNextComma = false
         while true {
-            skipSpaces()
-            if current == UInt8(ascii: "}") {
-                position += 1
+            index = skipSpaces(from: index)
+            if byte(at: index) == UInt8(ascii: "}") {
+                index += 1
                 break
             }
             // Where a hidden member's cut starts: its comma, or its name when it comes first.
-            var memberStart = position
+            let memberStart = index
             if !first {
-                let comma = position
-                try expect(UInt8(ascii: ","))
+                guard byte(at: index) == UInt8(ascii: ",") else { throw Unreadable() }
                 if cutNextComma {
-                    cut(comma..<position)
+                    cut(index..<(index + 1))
                     cutNextComma = false
                 }
-                skipSpaces()
-                memberStart = comma
+                index = skipSpaces(from: index + 1)
             }
             let isFirst = first
             first = false
-            let key = try string()
-            skipSpaces()
-            try expect(UInt8(ascii: ":"))
-            skipSpaces()
+            let keyStart = index
+            index = try endOfString(at: index)
+            let key = keyStart..<index
+            index = skipSpaces(from: index)
+            guard byte(at: index) == UInt8(ascii: ":") else { throw Unreadable() }
+            index = skipSpaces(from: index + 1)
+            let opening = byte(at: index)
             if isHiddenKey(key) {
                 if derivation >= 0 {
-                    id = try keyValue(derivation)
-                } else if current == UInt8(ascii: "\"") {
-                    id = IDText(range: try string(), derivation: -1)
+                    (index, id) = try keyValue(at: index, derivation)
+                } else if opening == Self.quote {
+                    let end = try endOfString(at: index)
+                    id = IDText(range: index..<end, derivation: -1)
+                    index = end
                 } else {
-                    _ = try value(inList: false)
+                    index = try value(at: index, inList: false, node: -1).end
                 }
-                cut(memberStart..<position)
+                cut(memberStart..<index)
                 if isFirst { cutNextComma = true }
                 continue
             }
-            // Only objects and lists can hold ids, so only they need the path.
-            if current == UInt8(ascii: "{") || current == UInt8(ascii: "[") {
+            switch opening {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // Only objects and lists can hold ids, so only they need the path.
                 let saved = pushSegment(member: key)
-                _ = try value(inList: false, node: child(of: node, named: key))
+                index = try value(at: index, inList: false, node: child(of: node, named: key)).end
                 path.truncate(to: saved)
-            } else if derivation >= 0, id == nil, let member = derivations[derivation].memberToken,
-                matches(key, member)
-            {
-                id = try keyValue(derivation)
-            } else {
-                _ = try value(inList: false)
+            case Self.quote:
+                if derivation >= 0, id == nil, let member = derivations[derivation].memberToken, matches(key, member) {
+                    (index, id) = try keyValue(at: index, derivation)
+                } else {
+                    index = try endOfString(at: index)
+                }
+            default:
+                if derivation >= 0, id == nil, let member = derivations[derivation].memberToken, matches(key, member) {
+                    (index, id) = try keyValue(at: index, derivation)
+                } else {
+                    index = try endOfScalar(at: index)
+                }
             }
         }
-        if let slot, let id {
+        if slot >= 0, let id {
             let start = beginProperty()
             rendered.append(Self.entityIDMember)
             writeID(id)
             rendered.append(Self.getClosing)
             slots[slot] = start..<rendered.count
         }
-        return id
+        return (index, id)
     }
 
-    private mutating func list(node: Int) throws(Unreadable) {
+    /// Reads the list whose `[` is at `start`; answers where it ends.
+    private mutating func list(at start: Int, node: Int) throws(Unreadable) -> Int {
         let slot = reserve()
         let firstID = elementIDs.count
-        try expect(UInt8(ascii: "["))
+        var index = start + 1
         var count = 0
         var everyElementHasAnID = true
         while true {
-            skipSpaces()
-            if current == UInt8(ascii: "]") {
-                position += 1
+            index = skipSpaces(from: index)
+            if byte(at: index) == UInt8(ascii: "]") {
+                index += 1
                 break
             }
             if count > 0 {
-                try expect(UInt8(ascii: ","))
-                skipSpaces()
+                guard byte(at: index) == UInt8(ascii: ",") else { throw Unreadable() }
+                index = skipSpaces(from: index + 1)
             }
-            let isObject = current == UInt8(ascii: "{")
-            if isObject || current == UInt8(ascii: "[") {
+            let opening = byte(at: index)
+            if opening == UInt8(ascii: "{") || opening == UInt8(ascii: "[") {
                 let saved = pushSegment(member: nil, index: count)
-                let id = try value(inList: isObject, node: node)
+                let element = try value(at: index, inList: opening == UInt8(ascii: "{"), node: node)
                 path.truncate(to: saved)
-                if let id { elementIDs.append(id) } else { everyElementHasAnID = false }
+                index = element.end
+                if let id = element.id { elementIDs.append(id) } else { everyElementHasAnID = false }
             } else {
-                _ = try value(inList: false)
+                index = try value(at: index, inList: false, node: -1).end
                 everyElementHasAnID = false
             }
             count += 1
@@ -433,6 +490,7 @@ struct EntityIDStripper: ~Copyable {
             slots[slot] = start..<rendered.count
         }
         elementIDs.removeLast(elementIDs.count - firstID)
+        return index
     }
 }
 

@@ -27,6 +27,12 @@ import Testing
         // Strings longer than the eight bytes read at a time, with escapes on and across their boundaries.
         #"{"long":"abcdefg\"hijklmnop\\","x":"1234567\\","y":"12345678\"9","_dc_eid":"T/abcdefghijklmnopq"}"#,
         #"[{"t":"\u00e9\u00e9\u00e9 café 😀 résumés \\\\\\\"","_dc_eid":"T/é1234567890"}]"#,
+        // Quotes found past the first word: escaped by an odd run of backslashes, closing after an even one.
+        #"{"s":"0123456789abcdef\\\\\"x\\\\","t":"0123456789\"abcdef\"","_dc_eid":"T/1"}"#,
+        // A string closing exactly at the end of the first word, and one too near the end for a whole word.
+        #"{"s":"1234567","_dc_eid":"T/12345678"}"#,
+        #""ab""#,
+        #"[true,false,null,-1.5E-3,{"_dc_eid":"T/x"}]"#,
     ]
 
     @Test(arguments: texts)
@@ -50,7 +56,10 @@ import Testing
         #expect(EntityIDStripper.hiddenKeyToken.description == "\"" + QueryBuilder.entityIDKey + "\"")
     }
 
-    @Test(arguments: [#"{"a":1"#, #"{"a" 1}"#, #"[1,]x"#, #"{"a":"unterminated}"#, ""])
+    @Test(arguments: [
+        #"{"a":1"#, #"{"a" 1}"#, #"[1,]x"#, #"{"a":"unterminated}"#, "", "{\"a\":1\u{01}}", #"{"a":"x\"}"#,
+        #"{"a":"0123456789\"}"#, #"{"a":}"#, #"["#,
+    ])
     func unreadableTextIsLeftToTheParser(_ text: String) {
         #expect(EntityIDStripper.strip(Array(text.utf8), path: []) == nil)
     }
