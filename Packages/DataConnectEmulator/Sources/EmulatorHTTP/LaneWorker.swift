@@ -26,6 +26,9 @@ public final class LaneWorker: @unchecked Sendable {
     var holdsSlowSlot = false
     /// The thread's kernel id, for its scheduling priority (set by the thread itself before its first request).
     var threadID: Int32 = 0
+    /// What the move to the slow lane calls, set by the job running
+    /// (``RequestLanes/whileInFastLane(_:whenLeaving:_:)``); the move takes it, so it is called at most once.
+    var leavingFastLane: (@Sendable () -> Void)?
 
     // MARK: State of a loop's thread
 
@@ -49,7 +52,8 @@ public final class LaneWorker: @unchecked Sendable {
 
     /// Moves the request this worker runs into the slow lane, once it has run past its short budget; callable from
     /// any thread (the emulator's engine calls it from its deadline watchdog) while the request runs. Either way
-    /// the worker leaves the fast lane: a lane worker's place is taken by another thread, a loop thread's
+    /// the worker leaves the fast lane: a lane worker's place is taken by another thread (and the requests its job
+    /// has not started yet, such as the rest of a batch of gRPC calls, go back to the fast lane), a loop thread's
     /// other connections go to another thread. Calling it again for the same request returns the first answer.
     ///
     /// - Returns: `false` when the slow lane is full: the caller should stop the request (it holds resources, a

@@ -15,7 +15,9 @@ import Glibc
 /// emulator's engine calls from its deadline watchdog): its thread leaves the fast lane, which starts another thread
 /// in its place, and gets a lower scheduling priority (nice 10) so that cheap requests get the cores first. At most ``Configuration-swift.struct/slowLaneCapacity``
 /// requests run in the slow lane at once; one more is refused (its code stops it), rather than waiting while it
-/// holds a database connection cheap requests need. A thread that served in the slow lane ends with its request.
+/// holds a database connection cheap requests need. A thread that served in the slow lane ends with its request. A
+/// job that runs several requests in turn can have the ones it has not started go back to the fast lane at the
+/// moment its thread leaves it (``whileInFastLane(_:whenLeaving:_:)``).
 ///
 /// ```swift
 /// let lanes = RequestLanes(configuration: .init(fastWorkers: 2, slowLaneCapacity: 2))
@@ -59,7 +61,7 @@ public final class RequestLanes: @unchecked Sendable {
     }
 
     private struct Job {
-        let run: @Sendable () -> Void
+        let run: @Sendable (LaneWorker) -> Void
         let abandon: @Sendable () -> Void
     }
 
@@ -95,6 +97,15 @@ public final class RequestLanes: @unchecked Sendable {
     /// - Returns: `false` when the lanes are stopping; neither closure is called then.
     @discardableResult
     public func submit(run: @escaping @Sendable () -> Void, abandon: @escaping @Sendable () -> Void) -> Bool {
+        submit(runOn: { _ in run() }, abandon: abandon)
+    }
+
+    /// Runs `run` on a fast-lane thread, in the order submitted, with the worker running it (for
+    /// ``whileInFastLane(_:whenLeaving:_:)``); `abandon` instead when the lanes stop first.
+    ///
+    /// - Returns: `false` when the lanes are stopping; neither closure is called then.
+    @discardableResult
+    func submit(runOn run: @escaping @Sendable (LaneWorker) -> Void, abandon: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopping else { return false }
@@ -168,7 +179,7 @@ public final class RequestLanes: @unchecked Sendable {
                 }
                 running += 1
                 condition.unlock()
-                job.run()
+                job.run(worker)
                 condition.lock()
                 running -= 1
                 if running == 0 && stopping { condition.broadcast() }
@@ -190,7 +201,27 @@ public final class RequestLanes: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Moves `worker`'s request to the slow lane (from any thread).
+    /// Runs `body`, part of the job `worker` runs (on the worker's thread), with `leaving` as what the worker's move
+    /// to the slow lane does meanwhile: ``enterSlowLane(_:)`` calls it once, on the thread that asks for the move,
+    /// after the lanes' lock is released. If the worker has left the fast lane already, `leaving` is called at once,
+    /// before `body`. Once `body` has returned, no move calls it any more (one that took it just before may still be
+    /// calling it: what `leaving` and `body` share needs a lock of its own).
+    func whileInFastLane(
+        _ worker: LaneWorker, whenLeaving leaving: @escaping @Sendable () -> Void, _ body: () -> Void
+    ) {
+        condition.lock()
+        let alreadySlow = worker.isSlow
+        if !alreadySlow { worker.leavingFastLane = leaving }
+        condition.unlock()
+        if alreadySlow { leaving() }
+        body()
+        condition.lock()
+        worker.leavingFastLane = nil
+        condition.unlock()
+    }
+
+    /// Moves `worker`'s request to the slow lane (from any thread), and calls what the worker's job asked to be called
+    /// then (``whileInFastLane(_:whenLeaving:_:)``).
     func enterSlowLane(_ worker: LaneWorker) -> Bool {
         condition.lock()
         if worker.isSlow {
@@ -199,6 +230,8 @@ public final class RequestLanes: @unchecked Sendable {
             return admitted
         }
         worker.isSlow = true
+        let leaving = worker.leavingFastLane
+        worker.leavingFastLane = nil
         fastThreads -= 1
         if queueHead < queue.count && idleFastThreads == 0 && !stopping {
             startFastThread()
@@ -212,6 +245,7 @@ public final class RequestLanes: @unchecked Sendable {
         }
         let threadID = worker.threadID
         condition.unlock()
+        leaving?()
         if admitted { Self.lowerPriority(ofThread: threadID) }
         return admitted
     }

@@ -1,4 +1,5 @@
 import CNGHTTP2
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -169,8 +170,10 @@ final class HTTP2LoopContext: LoopThreadContext {
 
     /// Hands the last of the ready calls to the request lanes when fewer threads run requests than there are fast
     /// workers (one connection carrying many calls, the other loops idle): with `n` workers idle, the calls are cut
-    /// into `n + 1` runs in order, the loop keeps the first and each lane thread takes one. A call run on a lane
-    /// answers through its stream's outbox, which wakes the loop; a lane that stops first ends its calls UNAVAILABLE.
+    /// into `n + 1` runs in order, the loop keeps the first and each lane thread takes one (a ``LaneBatch``). A call
+    /// run on a lane answers through its stream's outbox, which wakes the loop; a lane that stops first ends its
+    /// calls UNAVAILABLE; a call that moves to the slow lane sends the calls after it in its batch back to the fast
+    /// lane.
     private func shareReadyCalls() {
         let waiting = ready.count - readyHead
         guard waiting >= 2, let lanes = shared.workers.lanes else { return }
@@ -180,22 +183,9 @@ final class HTTP2LoopContext: LoopThreadContext {
         let size = waiting / parts
         var end = ready.count
         for _ in 1..<parts {
-            let calls = ready[(end - size)..<end].map { (outbox: $0.stream.outbox, run: $0.run) }
-            let workers = shared.workers
-            workers.sharedBatches.add(1, ordering: .relaxed)
-            let submitted = lanes.submit(
-                run: {
-                    for call in calls where call.outbox.isOpen { call.run() }
-                    workers.sharedBatches.subtract(1, ordering: .relaxed)
-                },
-                abandon: {
-                    for call in calls { call.outbox.finishStopping() }
-                    workers.sharedBatches.subtract(1, ordering: .relaxed)
-                })
-            guard submitted else {
-                workers.sharedBatches.subtract(1, ordering: .relaxed)
-                break
-            }
+            let calls = ready[(end - size)..<end].map { LaneBatch.Call(outbox: $0.stream.outbox, run: $0.run) }
+            // Refused when the lanes are stopping: the loop keeps the calls.
+            guard LaneBatch(calls: calls[...], lanes: lanes, workers: shared.workers).submit() else { break }
             end -= size
         }
         ready.removeSubrange(end...)
@@ -343,5 +333,101 @@ final class HTTP2LoopContext: LoopThreadContext {
             connection.flush()
             connection.close()
         }
+    }
+}
+
+/// A run of ready unary calls an HTTP/2 loop hands to the request lanes (``HTTP2LoopContext``), run in order on one
+/// lane thread. It counts in ``LoopWorkers/sharedBatches`` from its making until it ends or its thread leaves the fast
+/// lane.
+///
+/// **The calls after a slow one go back to the fast lane.** When a call of the batch moves to the slow lane
+/// (``LaneWorker/enterSlowLane()``), the calls not started yet are taken out of the batch at that moment and handed
+/// to the lanes as a new batch, which another fast thread runs; the slow thread finishes its own call and nothing
+/// more. The batch's thread and the move (often from the engine's deadline watchdog) take calls from one queue under
+/// one lock, so each call is taken once: run once (unless reset or past its deadline by then), or ended UNAVAILABLE
+/// once when the lanes stop first.
+final class LaneBatch: Sendable {
+    /// A call of the batch: its stream's outbox, and what runs it and finishes it with its result.
+    struct Call: Sendable {
+        let outbox: StreamOutbox
+        let run: @Sendable () -> Void
+    }
+
+    private struct State {
+        /// The calls not taken yet, in order.
+        var waiting: ArraySlice<Call>
+        /// Whether the batch still counts in ``LoopWorkers/sharedBatches``.
+        var counted = true
+    }
+
+    private let state: Mutex<State>
+    private let lanes: RequestLanes
+    private let workers: LoopWorkers
+
+    /// A batch of `calls`, counted in `workers.sharedBatches` from now on; ``submit()`` hands it to `lanes`.
+    init(calls: ArraySlice<Call>, lanes: RequestLanes, workers: LoopWorkers) {
+        self.state = Mutex(State(waiting: calls))
+        self.lanes = lanes
+        self.workers = workers
+        workers.sharedBatches.add(1, ordering: .relaxed)
+    }
+
+    /// Hands the batch to the lanes.
+    ///
+    /// - Returns: `false` when the lanes are stopping: the batch no longer counts, and its calls have neither run nor
+    ///   ended (``abandon()`` ends them).
+    func submit() -> Bool {
+        let submitted = lanes.submit(
+            runOn: { [self] worker in run(on: worker) },
+            abandon: { [self] in abandon() })
+        if !submitted { uncount() }
+        return submitted
+    }
+
+    /// Runs the calls in order on a lane thread, until they are done or the thread leaves the fast lane.
+    private func run(on worker: LaneWorker) {
+        lanes.whileInFastLane(worker, whenLeaving: { [self] in handBack() }) {
+            while let call = state.withLock({ $0.waiting.popFirst() }) {
+                // Reset, failed or past its deadline before its turn came.
+                guard call.outbox.isOpen else { continue }
+                call.run()
+            }
+        }
+        uncount()
+    }
+
+    /// The batch's thread left the fast lane: the calls it has not started go back to the lanes as a new batch (ended
+    /// UNAVAILABLE when the lanes are stopping), and this batch no longer counts.
+    private func handBack() {
+        let rest = takeWaiting()
+        if !rest.isEmpty {
+            let batch = LaneBatch(calls: rest, lanes: lanes, workers: workers)
+            if !batch.submit() { batch.abandon() }
+        }
+        uncount()
+    }
+
+    /// Ends the calls not started UNAVAILABLE: the lanes are stopping.
+    private func abandon() {
+        for call in takeWaiting() { call.outbox.finishStopping() }
+        uncount()
+    }
+
+    private func takeWaiting() -> ArraySlice<Call> {
+        state.withLock { state in
+            let waiting = state.waiting
+            state.waiting = []
+            return waiting
+        }
+    }
+
+    /// Stops counting the batch in ``LoopWorkers/sharedBatches`` (once).
+    private func uncount() {
+        let counted = state.withLock { state in
+            let counted = state.counted
+            state.counted = false
+            return counted
+        }
+        if counted { workers.sharedBatches.subtract(1, ordering: .relaxed) }
     }
 }

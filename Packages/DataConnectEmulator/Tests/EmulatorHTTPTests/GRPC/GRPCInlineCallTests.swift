@@ -23,6 +23,8 @@ import Glibc
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
+        /// Slow calls that have returned (released, or past the hang guard).
+        let slowEnded = Atomic<Int>(0)
         let echoes = Atomic<Int>(0)
         let pairArrivals = Atomic<Int>(0)
         let secondOfPair = DispatchSemaphore(value: 0)
@@ -60,6 +62,7 @@ import Glibc
             }
             started.signal()
             _ = release.wait(timeout: .now() + HangGuard.eventSeconds)
+            slowEnded.add(1, ordering: .relaxed)
             return .ok(Array("slow".utf8))
         }
 
@@ -167,6 +170,39 @@ import Glibc
 
             // then: each waited for the other, so they ran at once: the loop kept one and a lane took the other
             #expect(calls.map { client.response($0).messages } == [[Array("together".utf8)], [Array("together".utf8)]])
+        }
+    }
+
+    @Test func aCallEnteringTheSlowLaneInABatchOnALaneSendsTheCallsAfterItBackToTheFastLane() async throws {
+        // given: two fast workers: while the loop that reads the calls runs, the server's other loops wait for events,
+        // so a worker is idle and the loop keeps the first three of five calls read together and hands the last two
+        // (the slow one, then an echo) to the lanes as one batch; no handover by time. (Were another loop awake at
+        // that instant, no worker would be idle: the loop would run all five and its own handover would answer the
+        // echo, so the test would pass without showing the batch's hand-back.)
+        let methods = Methods(entersSlowLane: true)
+        var configuration = Self.configuration(methods, handOverAfter: nil)
+        configuration.requestLanes = RequestLanes.Configuration(fastWorkers: 2, slowLaneCapacity: 1)
+        try await withGRPCServer(configuration: configuration, methods: methods.table) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let first = (1...3).map { client.call("/test.Echo/Unary", messages: [[UInt8($0)]], queued: true) }
+            let slow = client.call("/test.Slow/Unary", messages: [[0]], queued: true)
+            let last = client.call("/test.Echo/Unary", messages: [[4]], queued: true)
+
+            // when: all five arrive in one write, and the slow call enters the slow lane and blocks until released
+            client.flush()
+            try #require(methods.waitUntilStarted())
+
+            // then: the echo behind it is answered (on another fast thread) while it still blocks
+            #expect(client.response(last).messages == [[4]])
+            #expect(methods.slowEnded.load(ordering: .relaxed) == 0, "the echo waited for the slow call")
+            #expect(client.streams[slow]?.closed != true)
+            #expect(first.map { client.response($0).messages } == [[[1]], [[2]], [[3]]])
+            methods.release.signal()
+            #expect(client.response(slow).messages == [Array("slow".utf8)])
+            #expect(methods.echoes.load(ordering: .relaxed) == 4)
+            #expect(methods.outcomes.withLock { $0.map(\.admitted) } == [true])
+            #expect(server.grpcStatistics.callsStarted == 5)
+            #expect(await HangGuard.wait { server.requestLanes?.slowRunning == 0 })
         }
     }
 
