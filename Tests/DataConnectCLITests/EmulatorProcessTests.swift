@@ -40,6 +40,18 @@ import FoundationNetworking
         #expect(emulator.errors.contains("serving service \"movies\""))
     }
 
+    @Test func servesOnTheNumberOfThreadsItIsGiven() async throws {
+        // given an emulator told to run requests on one thread
+        let emulator = try await EmulatorProcess(["--backend", RepositoryPaths.movies, "--no-watch", "--threads", "1"])
+        // when
+        let (status, _) = try await emulator.execute("listMovies")
+        let exit = await emulator.stop()
+        // then it serves, and its log says how many threads run requests
+        #expect(status == 200)
+        #expect(emulator.errors.contains("request threads: 1"))
+        #expect(exit == 0)
+    }
+
     @Test func servesWithTheEmbeddingsProviderItIsGiven() async throws {
         // given an emulator told to use a local embeddings server, one model mapped
         let emulator = try await EmulatorProcess([

@@ -45,13 +45,14 @@ import Testing
         // when
         let command = try parseCommandLine([
             "emulator", "--max-selected-fields", "200", "--max-depth", "8", "--max-aliases", "10",
-            "--max-filter-terms", "50", "--request-timeout", "2.5",
+            "--max-filter-terms", "50", "--request-timeout", "2.5", "--threads", "3",
         ])
 
         // then
         var expected = EmulatorOptions()
         expected.limits = OperationLimits(maxSelectedFields: 200, maxDepth: 8, maxAliases: 10)
         expected.executionLimits = ExecutionLimits(requestTimeout: .milliseconds(2_500), maximumFilterTerms: 50)
+        expected.threads = 3
         #expect(command == .emulator(expected))
     }
 
@@ -62,6 +63,8 @@ import Testing
             ["emulator", "--request-timeout", "-1"],
             "--request-timeout needs a number of seconds from 0 to 86400, got \"-1\""
         ),
+        (["emulator", "--threads", "0"], "--threads needs a whole number from 1 to 256, got \"0\""),
+        (["emulator", "--threads", "300"], "--threads needs a whole number from 1 to 256, got \"300\""),
     ])
     func emulatorLimitUsageErrors(_ arguments: [String], message: String) {
         #expect(throws: UsageError(message: message)) { try parseCommandLine(arguments) }

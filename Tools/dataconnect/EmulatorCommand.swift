@@ -48,7 +48,8 @@ enum EmulatorCommand {
                     backend: options.backend, host: options.host, port: options.port,
                     dataDirectory: options.dataDirectory, postgreSQL: postgreSQL, seedFile: options.seedFile,
                     importDirectory: options.importDirectory, exportOnExit: options.exportOnExit,
-                    watch: options.watch, log: log, allowedHosts: options.allowedHosts,
+                    watch: options.watch, threads: options.threads ?? HTTPServer.Configuration.onlineCoreCount,
+                    log: log, allowedHosts: options.allowedHosts,
                     allowedOrigins: options.allowedOrigins, limits: options.limits,
                     executionLimits: options.executionLimits, console: options.console, auth: options.auth,
                     authPort: options.authPort,
@@ -113,6 +114,8 @@ struct EmulatorOptions: Equatable {
     var executionLimits = ExecutionLimits.default
     /// `--slow-lane N`: slow requests that may run at once; `nil` for the emulator's default.
     var slowLaneCapacity: Int?
+    /// `--threads N`: the threads that serve connections and run requests; `nil` for one per online core.
+    var threads: Int?
     /// `--embeddings vertex|hashing|URL` with `--embeddings-model` and `--embeddings-key-env`: the provider of
     /// `_embed` vectors, over `dataconnect.yaml`'s; `nil` to leave the choice to the file.
     var embeddings: EmbeddingsSetting?
@@ -130,6 +133,7 @@ extension EmulatorOptions {
                     .flag("--no-auth"), .value("--auth-port"), .value("--project"), .value("--max-selected-fields"),
                     .value("--max-depth"), .value("--max-aliases"), .value("--max-filter-terms"),
                     .value("--request-timeout"), .value("--slow-lane-after"), .value("--slow-lane"),
+                    .value("--threads"),
                     .value("--embeddings", expecting: "vertex, hashing or a URL"),
                     .value("--embeddings-model", expecting: "NAME=MODEL"),
                     .value("--embeddings-key-env", expecting: "an environment variable's name"),
@@ -212,6 +216,12 @@ extension EmulatorOptions {
                 }
                 options.executionLimits.slowLaneAfter = .milliseconds(Int64((seconds * 1_000).rounded(.up)))
             case "--slow-lane": options.slowLaneCapacity = try positiveInteger(text, for: option)
+            case "--threads":
+                guard let threads = Int(text), (1...Self.maximumThreads).contains(threads) else {
+                    throw UsageError(
+                        message: "--threads needs a whole number from 1 to \(Self.maximumThreads), got \"\(text)\"")
+                }
+                options.threads = threads
             case "--embeddings":
                 do {
                     options.embeddings = try EmbeddingsSetting(parsing: text)
@@ -258,6 +268,9 @@ extension EmulatorOptions {
     }
 
     /// An option's value as a whole number of at least 1.
+    /// The most `--threads` accepts: each is a thread of its own, with a stack.
+    static let maximumThreads = 256
+
     private static func positiveInteger(_ text: String, for option: String) throws(UsageError) -> Int {
         guard let number = Int(text), number >= 1 else {
             throw UsageError(message: "\(option) needs a whole number of at least 1, got \"\(text)\"")

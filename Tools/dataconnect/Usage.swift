@@ -73,7 +73,7 @@ func usage(_ topic: String?) -> String {
                                         [--no-auth] [--auth-port N] [--project ID]
                                         [--max-selected-fields N] [--max-depth N] [--max-aliases N]
                                         [--max-filter-terms N] [--request-timeout SECONDS]
-                                        [--slow-lane-after SECONDS] [--slow-lane N]
+                                        [--slow-lane-after SECONDS] [--slow-lane N] [--threads N]
                                         [--embeddings vertex|hashing|URL [--embeddings-model NAME=MODEL]...
                                          [--embeddings-key-env VARIABLE]]
 
@@ -133,6 +133,8 @@ func usage(_ topic: String?) -> String {
                                        (default 0.2): lower priority, off the threads cheap requests use
               --slow-lane N            slow requests that may run at once (default: readers - 1, so 2); one
                                        more is stopped with 429 RESOURCE_EXHAUSTED
+              --threads N              threads that serve connections and run requests (default: one per
+                                       online core; on PostgreSQL at least one per pooled connection)
 
             Embeddings (the vectors of <field>_embed and compare_embed; without a provider they answer
             FAILED_PRECONDITION). The flag wins over emulator.embeddings in dataconnect.yaml:

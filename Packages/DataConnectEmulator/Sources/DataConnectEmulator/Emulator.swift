@@ -234,6 +234,7 @@ public final class Emulator: Sendable {
         let store = try configuration.open()
         served = Mutex((store, configuration))
         options.log("database: \(store.summary.description)")
+        options.log("request threads: \(Self.fastWorkers(options))")
         Self.logDamage(of: store, log: options.log)
         try Self.migrate(service, store: store, log: options.log)
         if let directory = options.importDirectory {
