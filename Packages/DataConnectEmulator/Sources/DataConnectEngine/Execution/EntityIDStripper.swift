@@ -27,7 +27,7 @@ struct EntityIDStripper: ~Copyable {
     private let count: Int
     /// The first eight bytes of ``hiddenKeyToken``, as one word.
     private let hiddenKeyWord: UInt64
-    /// Where the text without hidden members is written: never longer than ``input``.
+    /// Where the text without hidden members is written: never longer than the input.
     private let output: UnsafeMutablePointer<UInt8>
     private var outputCount = 0
     /// The input before this position is in ``output`` or cut out: the text is copied in runs between hidden
@@ -288,7 +288,7 @@ struct EntityIDStripper: ~Copyable {
         }
         while index < count {
             guard let found = memchr(base + index, Int32(Self.quote), count - index) else { break }
-            let at = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+            let at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
             if isClosingQuote(at, stringStart: start) { return at + 1 }
             index = at + 1
         }
@@ -425,15 +425,11 @@ struct EntityIDStripper: ~Copyable {
                 let saved = pushSegment(member: key)
                 index = try value(at: index, inList: false, node: child(of: node, named: key)).end
                 path.truncate(to: saved)
-            case Self.quote:
-                if derivation >= 0, id == nil, let member = derivations[derivation].memberToken, matches(key, member) {
-                    (index, id) = try keyValue(at: index, derivation)
-                } else {
-                    index = try endOfString(at: index)
-                }
             default:
                 if derivation >= 0, id == nil, let member = derivations[derivation].memberToken, matches(key, member) {
                     (index, id) = try keyValue(at: index, derivation)
+                } else if opening == Self.quote {
+                    index = try endOfString(at: index)
                 } else {
                     index = try endOfScalar(at: index)
                 }
