@@ -322,7 +322,7 @@ struct QueryBuilder {
             separator: ", ")
         var page = " LIMIT " + limitParameter(args["limit"], name: "limit")
         if let offset = args["offset"], !offset.isNullConstant {
-            page += " OFFSET " + parameter(.value(offset, .count("offset")))
+            page += " OFFSET " + countParameter(offset, name: "offset")
         }
         var isDistinct = false
         if case .constant(.bool(true))? = args["distinct"] { isDistinct = true }
@@ -361,6 +361,15 @@ struct QueryBuilder {
 
     mutating func limitParameter(_ value: Resolved?, name: String) -> String {
         guard let value, !value.isNullConstant else { return dialect.unlimitedCount }
+        return countParameter(value, name: name)
+    }
+
+    /// A `limit` or `offset`: written into the statement when the operation fixes it (a literal or a
+    /// default), a parameter when a variable gives it. A fixed count lets PostgreSQL keep one generic plan
+    /// for the statement instead of planning it again on every execution (a planner cannot cost a page whose
+    /// size it does not know). A negative constant stays a parameter, refused when bound as any other.
+    mutating func countParameter(_ value: Resolved, name: String) -> String {
+        if case .constant(let json) = value, let count = json.int64Value, count >= 0 { return String(count) }
         return parameter(.value(value, .count(name)))
     }
 
@@ -415,7 +424,7 @@ struct QueryBuilder {
         }
         sql += " LIMIT " + limitParameter(args["limit"], name: "limit")
         if let offset = args["offset"], !offset.isNullConstant {
-            sql += " OFFSET " + parameter(.value(offset, .count("offset")))
+            sql += " OFFSET " + countParameter(offset, name: "offset")
         }
         return
             "(SELECT \(dialect.jsonArrayAggregate(dialect.embedJSON("j"))) FROM "
@@ -433,7 +442,7 @@ struct QueryBuilder {
         _ = try orderTerms(args["orderBy"], table: table, alias: alias, aggregates: true)
         var kept = ["coalesce(\(limitParameter(args["limit"], name: "limit")), 1) <> 0"]
         if let offset = args["offset"], !offset.isNullConstant {
-            kept.append("coalesce(\(parameter(.value(offset, .count("offset")))), 0) <= 0")
+            kept.append("coalesce(\(countParameter(offset, name: "offset")), 0) <= 0")
         }
         var sql =
             "SELECT "

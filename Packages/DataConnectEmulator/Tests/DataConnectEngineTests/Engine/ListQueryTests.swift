@@ -25,6 +25,8 @@ import Testing
           movies(orderBy: [{title: ASC}], limit: $limit, offset: $offset) { title }
         }
         query Genres @auth(level: PUBLIC) { movies(distinct: true, orderBy: [{genre: ASC}], limit: 2) { genre } }
+        query FixedPage @auth(level: PUBLIC) { movies(orderBy: [{title: ASC}], limit: 2, offset: 1) { title } }
+        query NegativeLimit @auth(level: PUBLIC) { movies(orderBy: [{title: ASC}], limit: -1) { title } }
         query Search($q: String, $titleOrder: OrderDirection) @auth(level: PUBLIC) {
           movies(where: {title: {contains: $q}}, orderBy: [{title: $titleOrder}, {releaseYear: DESC}]) { title }
         }
@@ -130,6 +132,34 @@ import Testing
         expectGoldenSQL(page)
         #expect(Self.titles(page) == ["Barbie", "Cleo from 5 to 7"])
         #expect(Self.titles(rest) == ["Inception", "Little Women"])
+    }
+
+    @Test func pagesWithALimitAndOffsetWrittenInTheOperation() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let fixed = backend.query("FixedPage")
+        let variables = backend.query("Page", ["limit": 2, "offset": 1])
+
+        // then: the same page; the golden SQL carries the counts in the statement, not as parameters
+        expectGoldenSQL(fixed)
+        #expect(Self.titles(fixed) == ["Barbie", "Cleo from 5 to 7"])
+        #expect(Self.titles(fixed) == Self.titles(variables))
+    }
+
+    @Test func refusesANegativeLimitWrittenInTheOperation() throws {
+        // given
+        let backend = try TestBackend(Self.operations)
+
+        // when
+        let result = backend.query("NegativeLimit")
+
+        // then: refused when bound, as a negative variable is, with the argument named
+        #expect(result.data == .null)
+        #expect(
+            result.errors.map { $0["message"]?.stringValue } == [#""limit" must be a non-negative integer, got -1"#])
+        #expect(result.errors.map { $0["extensions"]?["code"]?.stringValue } == ["INVALID_ARGUMENT"])
     }
 
     @Test func removesDuplicatesBeforeLimiting() throws {

@@ -1,1 +1,1 @@
-SELECT (SELECT CASE WHEN coalesce($1::int8, 1) <> 0 THEN json_build_array(json_build_object('releaseYear_count', COUNT(t1."release_year"), 'genre_count', COUNT(t1."genre"), 'genres', COUNT(DISTINCT t1."genre"))) ELSE '[]'::json END FROM "movie" AS t1);
+SELECT (SELECT CASE WHEN coalesce(100, 1) <> 0 THEN json_build_array(json_build_object('releaseYear_count', COUNT(t1."release_year"), 'genre_count', COUNT(t1."genre"), 'genres', COUNT(DISTINCT t1."genre"))) ELSE '[]'::json END FROM "movie" AS t1);

@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT json_build_object('genre', t1."genre", '_count', COUNT(*), 'releaseYear_max', MAX(t1."release_year")) AS j FROM "movie" AS t1 GROUP BY t1."genre" HAVING COUNT(*) >= $1::int4 LIMIT $2::int8) AS t1_j);
+SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT json_build_object('genre', t1."genre", '_count', COUNT(*), 'releaseYear_max', MAX(t1."release_year")) AS j FROM "movie" AS t1 GROUP BY t1."genre" HAVING COUNT(*) >= $1::int4 LIMIT 100) AS t1_j);

@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT json_build_object('genre', t1."genre", '_count', COUNT(*)) AS j FROM "movie" AS t1 GROUP BY t1."genre" ORDER BY COUNT(*) DESC NULLS FIRST, t1."genre" ASC NULLS LAST LIMIT $1::int8) AS t1_j);
+SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT json_build_object('genre', t1."genre", '_count', COUNT(*)) AS j FROM "movie" AS t1 GROUP BY t1."genre" ORDER BY COUNT(*) DESC NULLS FIRST, t1."genre" ASC NULLS LAST LIMIT 100) AS t1_j);

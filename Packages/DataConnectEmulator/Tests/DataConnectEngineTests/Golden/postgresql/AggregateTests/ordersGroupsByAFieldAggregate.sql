@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT json_build_object('genre', t1."genre", 'releaseYear_max', MAX(t1."release_year")) AS j FROM "movie" AS t1 WHERE t1."genre" IS NOT NULL GROUP BY t1."genre" ORDER BY MAX(t1."release_year") DESC NULLS FIRST LIMIT $1::int8) AS t1_j);
+SELECT (SELECT coalesce(json_agg(j), '[]'::json) FROM (SELECT json_build_object('genre', t1."genre", 'releaseYear_max', MAX(t1."release_year")) AS j FROM "movie" AS t1 WHERE t1."genre" IS NOT NULL GROUP BY t1."genre" ORDER BY MAX(t1."release_year") DESC NULLS FIRST LIMIT 100) AS t1_j);

@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title") ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."title", t1."title" AS _o0 FROM "movie" AS t1 WHERE t1."release_year" >= $1::int4 ORDER BY _o0 ASC NULLS LAST LIMIT $2::int8) AS t1);
+SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title") ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."title", t1."title" AS _o0 FROM "movie" AS t1 WHERE t1."release_year" >= $1::int4 ORDER BY _o0 ASC NULLS LAST LIMIT 100) AS t1);

@@ -1,5 +1,5 @@
 -- result
-SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title") ORDER BY _o0 DESC NULLS FIRST), '[]'::json) FROM (SELECT t1."title", t1."release_year" AS _o0 FROM "movie" AS t1 ORDER BY _o0 DESC NULLS FIRST LIMIT $1::int8) AS t1);
+SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title") ORDER BY _o0 DESC NULLS FIRST), '[]'::json) FROM (SELECT t1."title", t1."release_year" AS _o0 FROM "movie" AS t1 ORDER BY _o0 DESC NULLS FIRST LIMIT 100) AS t1);
 
 -- filtered
-SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title") ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST), '[]'::json) FROM (SELECT t1."title", t1."title" AS _o0, t1."release_year" AS _o1 FROM "movie" AS t1 WHERE t1."title" LIKE $1::text ESCAPE '\' ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST LIMIT $2::int8) AS t1);
+SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title") ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST), '[]'::json) FROM (SELECT t1."title", t1."title" AS _o0, t1."release_year" AS _o1 FROM "movie" AS t1 WHERE t1."title" LIKE $1::text ESCAPE '\' ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST LIMIT 100) AS t1);

@@ -1,1 +1,1 @@
-SELECT dataconnect_embed((SELECT CASE WHEN coalesce(?1, 1) <> 0 THEN json_array(json_object('releaseYear_count', COUNT(t1."release_year"), 'genre_count', COUNT(t1."genre"), 'genres', COUNT(DISTINCT t1."genre"))) ELSE json_array() END FROM "movie" AS t1));
+SELECT dataconnect_embed((SELECT CASE WHEN coalesce(100, 1) <> 0 THEN json_array(json_object('releaseYear_count', COUNT(t1."release_year"), 'genre_count', COUNT(t1."genre"), 'genres', COUNT(DISTINCT t1."genre"))) ELSE json_array() END FROM "movie" AS t1));

@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_group_array(dataconnect_embed(j)), '[]') FROM (SELECT json_object('genre', t1."genre", '_count', COUNT(*), 'releaseYear_max', MAX(t1."release_year")) AS j FROM "movie" AS t1 GROUP BY t1."genre" HAVING COUNT(*) >= ?1 LIMIT ?2));
+SELECT (SELECT coalesce(json_group_array(dataconnect_embed(j)), '[]') FROM (SELECT json_object('genre', t1."genre", '_count', COUNT(*), 'releaseYear_max', MAX(t1."release_year")) AS j FROM "movie" AS t1 GROUP BY t1."genre" HAVING COUNT(*) >= ?1 LIMIT 100));

@@ -1,1 +1,1 @@
-SELECT dataconnect_embed((SELECT CASE WHEN coalesce(?1, 1) <> 0 THEN json_array(json_object('releaseYear_sum', SUM(t1."release_year"), 'budget_sum', CAST(SUM(t1."budget") AS TEXT), 'rating_sum', dataconnect_float(SUM(t1."rating")))) ELSE json_array() END FROM "movie" AS t1));
+SELECT dataconnect_embed((SELECT CASE WHEN coalesce(100, 1) <> 0 THEN json_array(json_object('releaseYear_sum', SUM(t1."release_year"), 'budget_sum', CAST(SUM(t1."budget") AS TEXT), 'rating_sum', dataconnect_float(SUM(t1."rating")))) ELSE json_array() END FROM "movie" AS t1));

@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_group_array(json_object('name', t1."name")), '[]') FROM (SELECT t1."name", t1."name" AS _o0 FROM "People" AS t1 WHERE EXISTS (SELECT 1 FROM "movie" AS f2 WHERE t1."id" = f2."director_id" AND f2."genre" = ?1) ORDER BY _o0 ASC NULLS LAST LIMIT ?2) AS t1);
+SELECT (SELECT coalesce(json_group_array(json_object('name', t1."name")), '[]') FROM (SELECT t1."name", t1."name" AS _o0 FROM "People" AS t1 WHERE EXISTS (SELECT 1 FROM "movie" AS f2 WHERE t1."id" = f2."director_id" AND f2."genre" = ?1) ORDER BY _o0 ASC NULLS LAST LIMIT 100) AS t1);

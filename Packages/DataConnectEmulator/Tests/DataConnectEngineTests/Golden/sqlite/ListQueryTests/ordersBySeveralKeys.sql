@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title")), '[]') FROM (SELECT t1."title", t1."director_id" AS _o0, t1."release_year" AS _o1 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST LIMIT ?1) AS t1);
+SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title")), '[]') FROM (SELECT t1."title", t1."director_id" AS _o0, t1."release_year" AS _o1 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST, _o1 DESC NULLS FIRST LIMIT 100) AS t1);
