@@ -51,6 +51,8 @@ struct QueryBuilder {
     let references = ColumnReferences()
     /// The `LEFT JOIN` clauses of to-one relations read in each list's innermost layer, by the list's alias.
     var pendingJoins: [String: [String]] = [:]
+    /// The aliases of lists that are relations of a parent row (their statement runs once per parent).
+    var listsPerParentRow: Set<String> = []
 
     init(api: GeneratedAPI, dialect: any SQLDialect, resolution: Resolution) {
         self.api = api
@@ -293,6 +295,7 @@ struct QueryBuilder {
             ?? Correlation(
                 from: tableSource(table, alias), conditions: [], filterAlias: alias,
                 filterTable: table)
+        if correlation != nil { listsPerParentRow.insert(alias) }
         var conditions = link.conditions
         if let whereValue = args["where"],
             let condition = try filter(whereValue, table: link.filterTable, alias: link.filterAlias)
@@ -566,7 +569,9 @@ struct QueryBuilder {
         _ node: FieldNode, table: Table, alias: String, into listAlias: String, on conditions: [String]
     ) throws(PlanError) -> String {
         pendingJoins[listAlias, default: []].append(
-            " LEFT JOIN \(tableSource(table, alias)) ON " + conditions.joined(separator: " AND "))
+            dialect.toOneJoin(
+                tableSource(table, alias), alias: alias, on: conditions.joined(separator: " AND "),
+                perParentRow: listsPerParentRow.contains(listAlias)))
         references.join(alias, into: listAlias)
         nesting += 1
         defer { nesting -= 1 }

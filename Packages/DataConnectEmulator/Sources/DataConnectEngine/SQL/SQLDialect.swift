@@ -68,6 +68,10 @@ public protocol SQLDialect: Sendable {
     func storageValues(_ array: String, of column: Column) -> String
     /// A subquery in `FROM`, with the alias the database may require.
     func derivedTable(_ subquery: String, alias: String) -> String
+    /// The `LEFT JOIN` clause (with its leading space) of a to-one relation read in a list's innermost layer:
+    /// `table` (`"name" AS alias`) joined on `conditions`, the target's key equal to the row's reference, so at
+    /// most one row. `perParentRow`: the list is a relation of a parent row, its statement run once per parent.
+    func toOneJoin(_ table: String, alias: String, on conditions: String, perParentRow: Bool) -> String
     /// The rows of `rows` (a subquery answering a JSON object `j` and its position `_rn`) without
     /// duplicate objects, each kept at its first position, in that order, cut to `page` (`LIMIT ...`).
     func distinctObjects(_ rows: String, alias: String, page: String) -> String

@@ -262,6 +262,16 @@ public struct PostgreSQLDialect: SQLDialect {
         "(\(subquery)) AS \(alias)"
     }
 
+    /// A plain `LEFT JOIN` for a root list; below a parent row, a lateral subquery of at most one row, which the
+    /// planner cannot merge into a join: it finds the row through the target's key. As a plain join, the planner
+    /// prices a seq scan of a small target table (a few pages) below the few index probes the join needs, and
+    /// so hashes the whole table again for every parent row (a 3-level list of 20 movies, their reviews and
+    /// each review's author ran 4 to 5 times slower that way).
+    public func toOneJoin(_ table: String, alias: String, on conditions: String, perParentRow: Bool) -> String {
+        guard perParentRow else { return " LEFT JOIN \(table) ON \(conditions)" }
+        return " LEFT JOIN LATERAL (SELECT * FROM \(table) WHERE \(conditions) LIMIT 1) AS \(alias) ON true"
+    }
+
     /// Grouped by the object's text (`json` has no equality); the groups' objects are equal text.
     public func distinctObjects(_ rows: String, alias: String, page: String) -> String {
         "SELECT CAST(min(CAST(j AS text)) AS json) AS j FROM (\(rows)) AS \(alias) GROUP BY CAST(j AS text) "

@@ -132,6 +132,11 @@ public struct SQLiteDialect: SQLDialect {
         "(\(subquery))"
     }
 
+    /// A plain `LEFT JOIN`: SQLite reads the one row through the target's key whatever the list.
+    public func toOneJoin(_ table: String, alias: String, on conditions: String, perParentRow: Bool) -> String {
+        " LEFT JOIN \(table) ON \(conditions)"
+    }
+
     /// Grouped by the object's JSON text.
     public func distinctObjects(_ rows: String, alias: String, page: String) -> String {
         "SELECT j FROM (\(rows)) GROUP BY j ORDER BY min(_rn)\(page)"
