@@ -62,7 +62,7 @@ import Testing
 
     @Test func outputsAreTheWireForm() {
         let id = Self.column(.scalar(.uuid))
-        #expect(dialect.jsonValue("t.id", of: id) == "replace(CAST(t.id AS text), '-', '')")
+        #expect(dialect.jsonValue("t.id", of: id) == "encode(uuid_send(t.id), 'hex')")
         #expect(dialect.jsonValue("t.n", of: Self.column(.scalar(.int64))) == "CAST(t.n AS text)")
         #expect(
             dialect.jsonValue("t.f", of: Self.column(.scalar(.float)))
@@ -75,14 +75,14 @@ import Testing
         #expect(dialect.jsonValue("t.tags", of: Self.column(.scalar(.string), list: true)) == "to_json(t.tags)")
         #expect(
             dialect.jsonValue("t.ids", of: Self.column(.scalar(.uuid), list: true))
-                == "(CASE WHEN t.ids IS NULL THEN NULL ELSE coalesce((SELECT json_agg(replace(CAST(_l.e AS text), "
-                + "'-', '') ORDER BY _l.o) FROM unnest(t.ids) WITH ORDINALITY AS _l(e, o)), '[]'::json) END)")
+                == "(CASE WHEN t.ids IS NULL THEN NULL ELSE coalesce((SELECT json_agg(encode(uuid_send(_l.e), 'hex') "
+                + "ORDER BY _l.o) FROM unnest(t.ids) WITH ORDINALITY AS _l(e, o)), '[]'::json) END)")
     }
 
     @Test func storageFormsForKeysAndEntityIDs() {
         #expect(
             dialect.returning([Self.column(.scalar(.uuid))])
-                == "RETURNING replace(CAST(\"c\" AS text), '-', '') AS \"c\"")
+                == "RETURNING encode(uuid_send(\"c\"), 'hex') AS \"c\"")
         #expect(dialect.returning([Self.column(.scalar(.string))]) == "RETURNING \"c\"")
         #expect(dialect.storageText("t.b", of: Self.column(.scalar(.boolean))) == "CAST(CAST(t.b AS int4) AS text)")
         #expect(dialect.storageText("t.d", of: Self.column(.scalar(.date))) == "to_char(t.d, 'YYYY-MM-DD')")

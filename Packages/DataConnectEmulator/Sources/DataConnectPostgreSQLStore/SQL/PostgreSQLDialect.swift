@@ -162,9 +162,10 @@ public struct PostgreSQLDialect: SQLDialect {
             + "FROM unnest(\(expression)) WITH ORDINALITY AS _l(e, o)), '[]'::json) END)"
     }
 
-    /// A UUID as 32 lowercase hex digits.
+    /// A UUID as 32 lowercase hex digits: its 16 bytes in hex, about twice as fast as removing the dashes from
+    /// its text form (a list's ids are written once per object).
     func uuidText(_ expression: String) -> String {
-        "replace(CAST(\(expression) AS text), '-', '')"
+        "encode(uuid_send(\(expression)), 'hex')"
     }
 
     /// A timestamp in UTC, `YYYY-MM-DDTHH:MM:SS.ffffffZ`: the SQLite storage form.

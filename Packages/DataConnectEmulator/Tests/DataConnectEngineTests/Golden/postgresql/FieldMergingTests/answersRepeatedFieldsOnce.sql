@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_agg(json_build_object('id', replace(CAST(t1."id" AS text), '-', ''), 'title', t1."title") ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."id", t1."title", t1."title" AS _o0 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST LIMIT 1) AS t1);
+SELECT (SELECT coalesce(json_agg(json_build_object('id', encode(uuid_send(t1."id"), 'hex'), 'title', t1."title") ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."id", t1."title", t1."title" AS _o0 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST LIMIT 1) AS t1);

@@ -1,1 +1,1 @@
-DELETE FROM "review" WHERE ctid = (SELECT s.ctid FROM "review" AS s WHERE s."movie_id" = $1::uuid AND s."user_id" = $2::text LIMIT 1) RETURNING replace(CAST("movie_id" AS text), '-', '') AS "movie_id", "user_id";
+DELETE FROM "review" WHERE ctid = (SELECT s.ctid FROM "review" AS s WHERE s."movie_id" = $1::uuid AND s."user_id" = $2::text LIMIT 1) RETURNING encode(uuid_send("movie_id"), 'hex') AS "movie_id", "user_id";

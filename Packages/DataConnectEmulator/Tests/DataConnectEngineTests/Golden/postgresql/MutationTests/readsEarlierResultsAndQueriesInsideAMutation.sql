@@ -1,3 +1,3 @@
-INSERT INTO "movie" ("title", "extras", "id", "created_at") VALUES ($1::text, $2::jsonb, $3::uuid, $4::timestamptz) RETURNING replace(CAST("id" AS text), '-', '') AS "id";
-INSERT INTO "movie_metadata" ("movie_id", "language", "id") VALUES ($1::uuid, $2::text, $3::uuid) RETURNING replace(CAST("id" AS text), '-', '') AS "id";
+INSERT INTO "movie" ("title", "extras", "id", "created_at") VALUES ($1::text, $2::jsonb, $3::uuid, $4::timestamptz) RETURNING encode(uuid_send("id"), 'hex') AS "id";
+INSERT INTO "movie_metadata" ("movie_id", "language", "id") VALUES ($1::uuid, $2::text, $3::uuid) RETURNING encode(uuid_send("id"), 'hex') AS "id";
 SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title", 'extras', t1."extras", 'movieMetadata_on_movie', (SELECT json_build_object('language', t2."language") FROM "movie_metadata" AS t2 WHERE t1."id" = t2."movie_id" LIMIT 1)) ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."title", t1."extras", t1."id", t1."id" AS _o0 FROM "movie" AS t1 WHERE t1."id" = $1::uuid ORDER BY _o0 ASC NULLS LAST LIMIT 100) AS t1);

@@ -1,1 +1,1 @@
-INSERT INTO "review" ("movie_id", "user_id", "review_date") VALUES ($1::uuid, $2::text, $3::date) ON CONFLICT ("movie_id", "user_id") DO UPDATE SET "movie_id" = excluded."movie_id", "user_id" = excluded."user_id" RETURNING replace(CAST("movie_id" AS text), '-', '') AS "movie_id", "user_id";
+INSERT INTO "review" ("movie_id", "user_id", "review_date") VALUES ($1::uuid, $2::text, $3::date) ON CONFLICT ("movie_id", "user_id") DO UPDATE SET "movie_id" = excluded."movie_id", "user_id" = excluded."user_id" RETURNING encode(uuid_send("movie_id"), 'hex') AS "movie_id", "user_id";
