@@ -19,7 +19,8 @@ import Synchronization
 ///   the sequence finishes.
 /// - **Executes** (``execute(_:)``): while at least one subscription is live, queries and mutations travel over
 ///   the stream, like the JS SDK. A query of an operation and variables already subscribed sends `resume` on the
-///   subscription's request id and takes the answer that arrives under it. Otherwise, or when the stream fails
+///   subscription's request id and takes the next answer that arrives under it; the subscription's sequence does
+///   not see a result in full again under the `dataEtag` it holds. Otherwise, or when the stream fails
 ///   before the answer, the operation goes through ``Configuration/fallback`` (REST). A mutation is never sent
 ///   twice: one in flight when the stream dies fails with "Stream terminated while waiting for mutation
 ///   response".
@@ -578,12 +579,13 @@ public final class StreamTransport: SubscriptionTransport, Transport {
         }
         guard var subscription = connection.subscriptions[id] else { return }
         let hasData = message.response.data.map { !$0.isNull } ?? false
-        let unchanged =
-            !hasData && message.response.errors.isEmpty && message.dataEtag != nil
-            && message.dataEtag == subscription.lastEtag
+        let sameResult =
+            message.response.errors.isEmpty && message.dataEtag != nil && message.dataEtag == subscription.lastEtag
+        let unchanged = !hasData && sameResult
         if hasData { subscription.lastResponse = message.response }
         if message.dataEtag != nil || hasData { subscription.lastEtag = message.dataEtag }
-        for waiting in connection.resumes.removeValue(forKey: id) ?? [] {
+        let resumes = connection.resumes.removeValue(forKey: id) ?? []
+        for waiting in resumes {
             if message.cancelled {
                 effects.resumes.append((waiting.continuation, .fallBack))
             } else if unchanged {
@@ -594,7 +596,13 @@ public final class StreamTransport: SubscriptionTransport, Transport {
                 effects.resumes.append((waiting.continuation, .response(message.response)))
             }
         }
-        effects.yields.append((subscription.continuation, message))
+        // The result the subscription already holds is not news: in full under its etag, it is a resume's answer (a
+        // resume carries no etag, so it is answered in full) after a push that brought it; without data while a
+        // resume waits, it answers the resume. The subscriber does not see it again. "Unchanged" with no resume
+        // waiting (a `@refresh` tick) goes through.
+        if message.cancelled || !sameResult || (!hasData && resumes.isEmpty) {
+            effects.yields.append((subscription.continuation, message))
+        }
         if message.cancelled {
             connection.subscriptions[id] = nil
             effects.finishes.append((subscription.continuation, nil))

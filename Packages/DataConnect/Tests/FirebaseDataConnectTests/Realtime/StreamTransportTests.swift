@@ -360,7 +360,48 @@ import Testing
         // then: `resume` on the subscription's id; the "unchanged" answer gives the last data
         #expect(resume == ["requestId": "1", "resume": .object([:])])
         #expect(try await execute.data == ["movies": ["Alien"]])
-        #expect(await movies.wait(for: 2).last?.response.data == nil, "the subscription sees the answer as sent")
+        socket.reply(Self.response("1", data: ["movies": ["Brazil"]], etag: "e2"))
+        #expect(
+            await movies.wait(for: 2).map(\.dataEtag) == ["e1", "e2"],
+            "the subscription does not see its result again; the next push comes next")
+    }
+
+    @Test func aResumeAnsweredWithTheResultAPushJustBroughtIsNotYieldedAgain() async throws {
+        // given: a subscription with a first result, and an execute of the same query resumed before the next push
+        let (transport, sockets) = Self.make()
+        let movies = ThrowingRecorder(transport.subscribe(Self.request("ListMovies"), dataEtag: nil))
+        let socket = try #require(sockets.last)
+        socket.reply(Self.response("1", data: ["movies": ["Alien"]], etag: "e1"))
+        _ = await movies.wait(for: 1)
+        async let execute = transport.execute(Self.request("ListMovies"))
+        await HangGuard.wait { socket.frames.count == 2 }
+
+        // when: the push of a change comes, then the resume's answer with the same result in full
+        socket.reply(Self.response("1", data: ["movies": ["Alien", "Brazil"]], etag: "e2"))
+        socket.reply(Self.response("1", data: ["movies": ["Alien", "Brazil"]], etag: "e2"))
+
+        // then: the execute has the result; the subscription saw it once, then the next push
+        #expect(try await execute.data == ["movies": ["Alien", "Brazil"]])
+        socket.reply(Self.response("1", data: ["movies": ["Casablanca"]], etag: "e3"))
+        #expect(await movies.wait(for: 3).map(\.dataEtag) == ["e1", "e2", "e3"])
+    }
+
+    @Test func aResumeAnsweredWithANewResultReachesTheSubscriptionToo() async throws {
+        // given
+        let (transport, sockets) = Self.make()
+        let movies = ThrowingRecorder(transport.subscribe(Self.request("ListMovies"), dataEtag: nil))
+        let socket = try #require(sockets.last)
+        socket.reply(Self.response("1", data: ["movies": ["Alien"]], etag: "e1"))
+        _ = await movies.wait(for: 1)
+        async let execute = transport.execute(Self.request("ListMovies"))
+        await HangGuard.wait { socket.frames.count == 2 }
+
+        // when: the resume's answer is the first to carry a change
+        socket.reply(Self.response("1", data: ["movies": ["Brazil"]], etag: "e2"))
+
+        // then: both see it
+        #expect(try await execute.data == ["movies": ["Brazil"]])
+        #expect(await movies.wait(for: 2).map(\.dataEtag) == ["e1", "e2"])
     }
 
     @Test func aQueryInFlightFallsBackToRESTAndAMutationFailsWhenTheStreamDies() async throws {
