@@ -291,8 +291,8 @@ bench-shapes: bootstrap-test ## Benchmark five query shapes with and without ent
 bench-shapes-postgres: bootstrap-test ## Benchmark the five query shapes on PostgreSQL (throwaway cluster) against their libpq floors on the pool's 4 connections; writes the table into docs/performance.md (wrk, ~10 min)
 	BENCH_COMMAND="make bench-shapes-postgres" Benchmarks/shapes/run.sh --postgres --write-docs
 
-bench-pg-split: bootstrap-test ## Where a get-by-key request's time goes on PostgreSQL: the libpq floor on 1, 2 and 4 connections, the emulator's and PostgreSQL's CPU, transactions and context switches per request, a perf profile (throwaway cluster, ~2 min)
-	Benchmarks/shapes/run.sh --postgres --split
+bench-pg-split: bootstrap-test ## Where a get-by-key request's time goes on PostgreSQL (OPERATION=listByIndex: the index-served list's): the libpq floor on 1, 2 and 4 connections, the emulator's and PostgreSQL's CPU, transactions and context switches per request, a perf profile (throwaway cluster, ~2 min)
+	SPLIT_OPERATION=$(or $(OPERATION),getMovie) Benchmarks/shapes/run.sh --postgres --split
 
 bench-cpu-split: bootstrap-test ## Where the emulator's CPU goes per request on a shape (perf, wrk; SHAPE=getMovie CONNECTOR=shapes; run bench-shapes once first for the data)
 	@$(MAKE) --no-print-directory apt-install PACKAGES="linux-perf"

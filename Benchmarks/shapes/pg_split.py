@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Where a get-by-key request's time goes on PostgreSQL (run.sh --postgres --split starts a throwaway cluster, seeds
-it, then calls this).
+it, then calls this), or an index-served list's (`--operation listByIndex`).
 
-Three measurements of the shapes data's get-by-key (`getMovie`), in interleaved rounds:
+Three measurements of the shapes data's get-by-key (`getMovie`, 1,000 ids in turn; or the list, the genres in turn),
+in interleaved rounds:
 - the libpq floor (pg_floor_shapes.c: the emulator's exact statement, prepared once per connection) on 1, 2 and 4
   connections (the emulator's pool holds 4): queries per second and the PostgreSQL server's CPU per query, which
   depends on how often its backends sleep between queries;
@@ -16,7 +17,7 @@ Three measurements of the shapes data's get-by-key (`getMovie`), in interleaved 
 Prints Markdown; every process it starts is stopped.
 
 Usage: pg_split.py --dataconnect BIN --explain BIN --pg-floor BIN --postgres URL --backend DIR
-       [--duration 5] [--rounds 3]
+       [--duration 5] [--rounds 3] [--operation getMovie|listByIndex]
 """
 import argparse
 import os
@@ -101,10 +102,14 @@ def perf_profile(args, port, bodies, emulator, work):
 
 def run(args, work, postmaster):
     postgres_cpu = {"postgres": lambda: bench.tree_ticks(postmaster)}
-    ids = psql(args.postgres, "SELECT replace(id::text, '-', '') FROM movie ORDER BY id LIMIT 1000").split()
+    if args.operation == "getMovie":
+        name, values = "id", psql(args.postgres,
+                                  "SELECT replace(id::text, '-', '') FROM movie ORDER BY id LIMIT 1000").split()
+    else:
+        name, values = "genre", psql(args.postgres, "SELECT DISTINCT genre FROM movie ORDER BY genre").split()
     bodies = bench.write_bodies(os.path.join(work, "bodies.txt"), [
-        {"name": connector_name(False), "operationName": "getMovie", "variables": {"id": i}} for i in ids])
-    exact = explain_sets(args, "getMovie", "id", ids, dialect="postgresql")
+        {"name": connector_name(False), "operationName": args.operation, "variables": {name: v}} for v in values])
+    exact = explain_sets(args, args.operation, name, values, dialect="postgresql")
     plan = write_plan(os.path.join(work, "get.plan"), [([e["sql"]], [e["parameters"]]) for e in exact])
     emulator, port, _ = bench.start_server(
         [args.dataconnect, "emulator", "--backend", args.backend, "--port", "0", "--no-watch", "--postgres",
@@ -133,7 +138,8 @@ def markdown(args, rounds, profile):
     lines = [
         f"Machine: {machine['cores']} cores ({machine['cpu']}), PostgreSQL "
         f"{psql(args.postgres, 'SHOW server_version')}; load average at start "
-        f"{' '.join(machine['loadavg_at_start'])}. {args.rounds} interleaved rounds of {args.duration} s; medians.",
+        f"{' '.join(machine['loadavg_at_start'])}. `{args.operation}`: {args.rounds} interleaved rounds of "
+        f"{args.duration} s; medians.",
         "",
         "| measured | per second | emulator CPU µs/req | PostgreSQL CPU µs/req (query) | "
         "transactions/req | emulator context switches/req |",
@@ -162,6 +168,7 @@ def main():
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--duration", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--operation", choices=("getMovie", "listByIndex"), default="getMovie")
     args = parser.parse_args()
     args.threads, args.connections = 1, 32
     with open(os.path.join(psql(args.postgres, "SHOW data_directory"), "postmaster.pid")) as f:

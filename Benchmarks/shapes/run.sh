@@ -13,7 +13,8 @@
 #   table into docs/performance.md between the bench-shapes markers, or the bench-shapes-postgres ones)
 # Environment: DURATION=5 (seconds per run), CONNECTIONS=32, ROUNDS=5 (interleaved rounds), SLICES=5 (alternating
 #   slices per round for the emulator without and with entity ids),
-#   BENCH_SKIP_BUILD=1 (reuse the last build), BENCH_COMMAND (how the table names the command; default run.sh).
+#   BENCH_SKIP_BUILD=1 (reuse the last build), BENCH_COMMAND (how the table names the command; default run.sh),
+#   SPLIT_OPERATION=getMovie (with --split: or listByIndex, the index-served list).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -108,7 +109,8 @@ psql "$url" -qc "VACUUM ANALYZE" >&2
 if [ "$split" = 1 ]; then
   echo "== where a get-by-key request's time goes" >&2
   python3 "$here/pg_split.py" --dataconnect "$dataconnect" --explain "$explain" --pg-floor "$out/pg_floor_shapes" \
-    --postgres "$url" --backend "$backend" --duration "${DURATION:-5}" --rounds "${ROUNDS:-3}" &
+    --postgres "$url" --backend "$backend" --duration "${DURATION:-5}" --rounds "${ROUNDS:-3}" \
+    --operation "${SPLIT_OPERATION:-getMovie}" &
   children+=($!)
   wait "${children[-1]}"
   exit 0
