@@ -1,0 +1,1 @@
+SELECT (SELECT coalesce(json_agg(json_build_object('id', encode(uuid_send(t1."id"), 'hex'), 'title', t1."title", 'releaseYear', t1."release_year") ORDER BY _o0 DESC NULLS FIRST), '[]'::json) FROM (SELECT t1."id", t1."title", t1."release_year", t1."release_year" AS _o0 FROM "movie" AS t1 WHERE t1."genre" = 'ACTION'::"Genre" ORDER BY _o0 DESC NULLS FIRST LIMIT 20) AS t1);
