@@ -515,7 +515,8 @@ public final class DataConnect: Sendable {
     }
 
     /// Republishes from the cache the live refs whose cached result changed, and refetches from the server the
-    /// live refs a mutation made stale.
+    /// live refs a mutation made stale, except those with a realtime subscription: the server pushes their new
+    /// result when the mutation changed it.
     ///
     /// - Parameters:
     ///   - update: What a cache write or mutation changed.
@@ -532,7 +533,7 @@ public final class DataConnect: Sendable {
         for ref in live {
             let id = ref.cacheKey.id
             if update.staleQueries.contains(id) {
-                stale[id] = ref
+                if !ref.isSubscribed { stale[id] = ref }
             } else if update.changedQueries.contains(id) {
                 ref.refreshFromCache(engine)
             }

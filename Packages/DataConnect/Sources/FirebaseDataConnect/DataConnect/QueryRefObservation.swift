@@ -257,6 +257,10 @@ extension QueryRefObservation: CacheObservingRef {
         publish(result)
     }
 
+    var isSubscribed: Bool {
+        realtime.withLock { $0.loop != nil }
+    }
+
     func refetchFromServer() async {
         do {
             _ = try await executeOnServer()
@@ -278,6 +282,9 @@ protocol CacheObservingRef: AnyObject, Sendable {
     var cacheKey: QueryKey { get }
     /// Publishes the query's cached result again, after a write changed it.
     func refreshFromCache(_ engine: NormalizedCache)
+    /// Whether a realtime subscription keeps the query current: the server pushes what a mutation changes (and
+    /// a reconnect resumes from the last result), so a mutation does not refetch it.
+    var isSubscribed: Bool { get }
     /// Executes the query on the server again, after a mutation made its cached result stale.
     func refetchFromServer() async
 }

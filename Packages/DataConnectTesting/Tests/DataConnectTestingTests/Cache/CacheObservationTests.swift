@@ -81,7 +81,7 @@ struct MutationKeys: Decodable, Sendable {}
         dataConnect = DataConnect(
             app: DataConnectFixtures.makeApp(), connectorConfig: DataConnectFixtures.config,
             settings: DataConnectSettings(cacheSettings: CacheSettings(storage: .memory, maxAge: 3600)),
-            transport: transport)
+            transport: transport, subscriptionTransport: emulator.subscriptionTransport)
     }
 
     func mutate<Variables: OperationVariable>(_ name: String, _ variables: Variables) async throws -> JSONValue? {
@@ -155,6 +155,31 @@ struct MutationKeys: Decodable, Sendable {}
         #expect(published.first?.data?.movies.contains { $0.title == "Cache Odyssey" } == true)
         #expect(published.first?.source == .server)
         #expect(transport.count("listMoviesByGenre") == 2)
+    }
+
+    @Test func aMutationDoesNotRefetchASubscribedQueryItMadeStale() async throws {
+        // given: a subscribed list (the larger, so it would be refetched first) and an observed one of another genre
+        let subscribed = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "Sci-Fi"), resultsDataType: MovieList.self)
+        let pushes = Recorder(try await subscribed.subscribe())
+        _ = await pushes.wait(for: 1)
+        let observed = dataConnect.query(
+            name: "listMoviesByGenre", variables: GenreVariables(genre: "Comedy"), resultsDataType: MovieList.self)
+        _ = try await observed.execute(fetchPolicy: .serverOnly)
+        let count = try #require(observed.data?.movies.count)
+        #expect(try #require(subscribed.data?.movies.count) > count)
+        let values = Recorder(observed.results)
+
+        // when: a movie of the observed genre is added, which makes both lists stale and changes the observed one
+        _ = try await mutate(
+            "createMovie", NewMovieVariables(title: "Laugh Cache", releaseYear: 2032, genre: "Comedy", rating: 3))
+
+        // then: the observed list was refetched; the subscribed one, whose result the server pushes when it changes,
+        // was not (it would have gone first)
+        let published = await values.wait(for: 1)
+        #expect(published.first?.data?.movies.count == count + 1)
+        #expect(transport.count("listMoviesByGenre") == 2, "the observed list's execute and its refetch")
+        #expect(pushes.all.count == 1, "the subscribed list did not change")
     }
 
     @Test func anUnrelatedMutationPublishesNothing() async throws {
