@@ -366,42 +366,47 @@ import Testing
             "the subscription does not see its result again; the next push comes next")
     }
 
-    @Test func aResumeAnsweredWithTheResultAPushJustBroughtIsNotYieldedAgain() async throws {
-        // given: a subscription with a first result, and an execute of the same query resumed before the next push
+    /// A subscription to `ListMovies` with its first result (etag `e1`), and an execute of the same query waiting
+    /// for the answer to its `resume`; the transport is returned to be kept alive.
+    static func subscribedWithAResumeWaiting() async throws -> (
+        ThrowingRecorder<StreamMessage>, FakeWebSocket, Task<GraphQLResponse, any Error>, StreamTransport
+    ) {
         let (transport, sockets) = Self.make()
         let movies = ThrowingRecorder(transport.subscribe(Self.request("ListMovies"), dataEtag: nil))
         let socket = try #require(sockets.last)
         socket.reply(Self.response("1", data: ["movies": ["Alien"]], etag: "e1"))
         _ = await movies.wait(for: 1)
-        async let execute = transport.execute(Self.request("ListMovies"))
+        let execute = Task { try await transport.execute(Self.request("ListMovies")) }
         await HangGuard.wait { socket.frames.count == 2 }
+        return (movies, socket, execute, transport)
+    }
+
+    @Test func aResumeAnsweredWithTheResultAPushJustBroughtIsNotYieldedAgain() async throws {
+        // given: a subscription with a first result, and an execute of the same query resumed before the next push
+        let (movies, socket, execute, transport) = try await Self.subscribedWithAResumeWaiting()
 
         // when: the push of a change comes, then the resume's answer with the same result in full
         socket.reply(Self.response("1", data: ["movies": ["Alien", "Brazil"]], etag: "e2"))
         socket.reply(Self.response("1", data: ["movies": ["Alien", "Brazil"]], etag: "e2"))
 
         // then: the execute has the result; the subscription saw it once, then the next push
-        #expect(try await execute.data == ["movies": ["Alien", "Brazil"]])
+        #expect(try await execute.value.data == ["movies": ["Alien", "Brazil"]])
         socket.reply(Self.response("1", data: ["movies": ["Casablanca"]], etag: "e3"))
         #expect(await movies.wait(for: 3).map(\.dataEtag) == ["e1", "e2", "e3"])
+        withExtendedLifetime(transport) {}
     }
 
     @Test func aResumeAnsweredWithANewResultReachesTheSubscriptionToo() async throws {
         // given
-        let (transport, sockets) = Self.make()
-        let movies = ThrowingRecorder(transport.subscribe(Self.request("ListMovies"), dataEtag: nil))
-        let socket = try #require(sockets.last)
-        socket.reply(Self.response("1", data: ["movies": ["Alien"]], etag: "e1"))
-        _ = await movies.wait(for: 1)
-        async let execute = transport.execute(Self.request("ListMovies"))
-        await HangGuard.wait { socket.frames.count == 2 }
+        let (movies, socket, execute, transport) = try await Self.subscribedWithAResumeWaiting()
 
         // when: the resume's answer is the first to carry a change
         socket.reply(Self.response("1", data: ["movies": ["Brazil"]], etag: "e2"))
 
         // then: both see it
-        #expect(try await execute.data == ["movies": ["Brazil"]])
+        #expect(try await execute.value.data == ["movies": ["Brazil"]])
         #expect(await movies.wait(for: 2).map(\.dataEtag) == ["e1", "e2"])
+        withExtendedLifetime(transport) {}
     }
 
     @Test func aQueryInFlightFallsBackToRESTAndAMutationFailsWhenTheStreamDies() async throws {
