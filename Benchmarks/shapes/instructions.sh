@@ -10,7 +10,8 @@
 # Usage: Benchmarks/shapes/instructions.sh [DATACONNECT...]   (default: the root package's release build; name two
 #   builds, e.g. one of an earlier commit, to compare them)
 # Environment: SHAPES="getMovie:shapes getMovie:shapes_cached listByIndex:shapes listByIndex:shapes_cached"
-#   (shape:connector pairs), REQUESTS=2000, WARMUP=300.
+#   (shape:connector pairs), REQUESTS=2000, WARMUP=300, KEEP=DIR (also keep each run's callgrind dump there, as
+#   <checkout>-<shape>-<connector>.callgrind, for `callgrind_annotate` function by function).
 # Needs valgrind and the data run.sh seeds (Benchmarks/shapes/.out/data-*).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -54,6 +55,10 @@ for pair in $shapes; do
     kill -TERM "$pid" && wait "$pid" || true
     pid=""
     dump=$(ls "$work"/callgrind.*.1 | head -1)
+    if [ -n "${KEEP:-}" ]; then
+      mkdir -p "$KEEP"
+      cp "$dump" "$KEEP/$(basename "$(dirname "$(dirname "$(dirname "$dataconnect")")")")-$shape-$connector.callgrind"
+    fi
     counts=$(callgrind_annotate --threshold=100 --inclusive=yes "$dump" 2>/dev/null | swift demangle --simplified |
       python3 -c '
 import re, sys
