@@ -1,0 +1,1 @@
+SELECT (SELECT json_build_object('id', encode(uuid_send(t1."id"), 'hex'), 'title', t1."title", 'releaseYear', t1."release_year", 'genre', t1."genre", 'rating', t1."rating", 'tags', to_json(t1."tags")) FROM "movie" AS t1 WHERE t1."id" = '51b88c780925542690ed2e5133970cb5'::uuid LIMIT 1);
