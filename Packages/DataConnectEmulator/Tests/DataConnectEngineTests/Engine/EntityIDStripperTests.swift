@@ -1,4 +1,5 @@
 import DataConnectWire
+import GraphQLLanguage
 import Testing
 
 @testable import DataConnectEngine
@@ -50,6 +51,58 @@ import Testing
         #expect(try JSONValue(parsing: stripped.bytes) == expected)
         #expect(try stripped.ids.decoded() == expectedIDs)
         #expect(!String(decoding: stripped.bytes, as: UTF8.self).contains("_dc_eid"))
+    }
+
+    /// Texts of a movie list whose objects' ids are read off key values: the movie's and the user's selected `id`,
+    /// the review's hidden bare key (a UUID's text or a number).
+    static let derivedTexts: [String] = [
+        #"[{"id":"m1","title":"A","reviews":[{"rating":5,"_dc_eid":"r1","user":{"id":"u1","name":"x"}},"#
+            + #"{"_dc_eid":7,"rating":4,"user":null}]},{"title":"B","id":"m2","reviews":[]}]"#,
+        #"[{"id" : "m1" , "reviews" : [ {"rating" : 1, "_dc_eid" : "r\"1", "user" : {"name" : "n", "id" : 3}} ] }]"#,
+        // A movie without its key value, a user whose key is null, a review with a null hidden key.
+        #"[{"title":"A","reviews":[{"_dc_eid":null,"user":{"id":null}}]},{"id":"m2","reviews":[{"_dc_eid":"r2"}]}]"#,
+        // Members named like the key under other objects are not read as their ids.
+        #"[{"id":"m1","meta":{"id":"x"},"reviews":[{"_dc_eid":"r1","user":{"id":"u1"},"id":"nope"}]}]"#,
+    ]
+
+    /// The field nodes of the derived texts: `movies { id title meta { id } reviews { rating user { id name } } }`.
+    static func moviesNode() -> FieldNode {
+        func node(_ id: Int, _ key: String, _ children: [FieldNode] = []) -> FieldNode {
+            FieldNode(
+                id: id, responseKey: key, name: key, role: nil, parentType: "T", arguments: [],
+                argumentDefinitions: [], children: children, conditions: [], isRedacted: false, checks: [],
+                location: NodeLocation(file: "test", start: SourceLocation(line: 1, column: 1)))
+        }
+        let user = node(6, "user", [node(7, "id"), node(8, "name")])
+        let reviews = node(4, "reviews", [node(5, "rating"), user])
+        return node(0, "movies", [node(1, "id"), node(2, "title"), node(9, "meta", [node(10, "id")]), reviews])
+    }
+
+    static let derived: [Int: DerivedEntityID] = [
+        0: DerivedEntityID(typeName: "Movie", member: "id"),
+        4: DerivedEntityID(typeName: "Review", member: nil),
+        6: DerivedEntityID(typeName: "User", member: "id"),
+    ]
+
+    @Test(arguments: derivedTexts)
+    func readsIDsOffKeyValuesAsExtractingFromTheParsedValueDoes(_ text: String) throws {
+        // given
+        let root = Self.moviesNode()
+        let path: [PathSegment] = [.field("movies")]
+        var expectedIDs: [DataConnectProperties] = []
+        let expected = Execution.extractEntityIDs(
+            try JSONValue(parsing: Array(text.utf8)), path: path, into: &expectedIDs, node: root,
+            derived: Self.derived)
+
+        // when
+        let stripped = try #require(
+            EntityIDStripper.strip(Array(text.utf8), path: path, root: root, derived: Self.derived))
+
+        // then
+        #expect(try JSONValue(parsing: stripped.bytes) == expected)
+        #expect(try stripped.ids.decoded() == expectedIDs)
+        #expect(stripped.ids.ranges.count == expectedIDs.count)
+        #expect(!expectedIDs.isEmpty)
     }
 
     @Test func theHiddenMemberTokenIsTheBuildersKey() {
