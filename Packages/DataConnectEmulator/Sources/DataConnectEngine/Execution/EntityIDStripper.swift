@@ -108,11 +108,35 @@ struct EntityIDStripper: ~Copyable {
                 } else {
                     unchanged = true
                 }
-                ids = RenderedProperties(bytes: stripper.rendered.array, ranges: stripper.slots.compactMap { $0 })
+                ids = stripper.properties()
             }
         }
         guard let ids else { return nil }
         return (unchanged ? bytes : stripped, ids)
+    }
+
+    /// The properties in response order, separated by commas: each slot's bytes copied once, so that the answer
+    /// takes them in one write.
+    private func properties() -> RenderedProperties {
+        var length = 0
+        var count = 0
+        for case let range? in slots {
+            length += range.count + (count > 0 ? 1 : 0)
+            count += 1
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { destination, written in
+            written = 0
+            guard let start = destination.baseAddress else { return }
+            for case let range? in slots {
+                if written > 0 {
+                    start[written] = UInt8(ascii: ",")
+                    written += 1
+                }
+                (start + written).update(from: rendered.pointer + range.lowerBound, count: range.count)
+                written += range.count
+            }
+        }
+        return RenderedProperties(bytes: bytes, count: count)
     }
 
     private init(base: UnsafePointer<UInt8>, count: Int, output: UnsafeMutablePointer<UInt8>, root: [PathSegment]) {
@@ -505,9 +529,6 @@ private struct ByteBuffer: ~Copyable {
 
     deinit { base.deallocate() }
 
-    /// The bytes, copied into an array.
-    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
     @inline(__always)
     mutating func append(_ bytes: UnsafePointer<UInt8>, count added: Int) {
         if count + added > capacity { grow(to: count + added) }
@@ -572,25 +593,23 @@ private struct ByteBuffer: ~Copyable {
     }
 }
 
-/// Entity-id properties already written as JSON: one object per property, back to back in ``bytes``, in
-/// response order.
+/// Entity-id properties already written as JSON: in response order, separated by commas.
 struct RenderedProperties {
-    /// The objects' text.
+    /// The objects' text, separated by commas.
     var bytes: [UInt8]
-    /// Where each object is in ``bytes``.
-    var ranges: [Range<Int>]
+    /// How many objects ``bytes`` holds.
+    var count: Int
 
-    /// Writes each property as one element of the array being written.
+    /// Writes each property as one element of the array being written, all in one raw write: the writer puts a
+    /// comma before the first when an element precedes it, and after the last when one follows.
     func write(to writer: inout JSONWriter) {
-        bytes.withUnsafeBytes { buffer in
-            for range in ranges {
-                writer.raw(UnsafeRawBufferPointer(rebasing: buffer[range]))
-            }
-        }
+        if count > 0 { writer.raw(bytes) }
     }
 
     /// The properties, read back (for tests and for callers that need values).
     func decoded() throws -> [DataConnectProperties] {
-        try ranges.map { range in try DataConnectProperties(json: try JSONValue(parsing: Array(bytes[range]))) }
+        guard count > 0, case .array(let values) = try JSONValue(parsing: Array("[".utf8) + bytes + Array("]".utf8))
+        else { return [] }
+        return try values.map { try DataConnectProperties(json: $0) }
     }
 }

@@ -50,6 +50,7 @@ import Testing
         // then
         #expect(try JSONValue(parsing: stripped.bytes) == expected)
         #expect(try stripped.ids.decoded() == expectedIDs)
+        #expect(stripped.ids.count == expectedIDs.count)
         #expect(!String(decoding: stripped.bytes, as: UTF8.self).contains("_dc_eid"))
     }
 
@@ -101,7 +102,7 @@ import Testing
         // then
         #expect(try JSONValue(parsing: stripped.bytes) == expected)
         #expect(try stripped.ids.decoded() == expectedIDs)
-        #expect(stripped.ids.ranges.count == expectedIDs.count)
+        #expect(stripped.ids.count == expectedIDs.count)
         #expect(!expectedIDs.isEmpty)
     }
 
