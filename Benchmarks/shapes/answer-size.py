@@ -9,6 +9,7 @@ Needs the release http-bench (`swift build -c release --product http-bench`) and
 """
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -61,6 +62,7 @@ def main():
     finally:
         for process, _ in servers.values():
             bench.stop(process)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
