@@ -1,5 +1,6 @@
 import AuthEmulator
 import DataConnectEngine
+import DataConnectPostgreSQLStore
 import DataConnectSchema
 import DataConnectWire
 import EmulatorHTTP
@@ -135,6 +136,29 @@ public final class EmulatorResponder: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        respond(to: request, later: nil)
+    }
+
+    /// One ``EngineLoopCompanion`` per loop of the HTTP/1.1 side: on PostgreSQL, the loop's queries go down a
+    /// pipeline instead of holding the loop's thread while each statement runs. The environment variable
+    /// `EMULATOR_PG_PIPELINE=0` turns the companions off (every statement then runs on the loop's thread, for
+    /// comparisons).
+    public func makeLoopCompanion() -> (any LoopCompanion)? {
+        if ProcessInfo.processInfo.environment["EMULATOR_PG_PIPELINE"] == "0" { return nil }
+        return EngineLoopCompanion()
+    }
+
+    /// Answers a connector query on PostgreSQL later, once the loop's companion has its statement's result; every
+    /// other request now, the companion's work settled first (a request run here may need a pooled connection).
+    public func respond(to request: HTTPRequest, companion: any LoopCompanion) -> HTTPAnswer {
+        let later = LaterAnswer(companion: companion)
+        let response = respond(to: request, later: later)
+        if let work = later.work { return .later(work) }
+        return .now(response)
+    }
+
+    /// Answers a request; with `later`, a query the loop's companion can run is left in it instead.
+    private func respond(to request: HTTPRequest, later: LaterAnswer?) -> HTTPResponse {
         // The path is parsed once, for the origin policy's audience and for the routing.
         let servesAuth = auth != nil && AuthEmulator.serves(path: request.path)
         let api = servesAuth ? nil : APIRoute.parsed(path: request.path)
@@ -156,8 +180,11 @@ public final class EmulatorResponder: HTTPResponder {
         case .preflight(let headers):
             return HTTPResponse(status: .noContent, headers: headers)
         case .serve(let corsHeaders):
+            later?.corsHeaders = corsHeaders
+            if servesAuth { later?.settle() }
             var response =
-                servesAuth ? (auth?.respond(to: request) ?? Self.error(.notFound, "")) : route(request, api: api)
+                servesAuth
+                ? (auth?.respond(to: request) ?? Self.error(.notFound, "")) : route(request, api: api, later: later)
             for field in corsHeaders {
                 response.headers[field.name] = field.value
             }
@@ -191,17 +218,18 @@ public final class EmulatorResponder: HTTPResponder {
     /// The checks run in this order, and the first that fails answers: the route (404 for an unknown path, 400 for
     /// a method other than `POST`), a web page's `Content-Type`, the service (404), the method on this kind of
     /// path (404), the body (400), the caller's token (401); then the engine runs the operation.
-    private func route(_ request: HTTPRequest, api: APIRoute?) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, api: APIRoute?, later: LaterAnswer?) -> HTTPResponse {
         let route = Route(method: request.method, path: request.path, api: api)
-        guard servesConsole, let action = route.maintenanceAction else { return answer(route, request) }
+        guard servesConsole, let action = route.maintenanceAction else { return answer(route, request, later: later) }
         let started = ContinuousClock.now
-        let response = answer(route, request)
+        let response = answer(route, request, later: later)
         record(method: action, connector: nil, operation: nil, caller: "admin", response: response, since: started)
         return response
     }
 
     /// Answers a routed request.
-    private func answer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+    private func answer(_ route: Route, _ request: HTTPRequest, later: LaterAnswer?) -> HTTPResponse {
+        if case .api = route {} else { later?.settle() }
         switch route {
         case .info:
             return info()
@@ -220,7 +248,7 @@ public final class EmulatorResponder: HTTPResponder {
             }
             return .webSocket(for: request, handler: StreamSession(responder: self, route: stream, request: request))
         case .api(let route):
-            return serve(route, request)
+            return serve(route, request, later: later)
         }
     }
 
@@ -262,7 +290,7 @@ public final class EmulatorResponder: HTTPResponder {
     }
 
     /// Answers a service API request.
-    private func serve(_ route: APIRoute, _ request: HTTPRequest) -> HTTPResponse {
+    private func serve(_ route: APIRoute, _ request: HTTPRequest, later: LaterAnswer?) -> HTTPResponse {
         // A web page's request (it carries `Origin`, even a loopback or the emulator's own one) must say it sends
         // JSON; other callers are not refused for their Content-Type, since real clients and test suites send none,
         // or another one.
@@ -290,13 +318,16 @@ public final class EmulatorResponder: HTTPResponder {
         }
         switch route.endpoint {
         case .execute(let connector, let mutation):
-            return run(request, route, GraphQLRequest.init(json:), wellFormed: GraphQLRequest.init(wellFormed:)) {
-                operation, auth in
+            return run(
+                request, route, GraphQLRequest.init(json:), wellFormed: GraphQLRequest.init(wellFormed:),
+                later: mutation ? later?.settled() : later
+            ) { operation, auth in
                 EngineRequest(
                     kind: .connector(connector: connector, operationName: operation.operationName, mutation: mutation),
                     variables: operation.variables, auth: auth, enforceAuth: true)
             }
         case .impersonate(let connector, let mutation):
+            later?.settle()
             return run(request, route, ImpersonateRequest.init(json:)) { operation, auth in
                 EngineRequest(
                     kind: .connector(connector: connector, operationName: operation.operationName, mutation: mutation),
@@ -304,6 +335,7 @@ public final class EmulatorResponder: HTTPResponder {
                     enforceAuth: true)
             }
         case .executeGraphql(let readOnly):
+            later?.settle()
             return run(request, route, ExecuteGraphqlRequest.init(json:)) { operation, auth in
                 EngineRequest(
                     kind: .admin(query: operation.query, operationName: operation.operationName, readOnly: readOnly),
@@ -323,18 +355,29 @@ public final class EmulatorResponder: HTTPResponder {
     /// mutation.
     private func run<Operation>(
         _ request: HTTPRequest, _ route: APIRoute, _ read: (JSONValue) throws(WireFormatError) -> Operation,
-        wellFormed: (([UInt8]) -> Operation?)? = nil, _ makeRequest: (Operation, AuthContext?) -> EngineRequest
+        wellFormed: (([UInt8]) -> Operation?)? = nil, later: LaterAnswer? = nil,
+        _ makeRequest: (Operation, AuthContext?) -> EngineRequest
     ) -> HTTPResponse {
         let started = ContinuousClock.now
         switch decodeCaller(request, route, read, wellFormed: wellFormed) {
         case .success(let (operation, auth)):
             let engineRequest = makeRequest(operation, auth)
-            let response = engine.execute(engineRequest)
-            if let effect = response.mutation { hub.mutationExecuted(effect) }
-            let answer = HTTPResponse.json(
-                response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
-            if servesConsole { record(route, engineRequest, response: answer, code: response.status, since: started) }
-            return answer
+            let engine = self.engine
+            if let later, let pool = engine.databaseAccess as? PostgreSQLPool {
+                switch engine.start(engineRequest, beforeRunningHere: later.settle) {
+                case .finished(let response):
+                    return answer(response, to: engineRequest, route, since: started)
+                case .read(let pending):
+                    let corsHeaders = later.corsHeaders
+                    later.work = EngineLoopWork(pending: pending, pool: pool) { [self] response in
+                        var answer = answer(response, to: engineRequest, route, since: started)
+                        for field in corsHeaders { answer.headers[field.name] = field.value }
+                        return answer
+                    }
+                    return HTTPResponse(status: .noContent)
+                }
+            }
+            return answer(engine.execute(engineRequest), to: engineRequest, route, since: started)
         case .failure(let error):
             let answer = Self.error(error)
             if servesConsole {
@@ -344,6 +387,18 @@ public final class EmulatorResponder: HTTPResponder {
             }
             return answer
         }
+    }
+
+    /// The HTTP response for the engine's answer to a request: the hub told about a mutation, the request logged.
+    private func answer(
+        _ response: EngineResponse, to engineRequest: EngineRequest, _ route: APIRoute,
+        since started: ContinuousClock.Instant
+    ) -> HTTPResponse {
+        if let effect = response.mutation { hub.mutationExecuted(effect) }
+        let answer = HTTPResponse.json(
+            response.body, status: HTTPStatus(code: response.status == .ok ? 200 : response.status.httpStatus))
+        if servesConsole { record(route, engineRequest, response: answer, code: response.status, since: started) }
+        return answer
     }
 
     /// Decodes the body with the wire type's reader (its `wellFormed` one first, when it has one), then the
@@ -436,5 +491,28 @@ public final class EmulatorResponder: HTTPResponder {
         var writer = JSONWriter(capacity: 256)
         error.write(to: &writer)
         return .json(writer.bytes, status: HTTPStatus(code: error.httpStatus))
+    }
+}
+
+/// A request's way to be answered later through its loop's companion (``EmulatorResponder/respond(to:companion:)``):
+/// the work the responder left, and the CORS headers its answer needs.
+private final class LaterAnswer {
+    let companion: any LoopCompanion
+    var corsHeaders = HTTPHeaders()
+    var work: EngineLoopWork?
+
+    init(companion: any LoopCompanion) {
+        self.companion = companion
+    }
+
+    /// Finishes the companion's work out now: the request is about to run here.
+    func settle() {
+        companion.settle()
+    }
+
+    /// ``settle()``, then nothing left to answer later.
+    func settled() -> LaterAnswer? {
+        settle()
+        return nil
     }
 }

@@ -37,6 +37,14 @@ public protocol HTTPResponder: Sendable {
     /// The responder's gRPC services, served on HTTP/2 connections (plaintext, prior knowledge) on the same port;
     /// nil (the default) answers every gRPC call UNIMPLEMENTED. Read once per run of the server, when it starts.
     var grpcService: (any GRPCService)? { get }
+
+    /// A companion for one loop of the native HTTP/1.1 side (``LoopCompanion``), made once per loop when the server
+    /// starts; `nil` (the default) for none: every request is then answered by ``respond(to:)``.
+    func makeLoopCompanion() -> (any LoopCompanion)?
+
+    /// Answers one request on a loop that has a companion: now, or later through the companion. The default answers
+    /// now with ``respond(to:)``.
+    func respond(to request: HTTPRequest, companion: any LoopCompanion) -> HTTPAnswer
 }
 
 extension HTTPResponder {
@@ -45,6 +53,14 @@ extension HTTPResponder {
 
     /// No gRPC services.
     public var grpcService: (any GRPCService)? { nil }
+
+    /// No companions.
+    public func makeLoopCompanion() -> (any LoopCompanion)? { nil }
+
+    /// Answers now.
+    public func respond(to request: HTTPRequest, companion: any LoopCompanion) -> HTTPAnswer {
+        .now(respond(to: request))
+    }
 }
 
 /// An ``HTTPResponder`` made from a closure, for small servers and tests.

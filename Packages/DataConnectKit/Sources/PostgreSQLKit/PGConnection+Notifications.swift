@@ -84,13 +84,6 @@ extension PGConnection {
         }
     }
 
-    /// Reads what the server sent (`PQconsumeInput`), without blocking.
-    private func consumeInput() throws(PGError) {
-        guard PQconsumeInput(handle) != 0 else {
-            throw PGError.connectionFailure(handle, doing: "connection to \(PGError.endpoint(handle)) lost")
-        }
-    }
-
     /// Takes the notifications libpq has parsed (`PQnotifies`), freeing each.
     private func drainNotifications() -> [PGNotification] {
         var received: [PGNotification] = []

@@ -21,7 +21,7 @@ public final class PGStatement {
     /// The statement's SQL text.
     public let sql: String
     /// The connection session the statement exists in on the server, or `nil` when it does not exist there.
-    private var preparedSession: Int?
+    private(set) var preparedSession: Int?
 
     init(connection: PGConnection, name: String, sql: String) {
         self.connection = connection

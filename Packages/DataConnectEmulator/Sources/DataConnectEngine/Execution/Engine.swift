@@ -235,68 +235,108 @@ public final class Engine: Sendable {
 
     /// Executes one request on a database not known to be damaged.
     func executeOnHealthyDatabase(_ request: EngineRequest) -> EngineResponse {
+        let admitted: Admitted
+        switch admit(request) {
+        case .success(let found): admitted = found
+        case .failure(let failure): return failure.response
+        }
+        var execution = makeExecution(admitted, request)
+        return withMutationEffect(execution.run(), admitted, request)
+    }
+
+    /// A request that may run: its operation, its coerced variables, and whether its answer carries entity ids.
+    struct Admitted {
+        let operation: CompiledOperation
+        let variables: JSONObject
+        let entityIDs: Bool
+    }
+
+    /// Finds the request's operation and checks it may run now: the operation exists and matches the call,
+    /// `@auth` admits the caller, the variables coerce, and the caller still waits.
+    func admit(_ request: EngineRequest) -> Result<Admitted, Failure> {
         let operation: CompiledOperation
         var entityIDs = false
         switch request.kind {
         case .connector(let connector, let name, let mutation):
             guard let connectorOperations = operations[connector] else {
-                return Self.failure(
-                    .notFound, "connector \"\(connector)\" not found in service \"\(service.project.config.serviceId)\""
-                )
+                return .failure(
+                    Failure(
+                        .notFound,
+                        "connector \"\(connector)\" not found in service \"\(service.project.config.serviceId)\""))
             }
             guard let found = connectorOperations[name] else {
                 if let issue = issues[connector]?[name] {
-                    return Self.failure(.failedPrecondition, "operation \"\(name)\" is invalid: \(issue)")
+                    return .failure(Failure(.failedPrecondition, "operation \"\(name)\" is invalid: \(issue)"))
                 }
-                return Self.failure(.notFound, "operation \"\(name)\" not found")
+                return .failure(Failure(.notFound, "operation \"\(name)\" not found"))
             }
             if (found.kind == .mutation) != mutation {
                 let expected = found.kind == .mutation ? "executeMutation" : "executeQuery"
-                return Self.failure(
-                    .invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)")
+                return .failure(
+                    Failure(
+                        .invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)"))
             }
             operation = found
             entityIDs = entityIDConnectors.contains(connector)
         case .admin(let query, let operationName, let readOnly):
             switch adminOperation(query, operationName: operationName) {
             case .success(let compiled): operation = compiled
-            case .failure(let failure): return failure.response
+            case .failure(let failure): return .failure(failure)
             }
             if readOnly && operation.kind == .mutation {
-                return Self.failure(.permissionDenied, "executeGraphqlRead cannot run a mutation")
+                return .failure(Failure(.permissionDenied, "executeGraphqlRead cannot run a mutation"))
             }
         }
         if request.enforceAuth, let failure = authorize(operation, request: request) {
-            return failure
+            return .failure(Failure(response: failure))
         }
         let variables: JSONObject
         do {
             variables = try operation.coercer.coerce(request.variables)
         } catch {
-            return Self.failure(.invalidArgument, error.message)
+            return .failure(Failure(.invalidArgument, error.message))
         }
         if request.cancellation?.isCancelled == true {
-            return Self.failure(.cancelled, RequestBudget.cancelledMessage)
+            return .failure(Failure(.cancelled, RequestBudget.cancelledMessage))
         }
         if let deadline = request.deadline, deadline <= .now {
-            return Self.failure(.deadlineExceeded, RequestBudget.callerDeadlineMessage)
+            return .failure(Failure(.deadlineExceeded, RequestBudget.callerDeadlineMessage))
         }
-        var execution = Execution(
-            engine: self, operation: operation, variables: variables, auth: request.auth, entityIDs: entityIDs,
-            callerDeadline: request.deadline, cancellation: request.cancellation)
-        var response = execution.run()
-        if operation.kind == .mutation {
-            var connector: String?
-            if case .connector(let id, _, _) = request.kind { connector = id }
-            response.mutation = MutationEffect(
-                connector: connector, operationName: operation.name, variables: variables, auth: request.auth,
-                tables: writtenTables(operation))
-        }
+        return .success(Admitted(operation: operation, variables: variables, entityIDs: entityIDs))
+    }
+
+    /// The run of an admitted request.
+    func makeExecution(_ admitted: Admitted, _ request: EngineRequest) -> Execution {
+        Execution(
+            engine: self, operation: admitted.operation, variables: admitted.variables, auth: request.auth,
+            entityIDs: admitted.entityIDs, callerDeadline: request.deadline, cancellation: request.cancellation)
+    }
+
+    /// `response`, with what the request may have changed when it ran a mutation.
+    func withMutationEffect(_ response: EngineResponse, _ admitted: Admitted, _ request: EngineRequest)
+        -> EngineResponse
+    {
+        guard admitted.operation.kind == .mutation else { return response }
+        var response = response
+        var connector: String?
+        if case .connector(let id, _, _) = request.kind { connector = id }
+        response.mutation = MutationEffect(
+            connector: connector, operationName: admitted.operation.name, variables: admitted.variables,
+            auth: request.auth, tables: writtenTables(admitted.operation))
         return response
     }
 
     struct Failure: Error {
         let response: EngineResponse
+
+        init(response: EngineResponse) {
+            self.response = response
+        }
+
+        /// A request-level failure with its status.
+        init(_ status: StatusCode, _ message: String) {
+            self.response = Engine.failure(status, message)
+        }
     }
 
     /// Parses, validates and compiles an admin document (cached by text).

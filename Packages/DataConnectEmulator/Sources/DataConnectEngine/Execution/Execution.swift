@@ -101,6 +101,13 @@ struct Execution {
         } catch {
             failure = ExecutionError(code: .internal, message: "internal error: \(error)")
         }
+        return conclude(failure)
+    }
+
+    /// The answer once the operation's statements ran: the response, or the failure's (`data: null` for a query
+    /// that failed, a request-level error body for a request-level failure).
+    mutating func conclude(_ failure: ExecutionError?) -> EngineResponse {
+        var failure = failure
         if let damage = failure?.damage { engine.database.health?.recordDamage(damage) }
         if failure?.code == .cancelled { budget.noteInterrupted() }
         if failure != nil, let stopped = budget.error { failure = stopped }

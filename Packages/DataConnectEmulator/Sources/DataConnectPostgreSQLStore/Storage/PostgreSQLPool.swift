@@ -21,6 +21,8 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
     private var free: [PostgreSQLSource]
     private let all: [PostgreSQLSource]
     private let closing = Atomic<Bool>(false)
+    /// Threads waiting for a free connection.
+    private let waiters = Atomic<Int>(0)
     /// Whether the server reported damaged data (`XX001`, `XX002`) to a request.
     public let health = StorageHealth(location: "PostgreSQL", remedy: StorageFailure.postgreSQLRemedy)
 
@@ -41,6 +43,10 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
 
     public var isClosing: Bool { closing.load(ordering: .relaxed) }
 
+    /// Whether a thread waits for a free connection: a holder that can, such as a ``PostgreSQLPipe``, gives its
+    /// connection back at its next pause.
+    var hasWaiters: Bool { waiters.load(ordering: .relaxed) > 0 }
+
     /// Marks the pool as closing and cancels every statement running now.
     public func beginClosing() {
         closing.store(true, ordering: .relaxed)
@@ -60,26 +66,48 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
     /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/unavailable`` when the pool is closing or the
     ///   server cannot be reached; what `body` throws.
     public func withConnection<T>(_ body: (PostgreSQLSource) throws -> T) throws -> T {
-        // Interrupted, as a statement cancelled by the stop is: the request's budget says why.
-        if isClosing { throw DatabaseError(.interrupted, "the database is closing") }
-        condition.lock()
-        while free.isEmpty { condition.wait() }
-        let source = free.removeLast()
-        condition.unlock()
-        defer {
-            source.endLoan()
-            condition.lock()
-            free.append(source)
-            condition.signal()
-            condition.unlock()
-        }
-        try source.ensureConnected()
+        let source = try borrow()
+        defer { giveBack(source) }
         do {
             return try body(source)
         } catch {
             health.recordDamage(ifReportedBy: error)
             throw error
         }
+    }
+
+    /// Takes a connection out of the pool, waiting for one to be free, and reconnects it when it lost the server;
+    /// ``giveBack(_:)`` returns it.
+    ///
+    /// - Throws: ``DatabaseError`` of kind ``DatabaseError/Kind/interrupted`` when the pool is closing,
+    ///   ``DatabaseError/Kind/unavailable`` when the server cannot be reached (the connection is back in the pool then).
+    func borrow() throws(DatabaseError) -> PostgreSQLSource {
+        // Interrupted, as a statement cancelled by the stop is: the request's budget says why.
+        if isClosing { throw DatabaseError(.interrupted, "the database is closing") }
+        condition.lock()
+        if free.isEmpty {
+            waiters.add(1, ordering: .relaxed)
+            while free.isEmpty { condition.wait() }
+            waiters.subtract(1, ordering: .relaxed)
+        }
+        let source = free.removeLast()
+        condition.unlock()
+        do {
+            try source.ensureConnected()
+        } catch {
+            giveBack(source)
+            throw error
+        }
+        return source
+    }
+
+    /// Returns a borrowed connection, rolling back a transaction it left open.
+    func giveBack(_ source: PostgreSQLSource) {
+        source.endLoan()
+        condition.lock()
+        free.append(source)
+        condition.signal()
+        condition.unlock()
     }
 }
 
@@ -105,9 +133,14 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
         try connection.execute("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, YMD'; SET extra_float_digits = 1")
     }
 
+    /// Whether the connection must be reconnected before its next use although libpq still counts it connected
+    /// (a pipeline that broke off with results pending).
+    var needsReset = false
+
     /// Reconnects when the connection lost the server.
     func ensureConnected() throws(DatabaseError) {
-        guard !connection.isConnected else { return }
+        guard !connection.isConnected || needsReset else { return }
+        needsReset = false
         do {
             try connection.reset()
             try Self.configure(connection)
@@ -132,6 +165,11 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
     }
 
     public func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
+        try cachedStatement(sql)
+    }
+
+    /// The connection's prepared statement for `sql`, prepared on first use.
+    func cachedStatement(_ sql: String) throws(DatabaseError) -> PostgreSQLStatement {
         if let cached = statements[sql] {
             cached.finish()
             return cached
@@ -163,7 +201,12 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
     /// ``PostgreSQLPool/beginClosing()``.
     public func installBudget(_ budget: RequestBudget) {
         self.budget = budget
-        let (seconds, attoseconds) = budget.limit.components
+        setStatementTimeout(budget.limit)
+    }
+
+    /// Sets the session's `statement_timeout` to `limit` unless it is set to that already.
+    func setStatementTimeout(_ limit: Duration) {
+        let (seconds, attoseconds) = limit.components
         let milliseconds = max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
         guard milliseconds != statementTimeout else { return }
         if (try? connection.execute("SET statement_timeout = \(milliseconds)")) != nil {

@@ -184,6 +184,13 @@ final class HTTP1Connection {
 
     /// Acts on bytes just read: parsed in place when nothing is pending, else appended to what is.
     private func receive(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        if phase == .running {
+            // A request is answered later, and the client sends on (pipelining): kept up to a bound, then the socket
+            // is left unread until the answer is out.
+            pending.append(contentsOf: bytes)
+            if pending.count >= context.readBuffer.count { _ = setInterest(.none) }
+            return .keep
+        }
         guard pending.isEmpty else {
             pending.append(contentsOf: bytes)
             return processPending()
@@ -374,6 +381,7 @@ final class HTTP1Connection {
         switch context.runInline(request, for: self) {
         case .answered(let response): return answer(response)
         case .handedOver: return .stop(.handedOver)
+        case .deferred: return .stop(.keep)
         }
     }
 

@@ -31,12 +31,21 @@ final class HTTP1LoopContext: LoopThreadContext {
     private(set) var headBuffer: [UInt8] = []
     private var date = HTTPDate()
     private var lastSweep = ContinuousClock.now
+    /// What the responder keeps beside this loop to answer requests later, if anything.
+    private let companion: (any LoopCompanion)?
+    /// The companion's socket in the epoll set.
+    private var companionWatch: LoopSocket?
+    /// Answers the companion gave and the loop has not sent yet, by connection token.
+    private var deliveries: [(token: UInt64, response: HTTPResponse)] = []
+    /// The token of the companion's socket.
+    private static let companionToken = UInt64.max
 
     init(loop: HTTP1Loop, eventLoop: EventLoop, shared: HTTP1Shared) {
         self.loop = loop
         self.eventLoop = eventLoop
         self.core = shared.core
         self.limits = shared.limits
+        self.companion = shared.core.responder.makeLoopCompanion()
         headBuffer.reserveCapacity(1_024)
     }
 
@@ -59,6 +68,10 @@ final class HTTP1LoopContext: LoopThreadContext {
             }
             workers.wait(on: eventLoop, milliseconds: waitMilliseconds(), into: &events)
             for index in 0..<events.count {
+                if events.tokens[index] == Self.companionToken {
+                    companion?.socketReady()
+                    continue
+                }
                 guard let connection = connections[events.tokens[index]] else { continue }
                 let outcome: HTTP1Connection.Outcome =
                     events.isWritable(index) ? connection.writable() : connection.readable()
@@ -67,11 +80,46 @@ final class HTTP1LoopContext: LoopThreadContext {
             while let command = loop.nextCommand() {
                 if !perform(command) { return false }
             }
+            if companion != nil, !serveCompanion() { return false }
             let now = ContinuousClock.now
             if now - lastSweep >= .milliseconds(250) {
                 lastSweep = now
                 sweep(now: now)
             }
+        }
+    }
+
+    /// Sends what the round's requests left to the companion, watches its socket while work is out, and sends the
+    /// answers it gave; `false` once the loop is no longer this thread's.
+    private func serveCompanion() -> Bool {
+        guard let companion else { return true }
+        while true {
+            companion.flush()
+            watchCompanion(companion.watchedSocket)
+            guard !deliveries.isEmpty else { return true }
+            // Sending an answer may run the connection's next request, which may leave more work and answers, or run
+            // long and lose the loop: each answer leaves the list before it is sent, so that the rest stay for whoever
+            // owns the loop then.
+            while !deliveries.isEmpty {
+                let (token, response) = deliveries.removeFirst()
+                guard let connection = connections[token] else { continue }
+                if !handle(connection.answerArrived(response), of: connection) { return false }
+            }
+        }
+    }
+
+    /// Puts the companion's socket in the epoll set as `wanted` says (out of it for `nil`).
+    private func watchCompanion(_ wanted: LoopSocket?) {
+        if let current = companionWatch, wanted?.socket != current.socket || wanted?.generation != current.generation {
+            eventLoop.remove(current.socket)
+            companionWatch = nil
+        }
+        guard let wanted, wanted != companionWatch else { return }
+        if eventLoop.setInterest(
+            wanted.socket, token: Self.companionToken, reading: true, writing: wanted.writable,
+            add: companionWatch == nil)
+        {
+            companionWatch = wanted
         }
     }
 
@@ -152,10 +200,13 @@ final class HTTP1LoopContext: LoopThreadContext {
         loop.shared.closeConnection()
     }
 
-    /// Closes every connection (the loop is stopping).
+    /// Closes every connection (the loop is stopping), and ends the companion's work.
     private func closeAll() {
         for connection in Array(connections.values) { close(connection) }
         inlineConnection = nil
+        companion?.stop()
+        watchCompanion(nil)
+        deliveries = []
     }
 
     private static func addressText(_ address: sockaddr_in) -> String? {
@@ -173,6 +224,8 @@ final class HTTP1LoopContext: LoopThreadContext {
         case answered(HTTPResponse)
         /// The loop went to another thread while the request ran; the answer was posted to it.
         case handedOver
+        /// The loop's companion answers later (the connection waits, its socket still watched).
+        case deferred
     }
 
     /// Calls the responder on this thread. If the request runs long, the loop may be taken from this thread
@@ -187,16 +240,31 @@ final class HTTP1LoopContext: LoopThreadContext {
         let loop = self.loop
         worker?.sequence.store(sequence, ordering: .relaxed)
         loop.handover.requestStarted(sequence)
-        let response = core.responder.respond(to: request)
+        let answer: HTTPAnswer =
+            if let companion { core.responder.respond(to: request, companion: companion) } else {
+                .now(core.responder.respond(to: request))
+            }
         guard loop.handover.requestEnded(sequence) else {
-            // Another thread owns the loop now: only the loop's thread-safe parts may be used from here on.
-            loop.post(.answer(token, response))
+            // Another thread owns the loop now (and its companion): only the loop's thread-safe parts may be used
+            // from here on.
+            switch answer {
+            case .now(let response): loop.post(.answer(token, response))
+            case .later(let work): loop.post(.answer(token, work.runHere()))
+            }
             if let worker { loop.handover.finishBesideTheLoop(worker) }
             return .handedOver
         }
         worker?.sequence.store(0, ordering: .relaxed)
         inlineConnection = nil
-        return .answered(response)
+        switch answer {
+        case .now(let response):
+            return .answered(response)
+        case .later(let work):
+            guard let companion,
+                work.start(on: companion, answer: { [unowned self] in deliveries.append((token, $0)) })
+            else { return .answered(work.runHere()) }
+            return .deferred
+        }
     }
 
     /// Takes the loop over from a thread held by a request: that request's connection waits for its answer.
