@@ -274,7 +274,8 @@ public final class Engine: Sendable {
                 let expected = found.kind == .mutation ? "executeMutation" : "executeQuery"
                 return .failure(
                     Failure(
-                        .invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)"))
+                        .invalidArgument, "operation \"\(name)\" is a \(found.kind.rawValue); call it with :\(expected)"
+                    ))
             }
             operation = found
             entityIDs = entityIDConnectors.contains(connector)
@@ -313,7 +314,9 @@ public final class Engine: Sendable {
     }
 
     /// `response`, with what the request may have changed when it ran a mutation.
-    func withMutationEffect(_ response: EngineResponse, _ admitted: Admitted, _ request: EngineRequest)
+    func withMutationEffect(
+        _ response: EngineResponse, _ admitted: Admitted, _ request: EngineRequest
+    )
         -> EngineResponse
     {
         guard admitted.operation.kind == .mutation else { return response }
