@@ -47,6 +47,8 @@ public final class EmulatorResponder: HTTPResponder {
     public let servesConsole: Bool
     /// The last requests served, for the console.
     let requestLog = RequestLog()
+    /// What the HTTP/1.1 loops' PostgreSQL pipelines sent, for `/emulator/info`.
+    let pipelineTotals = PipelineTotals()
     /// The console's live feed.
     let consoleEvents: ConsoleEvents
     /// When the responder was made: the console tells a restarted emulator by it.
@@ -145,7 +147,7 @@ public final class EmulatorResponder: HTTPResponder {
     /// comparisons).
     public func makeLoopCompanion() -> (any LoopCompanion)? {
         if ProcessInfo.processInfo.environment["EMULATOR_PG_PIPELINE"] == "0" { return nil }
-        return EngineLoopCompanion()
+        return EngineLoopCompanion(totals: pipelineTotals)
     }
 
     /// Answers a connector query on PostgreSQL later, once the loop's companion has its statement's result; every
@@ -448,10 +450,7 @@ public final class EmulatorResponder: HTTPResponder {
             ]
         var body: JSONObject = [
             "version": .string(version), "services": .array(services),
-            "database": [
-                "engine": .string(database.kind.rawValue), "location": .string(database.location),
-                "version": .string(database.version),
-            ],
+            "database": .object(databaseReport(database)),
         ]
         if let auth { body["auth"] = ["projectId": .string(auth.defaultProjectID)] }
         body["protocols"] = Self.protocols
@@ -466,6 +465,17 @@ public final class EmulatorResponder: HTTPResponder {
         body["embeddings"] = embeddings.withLock { $0 }?.report.json ?? ["provider": "none"]
         body["storage"] = Self.storageState(engine.storageHealth?.failure)
         return .json(JSONValue.object(body).jsonString())
+    }
+
+    /// `/emulator/info`'s `database`: its engine, location and version; on PostgreSQL also what the HTTP/1.1 loops'
+    /// pipelines sent (`pipeline`: statements, and the writes they went out in).
+    private func databaseReport(_ database: DataStoreSummary) -> JSONObject {
+        var report: JSONObject = [
+            "engine": .string(database.kind.rawValue), "location": .string(database.location),
+            "version": .string(database.version),
+        ]
+        if database.kind == .postgreSQL { report["pipeline"] = pipelineTotals.json }
+        return report
     }
 
     /// `/emulator/info`'s `protocols`: what each wire on the port carries.

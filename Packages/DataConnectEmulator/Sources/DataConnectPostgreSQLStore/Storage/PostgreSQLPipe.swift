@@ -109,23 +109,17 @@ public final class PostgreSQLPipe {
         var wrote = false
         while queueHead < queued.count {
             let item = queued[queueHead]
-            let statement: PGStatement
-            do {
-                statement = try source.cachedStatement(item.sql).statement
-            } catch {
-                queueHead += 1
-                item.completion(.notPrepared(error))
-                continue
-            }
-            if !connection.isInPipeline || !statement.isPreparedOnServer {
+            var ready = connection.isInPipeline ? source.preparedStatement(item.sql) : nil
+            if ready == nil {
                 // Preparing and the session's settings block: they wait until nothing sent is unanswered.
-                if wrote { break }
-                guard isDrained else { break }
-                guard prepare(statement, for: item, on: source) else {
+                if wrote || !isDrained { break }
+                ready = prepare(item, on: source)
+                guard ready != nil else {
                     queueHead += 1
                     continue
                 }
             }
+            guard let statement = ready else { break }
             queueHead += 1
             sent.append(Sent(item: item))
             do {
@@ -152,28 +146,32 @@ public final class PostgreSQLPipe {
         }
     }
 
-    /// Leaves pipeline mode if in it, sets the statement timeout, prepares `statement` on the server, and enters
-    /// pipeline mode again; `false` (the item answered) when that fails.
-    private func prepare(_ statement: PGStatement, for item: Queued, on source: PostgreSQLSource) -> Bool {
+    /// Leaves pipeline mode if in it, sets the statement timeout, prepares the item's statement on the server
+    /// unless it is prepared already, and enters pipeline mode again; `nil` (the item answered) when that fails.
+    private func prepare(_ item: Queued, on source: PostgreSQLSource) -> PGStatement? {
         let connection = source.connection
         do throws(PGError) {
             if connection.isInPipeline { try connection.endAsyncPipeline() }
             source.setStatementTimeout(item.timeout)
-            do {
-                try statement.prepareOnServerIfNeeded()
+            var statement: PGStatement?
+            do throws(DatabaseError) {
+                let prepared = try source.cachedStatement(item.sql).statement
+                do {
+                    try prepared.prepareOnServerIfNeeded()
+                } catch {
+                    throw DatabaseError(error)
+                }
+                statement = prepared
             } catch {
-                let failure = DatabaseError(error)
-                pool.health.recordDamage(ifReportedBy: failure)
-                item.completion(.notPrepared(failure))
-                try connection.beginAsyncPipeline()
-                return false
+                pool.storageHealth.recordDamage(ifReportedBy: error)
+                item.completion(.notPrepared(error))
             }
             try connection.beginAsyncPipeline()
-            return true
+            return statement
         } catch {
             item.completion(.failed(DatabaseError(error)))
             source.needsReset = true
-            return false
+            return nil
         }
     }
 
@@ -200,7 +198,7 @@ public final class PostgreSQLPipe {
             case .failure(let error):
                 guard answered < sent.count else { continue }
                 let failure = DatabaseError(error)
-                pool.health.recordDamage(ifReportedBy: failure)
+                pool.storageHealth.recordDamage(ifReportedBy: failure)
                 sent[answered].outcome = .failed(failure)
             case .skipped:
                 guard answered < sent.count else { continue }

@@ -24,7 +24,10 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
     /// Threads waiting for a free connection.
     private let waiters = Atomic<Int>(0)
     /// Whether the server reported damaged data (`XX001`, `XX002`) to a request.
-    public let health = StorageHealth(location: "PostgreSQL", remedy: StorageFailure.postgreSQLRemedy)
+    public let storageHealth = StorageHealth(location: "PostgreSQL", remedy: StorageFailure.postgreSQLRemedy)
+
+    /// ``storageHealth``, as the engine reads it: once damage is recorded, every request answers `UNAVAILABLE`.
+    public var health: StorageHealth? { storageHealth }
 
     /// Connects `size` connections.
     ///
@@ -71,7 +74,7 @@ public final class PostgreSQLPool: DatabaseAccess, @unchecked Sendable {
         do {
             return try body(source)
         } catch {
-            health.recordDamage(ifReportedBy: error)
+            storageHealth.recordDamage(ifReportedBy: error)
             throw error
         }
     }
@@ -166,6 +169,13 @@ public final class PostgreSQLSource: StatementSource, @unchecked Sendable {
 
     public func statement(_ sql: String) throws(DatabaseError) -> any DatabaseStatement {
         try cachedStatement(sql)
+    }
+
+    /// The connection's statement for `sql` if it exists on the server already, without preparing anything (for a
+    /// connection in pipeline mode, where preparing cannot happen).
+    func preparedStatement(_ sql: String) -> PGStatement? {
+        guard let cached = statements[sql]?.statement, cached.isPreparedOnServer else { return nil }
+        return cached
     }
 
     /// The connection's prepared statement for `sql`, prepared on first use.

@@ -66,12 +66,12 @@ public final class PostgreSQLStore: DataStore {
         feed = PostgreSQLChangeFeed(connectionString: connectionString, schema: probe.schema)
         let version = probe.text.split(separator: " ").first.map(String.init) ?? probe.text
         summary = DataStoreSummary(kind: .postgreSQL, location: probe.location, version: version)
-        pool.health.setLocation(probe.location)
+        pool.storageHealth.setLocation(probe.location)
     }
 
     public var access: any DatabaseAccess { pool }
 
-    public var health: StorageHealth { pool.health }
+    public var health: StorageHealth { pool.storageHealth }
 
     public var dialect: any SQLDialect { PostgreSQLDialect() }
 

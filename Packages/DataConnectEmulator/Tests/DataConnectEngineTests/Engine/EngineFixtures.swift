@@ -230,6 +230,8 @@ struct RecordingAccess: DatabaseAccess {
     }
 
     var isClosing: Bool { base.isClosing }
+
+    var health: StorageHealth? { base.health }
 }
 
 /// One engine answer, decoded.
