@@ -31,8 +31,8 @@ import Synchronization
 /// `/securetoken.googleapis.com/…`, `/emulator/v1/…`) go to it after the same policy: the sign-in and token
 /// endpoints are the client API, the project-scoped and `/emulator/v1/` ones the admin API.
 public final class EmulatorResponder: HTTPResponder {
-    /// The engine currently served; replaced on reload.
-    let current: Mutex<Engine>
+    /// The engine currently served, and its PostgreSQL pool when it runs on one; replaced on reload.
+    let current: Mutex<(engine: Engine, pool: PostgreSQLPool?)>
     /// Administrative actions the responder cannot do itself (clearing and exporting data).
     let maintenance: @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     /// The emulator's version string.
@@ -93,7 +93,7 @@ public final class EmulatorResponder: HTTPResponder {
         maintenance: @escaping @Sendable (MaintenanceRequest) -> Result<String, RequestError>
     ) {
         self.database = Mutex(database ?? DataStoreSummary(kind: .sqlite, location: "memory", version: ""))
-        self.current = Mutex(engine)
+        self.current = Mutex((engine, engine.databaseAccess as? PostgreSQLPool))
         let hub = hub ?? SubscriptionHub(engine: engine)
         self.hub = hub
         self.originPolicy = originPolicy
@@ -120,14 +120,14 @@ public final class EmulatorResponder: HTTPResponder {
     ///   - engine: The engine to serve.
     ///   - database: What `/emulator/info` reports from now on, when the engine runs on another database.
     public func replace(_ engine: Engine, database: DataStoreSummary? = nil) {
-        current.withLock { $0 = engine }
+        current.withLock { $0 = (engine, engine.databaseAccess as? PostgreSQLPool) }
         if let database { self.database.withLock { $0 = database } }
         hub.replaceEngine(engine)
         consoleEvents.serviceReloaded()
     }
 
     /// The engine being served.
-    public var engine: Engine { current.withLock { $0 } }
+    public var engine: Engine { current.withLock { $0.engine } }
 
     /// `POST` requests run on the server's request lanes (operations, admin GraphQL, maintenance, the console's
     /// calls): they may run long, and must not hold up the other connections of their thread. `GET`s (the info and
@@ -153,6 +153,11 @@ public final class EmulatorResponder: HTTPResponder {
     /// Answers a connector query on PostgreSQL later, once the loop's companion has its statement's result; every
     /// other request now, the companion's work settled first (a request run here may need a pooled connection).
     public func respond(to request: HTTPRequest, companion: any LoopCompanion) -> HTTPAnswer {
+        // On SQLite statements run in process: nothing to wait for beside the loop.
+        guard current.withLock({ $0.pool }) != nil else {
+            companion.settle()
+            return .now(respond(to: request, later: nil))
+        }
         let later = LaterAnswer(companion: companion)
         let response = respond(to: request, later: later)
         if let work = later.work { return .later(work) }
@@ -364,8 +369,8 @@ public final class EmulatorResponder: HTTPResponder {
         switch decodeCaller(request, route, read, wellFormed: wellFormed) {
         case .success(let (operation, auth)):
             let engineRequest = makeRequest(operation, auth)
-            let engine = self.engine
-            if let later, let pool = engine.databaseAccess as? PostgreSQLPool {
+            let (engine, pool) = current.withLock { $0 }
+            if let later, let pool {
                 switch engine.start(engineRequest, beforeRunningHere: later.settle) {
                 case .finished(let response):
                     return answer(response, to: engineRequest, route, since: started)

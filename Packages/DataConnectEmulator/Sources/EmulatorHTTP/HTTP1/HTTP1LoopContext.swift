@@ -37,6 +37,8 @@ final class HTTP1LoopContext: LoopThreadContext {
     private var companionWatch: LoopSocket?
     /// Answers the companion gave and the loop has not sent yet, by connection token.
     private var deliveries: [(token: UInt64, response: HTTPResponse)] = []
+    /// Whether work went to the companion since its last flush.
+    private var companionHasWork = false
     /// The token of the companion's socket.
     private static let companionToken = UInt64.max
 
@@ -80,7 +82,7 @@ final class HTTP1LoopContext: LoopThreadContext {
             while let command = loop.nextCommand() {
                 if !perform(command) { return false }
             }
-            if companion != nil, !serveCompanion() { return false }
+            if companionHasWork || companionWatch != nil || !deliveries.isEmpty, !serveCompanion() { return false }
             let now = ContinuousClock.now
             if now - lastSweep >= .milliseconds(250) {
                 lastSweep = now
@@ -94,6 +96,7 @@ final class HTTP1LoopContext: LoopThreadContext {
     private func serveCompanion() -> Bool {
         guard let companion else { return true }
         while true {
+            companionHasWork = false
             companion.flush()
             watchCompanion(companion.watchedSocket)
             guard !deliveries.isEmpty else { return true }
@@ -263,6 +266,7 @@ final class HTTP1LoopContext: LoopThreadContext {
             guard let companion,
                 work.start(on: companion, answer: { [unowned self] in deliveries.append((token, $0)) })
             else { return .answered(work.runHere()) }
+            companionHasWork = true
             return .deferred
         }
     }
