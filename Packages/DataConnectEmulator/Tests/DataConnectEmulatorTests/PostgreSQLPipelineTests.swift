@@ -170,6 +170,39 @@ struct PostgreSQLPipelineTests {
         }
     }
 
+    @Test func aClientThatFinishesSendingStillGetsItsAnswerThenTheConnectionCloses() throws {
+        // given
+        let schema = try TestPostgreSQLSchema()
+        defer { withExtendedLifetime(schema) {} }
+        let emulator = try Self.start(schema)
+        defer { emulator.stop() }
+        let id = try #require(try Self.movieIDs(emulator).first)
+        let port = emulator.port
+
+        // when: the client sends its request and shuts its side down at once
+        let connection = try LoopbackConnection(port: Int(port))
+        try connection.send(Self.request(Self.queryPath, port, Self.body("getMovieById", ["id": .string(id)])))
+        connection.shutdownWrite()
+        var received: [UInt8] = []
+        var closed = false
+        let deadline = ContinuousClock.now + HangGuard.event
+        while !closed {
+            switch connection.receive(until: deadline) {
+            case .bytes(let bytes): received += bytes
+            case .closed: closed = true
+            case .timedOut:
+                Issue.record("no end within the hang guard")
+                closed = true
+            }
+        }
+
+        // then: the whole answer, then the end of the connection
+        let end = try #require(RawHTTP.headEnd(in: received))
+        let head = try RawHTTP.parseHead(received[..<end])
+        #expect(head.status == 200)
+        #expect(String(decoding: received[(end + 4)...], as: UTF8.self) == Self.inProcessAnswer(emulator, id: id))
+    }
+
     @Test func stoppingWhileQueriesAreOutEndsEveryClientAndTheStop() throws {
         // given: clients asking without pause
         let schema = try TestPostgreSQLSchema()

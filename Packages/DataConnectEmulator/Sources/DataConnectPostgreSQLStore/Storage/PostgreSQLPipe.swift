@@ -93,6 +93,12 @@ public final class PostgreSQLPipe {
     /// statements the database refuses to prepare fail here.
     public func flush() {
         guard queueHead < queued.count else { return }
+        // Stopping: nothing more goes out (what is out was cancelled).
+        if pool.isClosing {
+            failQueued(DatabaseError(.interrupted, "the database is closing"))
+            if isDrained { release(resetting: false) }
+            return
+        }
         if source == nil {
             do {
                 source = try pool.borrow()

@@ -86,6 +86,8 @@ final class HTTP1Connection {
     private var afterFlush = AfterFlush.resumeReading
     /// Whether a request of this connection counts in the server's requests in progress.
     private var countsInProgress = false
+    /// Whether the client shut its side down while a request was being answered.
+    private var peerFinished = false
 
     init(socket: Int32, token: UInt64, remoteAddress: String?, context: HTTP1LoopContext) {
         self.socket = socket
@@ -116,7 +118,13 @@ final class HTTP1Connection {
                 guard case .keep = outcome, count == buffer.count, interest == .read else { return outcome }
                 continue
             }
-            if count == 0 { return .close }
+            if count == 0 {
+                // The client finished sending while its request is answered later: the answer still goes out, then
+                // the connection closes.
+                guard phase == .running else { return .close }
+                peerFinished = true
+                return setInterest(.none) ? .keep : .close
+            }
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .keep
@@ -517,7 +525,7 @@ final class HTTP1Connection {
             return setInterest(.read) ? .continueParsing : .stop(.close)
         case .nextRequest(let close):
             finishRequest()
-            if close || context.isDraining { return .stop(.close) }
+            if close || peerFinished || context.isDraining { return .stop(.close) }
             phase = .head
             guard setInterest(.read) else { return .stop(.close) }
             return pending.isEmpty ? .stop(.keep) : .continueParsing
