@@ -15,8 +15,8 @@ import Glibc
 /// read committed), as in autocommit; a statement that fails fails its request alone: the round's later statements,
 /// which PostgreSQL skips then, are sent again. The pipe borrows a connection
 /// from the pool when the first statement is queued and gives it back once every statement sent is answered and
-/// none waits; a statement not yet prepared on that connection waits until the pipeline is empty, since preparing
-/// blocks.
+/// none waits; a statement not yet prepared on that connection, or with another time limit than the pipeline's
+/// `statement_timeout`, waits until the pipeline is empty, since preparing and setting blocks.
 ///
 /// The pipe belongs to one event loop and is used from the thread that owns the loop (one at a time):
 /// ``enqueue(_:parameters:timeout:completion:)`` while requests run, ``flush()`` before the loop waits,
@@ -48,6 +48,8 @@ public final class PostgreSQLPipe {
     private var answered = 0
     /// Synchronization points sent and not yet read back.
     private var synchronizations = 0
+    /// The `statement_timeout` the connection runs the pipeline with.
+    private var pipelineTimeout: Duration?
     private var source: PostgreSQLSource?
     /// Whether bytes sent to the server are not all written yet.
     public private(set) var wantsWrite = false
@@ -115,7 +117,8 @@ public final class PostgreSQLPipe {
         var wrote = false
         while queueHead < queued.count {
             let item = queued[queueHead]
-            var ready = connection.isInPipeline ? source.preparedStatement(item.sql) : nil
+            var ready =
+                connection.isInPipeline && item.timeout == pipelineTimeout ? source.preparedStatement(item.sql) : nil
             if ready == nil {
                 // Preparing and the session's settings block: they wait until nothing sent is unanswered.
                 if wrote || !isDrained { break }
@@ -159,6 +162,7 @@ public final class PostgreSQLPipe {
         do throws(PGError) {
             if connection.isInPipeline { try connection.endAsyncPipeline() }
             source.setStatementTimeout(item.timeout)
+            pipelineTimeout = item.timeout
             var statement: PGStatement?
             do throws(DatabaseError) {
                 let prepared = try source.cachedStatement(item.sql).statement
@@ -296,6 +300,7 @@ public final class PostgreSQLPipe {
         guard let source else { return }
         self.source = nil
         wantsWrite = false
+        pipelineTimeout = nil
         let connection = source.connection
         if resetting || connection.isInPipeline && (try? connection.endAsyncPipeline()) == nil {
             source.needsReset = true

@@ -160,6 +160,26 @@ import Glibc
         #expect(pipe.statistics.writes == 2)
     }
 
+    @Test func aStatementWithAnotherTimeLimitWaitsAndRunsUnderItsOwn() throws {
+        // given a statement out under a 30 s limit
+        let (pool, schema) = try Self.pool(size: 1)
+        defer { withExtendedLifetime(schema) {} }
+        let pipe = PostgreSQLPipe(pool: pool)
+        let outcomes = Outcomes()
+        let show = "SELECT current_setting('statement_timeout')"
+        pipe.enqueue(show, parameters: [], timeout: .seconds(30), completion: outcomes.completion())
+        pipe.flush()
+
+        // when the same statement is queued under a 5 s limit
+        pipe.enqueue(show, parameters: [], timeout: .seconds(5), completion: outcomes.completion())
+        pipe.flush()
+
+        // then it waits for the first, and runs under its own limit
+        #expect(pipe.statistics.writes == 1)
+        Self.drive(pipe)
+        #expect(outcomes.received == ["30s", "5s"])
+    }
+
     @Test func theStatementTimeoutStopsALongStatement() throws {
         let (pool, schema) = try Self.pool()
         defer { withExtendedLifetime(schema) {} }
