@@ -230,7 +230,14 @@ public final class PostgreSQLPipe {
             // Sent again, first, in their order.
             queued.insert(contentsOf: skipped, at: queueHead)
         }
-        guard isDrained else { return }
+        guard isDrained else {
+            // Under steady load the pipe may not drain for a while: what is answered leaves the list meanwhile.
+            if answered >= 64 {
+                sent.removeFirst(answered)
+                answered = 0
+            }
+            return
+        }
         sent.removeAll(keepingCapacity: true)
         answered = 0
         if queueHead < queued.count && !pool.hasWaiters {

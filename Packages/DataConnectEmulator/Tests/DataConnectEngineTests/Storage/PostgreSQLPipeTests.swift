@@ -102,6 +102,46 @@ import Glibc
         #expect(outcomes.received == ["slow", "slow"])
     }
 
+    @Test func roundsKeptOutWithoutPauseAreAnsweredInOrder() throws {
+        // given a pipe kept from draining: each round ends with a statement that sleeps, and the next round is queued
+        // as soon as the first answers of the round before are read
+        let (pool, schema) = try Self.pool(size: 1)
+        defer { withExtendedLifetime(schema) {} }
+        let pipe = PostgreSQLPipe(pool: pool)
+        let outcomes = Outcomes()
+        var expected: [String] = []
+        var rounds = 0
+        func queueRound() {
+            rounds += 1
+            for value in 1...100 {
+                expected.append(String(value * 2))
+                pipe.enqueue(
+                    Self.double, parameters: [.integer(Int64(value))], timeout: .seconds(30),
+                    completion: outcomes.completion())
+            }
+            expected.append("slow \(rounds)")
+            pipe.enqueue(
+                "SELECT (pg_sleep(0.02))::text || 'slow ' || $1::text", parameters: [.integer(Int64(rounds))],
+                timeout: .seconds(30), completion: outcomes.completion())
+            pipe.flush()
+        }
+
+        // when six rounds go out, each while the one before is still being answered
+        queueRound()
+        while pipe.isBusy {
+            if let socket = pipe.socket {
+                var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 30_000)
+                pipe.socketReady()
+            }
+            if rounds < 6 { queueRound() } else { pipe.flush() }
+        }
+
+        // then every answer came, in order, each statement sent once
+        #expect(outcomes.received == expected)
+        #expect(pipe.statistics.statements == 606)
+    }
+
     @Test func aFailingStatementFailsAloneAndTheRestOfItsRoundIsSentAgain() throws {
         // given a round whose second statement divides by zero
         let (pool, schema) = try Self.pool()
