@@ -213,6 +213,7 @@ struct PostgreSQLPipelineTests {
         let statuses = Mutex<[Int]>([])
         let group = DispatchGroup()
         let going = Atomic<Bool>(true)
+        let fiftyAnswered = DispatchSemaphore(value: 0)
         for client in 0..<6 {
             DispatchQueue.global().async(group: group) {
                 var index = client
@@ -222,11 +223,15 @@ struct PostgreSQLPipelineTests {
                     guard let result = try? rawExchange(port: port, Self.request(Self.queryPath, port, body)) else {
                         return
                     }
-                    statuses.withLock { $0.append(result.status) }
+                    if statuses.withLock({
+                        $0.append(result.status); return $0.count == 50
+                    }) {
+                        fiftyAnswered.signal()
+                    }
                 }
             }
         }
-        while statuses.withLock({ $0.count }) < 50 { usleep(1_000) }
+        #expect(fiftyAnswered.wait(timeout: .now() + HangGuard.eventSeconds) == .success)
 
         // when
         emulator.stop()

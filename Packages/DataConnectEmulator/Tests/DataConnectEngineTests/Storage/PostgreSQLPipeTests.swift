@@ -1,3 +1,4 @@
+import DataConnectTestSupport
 import Dispatch
 import EmulatorTesting
 import PostgreSQLKit
@@ -305,7 +306,12 @@ import Glibc
             otherAnswer.withLock { $0 = answer ?? "failed" }
             other.signal()
         }
-        while !pool.hasWaiters { usleep(1_000) }
+        // (the other thread blocks in the pool: nothing signals that, so its waiter count is read until it shows)
+        let deadline = ContinuousClock.now + HangGuard.event
+        while !pool.hasWaiters {
+            try #require(ContinuousClock.now < deadline, "the other thread never waited for a connection")
+            usleep(1_000)
+        }
         pipe.enqueue(Self.double, parameters: [.integer(2)], timeout: .seconds(30), completion: outcomes.completion())
         pipe.flush()
         let sentWhileWaiting = pipe.statistics.writes
