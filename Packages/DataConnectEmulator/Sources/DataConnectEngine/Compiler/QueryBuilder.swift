@@ -44,8 +44,9 @@ struct QueryBuilder {
     var pendingRanking: RankingKind?
     var rankedAliases: [String: RankingKind] = [:]
 
-    /// The hidden key that carries entity ids out of SQL.
-    static let entityIDKey = "_dc_eid"
+    /// The hidden key that carries entity ids out of SQL: the empty name, which no field's response key (an alias
+    /// or a name, GraphQL names being never empty) can be.
+    static let entityIDKey = ""
 
     /// The columns read through each alias, so a list's innermost layer selects only what the rows' objects use.
     let references = ColumnReferences()

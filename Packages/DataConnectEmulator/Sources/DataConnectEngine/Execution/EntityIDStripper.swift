@@ -13,7 +13,7 @@ import Darwin
 /// ``Execution/extractEntityIDs(_:path:into:node:derived:)`` does to a parsed value, without building one, and
 /// without building a path, a string or a property per id.
 ///
-/// An object's `_dc_eid` becomes a `GET` property at the object's path; the objects of a list, when every
+/// An object's hidden member (the empty name, which no field's response key can be) becomes a `GET` property at the object's path; the objects of a list, when every
 /// element has one, become one `LIST` property at the list's path, listed before the properties found inside
 /// the elements. For an object whose field node is in the plan's ``ReadPlan/derivedEntityIDs``, the id is the
 /// type name, `/` and the text of its key value: the selected key field's, or the hidden member's bare key.
@@ -25,8 +25,6 @@ struct EntityIDStripper: ~Copyable {
     private let base: UnsafePointer<UInt8>
     /// The input's length.
     private let count: Int
-    /// The first eight bytes of ``hiddenKeyToken``, as one word.
-    private let hiddenKeyWord: UInt64
     /// Where the text without hidden members is written: never longer than the input.
     private let output: UnsafeMutablePointer<UInt8>
     private var outputCount = 0
@@ -95,7 +93,7 @@ struct EntityIDStripper: ~Copyable {
                 guard let base = buffer.baseAddress, let outputBase = output.baseAddress else { return }
                 var stripper = EntityIDStripper(base: base, count: buffer.count, output: outputBase, root: path)
                 do throws(Unreadable) {
-                    if let root, !derived.isEmpty { _ = stripper.addShape(root, derived: derived) }
+                    if let root { _ = stripper.addShape(root, derived: derived) }
                     let start = stripper.skipSpaces(from: 0)
                     let end = try stripper.value(at: start, inList: false, node: stripper.shape.isEmpty ? -1 : 0).end
                     guard stripper.skipSpaces(from: end) == buffer.count else { return }
@@ -144,8 +142,6 @@ struct EntityIDStripper: ~Copyable {
         self.count = count
         self.output = output
         rendered = ByteBuffer(capacity: Swift.min(Swift.max(count + count / 4, 1024), 1 << 20))
-        let key = Self.hiddenKeyToken
-        hiddenKeyWord = UnsafeRawPointer(key.utf8Start).loadUnaligned(as: UInt64.self)
         // Room for a list of objects and their ids without growing on the way.
         slots.reserveCapacity(32)
         elementIDs.reserveCapacity(32)
@@ -201,7 +197,7 @@ struct EntityIDStripper: ~Copyable {
     }
 
     /// ``QueryBuilder/entityIDKey`` with its quotes, as the member's name token reads.
-    static let hiddenKeyToken: StaticString = #""_dc_eid""#
+    static let hiddenKeyToken: StaticString = #""""#
     private static let pathOpening: StaticString = #"{"path":"#
     private static let entityIDMember: StaticString = #"],"entityId":"#
     private static let getClosing: StaticString = #","action":"GET"}"#
@@ -232,13 +228,38 @@ struct EntityIDStripper: ~Copyable {
         index < count ? base[index] : 0
     }
 
-    /// Whether the name token in `token` (quotes included) is the hidden member's: nine bytes, the first eight
-    /// compared as one word.
+    /// Whether the name token in `token` (quotes included) is the hidden member's: the empty name, two quotes.
     @inline(__always)
     private func isHiddenKey(_ token: Range<Int>) -> Bool {
-        token.count == 9
-            && UnsafeRawPointer(base + token.lowerBound).loadUnaligned(as: UInt64.self) == hiddenKeyWord
-            && base[token.lowerBound + 8] == Self.quote
+        token.count == 2
+    }
+
+    /// Where the value starting at `start` ends, read as data: a scalar field's value (a JSON value or a list)
+    /// holds no ids, whatever its members are called.
+    private func endOfData(at start: Int) throws(Unreadable) -> Int {
+        switch byte(at: start) {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < count {
+                switch base[index] {
+                case Self.quote:
+                    index = try endOfString(at: index)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default:
+                    break
+                }
+                index += 1
+            }
+            throw Unreadable()
+        case Self.quote: return try endOfString(at: start)
+        default: return try endOfScalar(at: start)
+        }
     }
 
     /// Copies the input up to `range` into ``output`` and leaves `range` out.
@@ -445,9 +466,15 @@ struct EntityIDStripper: ~Copyable {
             }
             switch opening {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let member = child(of: node, named: key)
+                if node >= 0 && member < 0 {
+                    // Not an object of the selection: a scalar field's JSON value or list.
+                    index = try endOfData(at: index)
+                    continue
+                }
                 // Only objects and lists can hold ids, so only they need the path.
                 let saved = pushSegment(member: key)
-                index = try value(at: index, inList: false, node: child(of: node, named: key)).end
+                index = try value(at: index, inList: false, node: member).end
                 path.truncate(to: saved)
             default:
                 if derivation >= 0, id == nil, let member = derivations[derivation].memberToken, matches(key, member) {

@@ -199,7 +199,7 @@ struct Execution {
         outputs.append((root.responseKey, .value(Self.redact(value, node: root))))
     }
 
-    /// Removes the hidden `_dc_eid` keys from a field's result and returns the entity ids the caller may see:
+    /// Removes the hidden entity-id members (``QueryBuilder/entityIDKey``) from a field's result and returns the entity ids the caller may see:
     /// none under a `@redact`ed field, whose rows never reach the response.
     ///
     /// - Parameter derived: The objects whose ids are read off their key fields, by field node.
@@ -215,7 +215,7 @@ struct Execution {
         return (cleaned, visible)
     }
 
-    /// Removes the hidden `_dc_eid` keys, recording entity ids per path (lists as `entityIds`); an object of a
+    /// Removes the hidden entity-id members, recording entity ids per path (lists as `entityIds`); an object of a
     /// node in `derived` has its id read off its key field instead.
     ///
     /// - Parameters:
@@ -225,6 +225,9 @@ struct Execution {
         _ value: JSONValue, path: [PathSegment], into found: inout [DataConnectProperties], node: FieldNode? = nil,
         derived: [Int: DerivedEntityID] = [:]
     ) -> JSONValue {
+        // A scalar field's value is the user's data, whatever members a JSON value holds: only the objects of
+        // the selection carry ids.
+        if let node, node.children.isEmpty { return value }
         switch value {
         case .object(var object):
             if let id = entityID(removingFrom: &object, node: node, derived: derived) {
@@ -232,8 +235,7 @@ struct Execution {
             }
             var result = JSONObject()
             for (key, child) in object {
-                result[key] = extractEntityIDs(
-                    child, path: path + [.field(key)], into: &found, node: node?.child(key), derived: derived)
+                result[key] = memberValue(child, key: key, path: path, into: &found, node: node, derived: derived)
             }
             return .object(result)
         case .array(let items):
@@ -248,9 +250,8 @@ struct Execution {
                     var inner: [DataConnectProperties] = []
                     var cleaned = JSONObject()
                     for (key, child) in object {
-                        cleaned[key] = extractEntityIDs(
-                            child, path: path + [.index(index), .field(key)], into: &inner, node: node?.child(key),
-                            derived: derived)
+                        cleaned[key] = memberValue(
+                            child, key: key, path: path + [.index(index)], into: &inner, node: node, derived: derived)
                     }
                     nested += inner
                     result.append(.object(cleaned))
@@ -268,6 +269,20 @@ struct Execution {
         default:
             return value
         }
+    }
+
+    /// The value of an object's member `key` without hidden keys. A member that no selected field of `node`
+    /// answers is passed on as it is (the object of a plan holds none); without a node, every member is read.
+    private static func memberValue(
+        _ value: JSONValue, key: String, path: [PathSegment], into found: inout [DataConnectProperties],
+        node: FieldNode?, derived: [Int: DerivedEntityID]
+    ) -> JSONValue {
+        var child: FieldNode?
+        if let node {
+            guard let selected = node.child(key) else { return value }
+            child = selected
+        }
+        return extractEntityIDs(value, path: path + [.field(key)], into: &found, node: child, derived: derived)
     }
 
     /// An object's entity id: its hidden key (removed), or read off its key field when its node's ids are derived.

@@ -29,8 +29,17 @@ import Testing
           actor_update(id: "c0000000000000000000000000000001", data: {name: "Leo"})
           query { actor(id: "c0000000000000000000000000000001") { name } }
         }
+        query Aliased @auth(level: PUBLIC) { movies(where: {title: {eq: "Inception"}}) { _dc_eid: title } }
+        query Extras @auth(level: PUBLIC) { movies(where: {title: {eq: "Inception"}}) { title extras } }
+        mutation SetExtras($extras: Any) @auth(level: PUBLIC) @transaction {
+          movie_update(id: "a0000000000000000000000000000001", data: {extras: $extras})
+          query { movies(where: {title: {eq: "Inception"}}) { title extras } }
+        }
         mutation CreateTwo @auth(level: PUBLIC) { actor_insertMany(data: [{id: "c000000000000000000000000000000a", name: "A"}, {id: "c000000000000000000000000000000b", name: "B"}]) }
         """
+
+    /// How both dialects write the hidden member's name in an object's pairs: the empty string literal.
+    static let hiddenMember = ", '', "
 
     @Test func listsTheEntitiesOfAList() throws {
         // given
@@ -131,7 +140,7 @@ import Testing
         let result = backend.query("Genres")
 
         // then: duplicates are still removed, and no entity is claimed
-        #expect(!result.allSQL.contains("_dc_eid"))
+        #expect(!result.allSQL.contains(Self.hiddenMember))
         #expect(
             result.data
                 == json(#"{"movies": [{"genre": "DRAMA"}, {"genre": "COMEDY"}, {"genre": "SCIFI"}, {"genre": null}]}"#))
@@ -185,7 +194,7 @@ import Testing
         let mutation = backend.mutation("Update")
 
         // then
-        #expect(!query.allSQL.contains("_dc_eid"))
+        #expect(!query.allSQL.contains(Self.hiddenMember))
         #expect(query.dataConnect.isEmpty)
         #expect(mutation.errors.isEmpty)
         #expect(mutation.dataConnect.isEmpty)
@@ -261,8 +270,10 @@ import Testing
         #expect(books?[0]?["_id"] == "Book/b0000000000000000000000000000001")
         #expect(books?[1]?["shelf"]?["_id"] == "Shelf/12")
         #expect(result.dataConnect == Self.expectedProperties(books, path: ["books"]))
-        #expect(!result.allSQL.contains("'_dc_eid', 'Book'") && !result.allSQL.contains("'_dc_eid', 'Shelf'"))
-        #expect(result.allSQL.contains("_dc_eid") == (operation == "BooksWithoutKeys"))
+        #expect(
+            !result.allSQL.contains(Self.hiddenMember + "'Book'")
+                && !result.allSQL.contains(Self.hiddenMember + "'Shelf'"))
+        #expect(result.allSQL.contains(Self.hiddenMember) == (operation == "BooksWithoutKeys"))
     }
 
     @Test func aMutationsQueryFieldReadsIDsOffKeyValuesToo() throws {
@@ -278,5 +289,47 @@ import Testing
         let books = result.data?["query"]?["books"]
         #expect(books?.arrayValue?.count == 2)
         #expect(result.dataConnect == Self.expectedProperties(books, path: ["query", "books"]))
+    }
+    @Test func aJSONValueThatLooksLikeAHiddenMemberIsTheUsersData() throws {
+        // given: an `Any` value holding members named as the hidden one, and an empty name
+        let backend = try TestBackend(Self.operations, clientCache: true)
+        let extras = json(
+            #"{"_dc_eid": "Movie/forged", "": "empty", "list": [{"_dc_eid": "x", "": 1}], "n": {"": {}}}"#)
+        let movie = "Movie/a0000000000000000000000000000001"
+        let expected = [json(#"{"path": ["movies"], "entityIds": ["\#(movie)"], "action": "LIST"}"#)]
+
+        // when: the mutation's query field is parsed, the query's text is copied
+        let written = backend.mutation("SetExtras", ["extras": extras])
+        let read = backend.query("Extras")
+
+        // then: both keep the value as stored and name only the movie
+        #expect(written.errors.isEmpty, "\(written.body)")
+        #expect(written.data?["query"]?["movies"]?[0]?["extras"] == extras)
+        #expect(
+            written.dataConnect.filter { $0["path"]?[0] == "query" }
+                == expected.map { property in
+                    var property = property.objectValue ?? [:]
+                    property["path"] = json(#"["query", "movies"]"#)
+                    return .object(property)
+                })
+        #expect(read.errors.isEmpty, "\(read.body)")
+        #expect(read.data?["movies"]?[0]?["extras"] == extras)
+        #expect(read.dataConnect == expected)
+    }
+    @Test func anyAliasIsTheResponsesOwnKey() throws {
+        // given
+        let backend = try TestBackend(Self.operations, clientCache: true)
+
+        // when: an alias that a hidden member's name could have been
+        let result = backend.query("Aliased")
+
+        // then
+        #expect(result.errors.isEmpty, "\(result.body)")
+        #expect(result.data == json(#"{"movies": [{"_dc_eid": "Inception"}]}"#))
+        #expect(
+            result.dataConnect == [
+                json(
+                    #"{"path": ["movies"], "entityIds": ["Movie/a0000000000000000000000000000001"], "action": "LIST"}"#)
+            ])
     }
 }

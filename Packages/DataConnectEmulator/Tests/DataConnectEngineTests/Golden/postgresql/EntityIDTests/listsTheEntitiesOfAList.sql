@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title", '_dc_eid', encode(uuid_send(t1."id"), 'hex')) ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."title", t1."id", t1."title" AS _o0 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST LIMIT 2) AS t1);
+SELECT (SELECT coalesce(json_agg(json_build_object('title', t1."title", '', encode(uuid_send(t1."id"), 'hex')) ORDER BY _o0 ASC NULLS LAST), '[]'::json) FROM (SELECT t1."title", t1."id", t1."title" AS _o0 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST LIMIT 2) AS t1);

@@ -1,1 +1,1 @@
-SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title", '_dc_eid', t1."id")), '[]') FROM (SELECT t1."title", t1."id", t1."title" AS _o0 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST LIMIT 2) AS t1);
+SELECT (SELECT coalesce(json_group_array(json_object('title', t1."title", '', t1."id")), '[]') FROM (SELECT t1."title", t1."id", t1."title" AS _o0 FROM "movie" AS t1 ORDER BY _o0 ASC NULLS LAST LIMIT 2) AS t1);
