@@ -30,30 +30,29 @@ enum HTTP1ResponseHead {
         status: Int, headers: HTTPHeaders, contentLength: Int?, connection: ConnectionField,
         date: [UInt8]?, to buffer: inout [UInt8], log: (String) -> Void
     ) {
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        buffer.appendText("HTTP/1.1 ")
         appendDecimal(status, to: &buffer)
         buffer.append(0x20)
-        buffer.append(contentsOf: reasonPhrase(status).utf8)
-        buffer.append(contentsOf: "\r\n".utf8)
+        buffer.appendText(reasonPhrase(status))
+        buffer.appendText("\r\n")
         if let date {
-            buffer.append(contentsOf: "Date: ".utf8)
+            buffer.appendText("Date: ")
             buffer.append(contentsOf: date)
-            buffer.append(contentsOf: "\r\n".utf8)
+            buffer.appendText("\r\n")
         }
-        let own = headers.values(for: "Connection")
-        if !own.isEmpty {
-            var value = own.joined(separator: ", ")
+        if headers.contains(name: "Connection") {
+            var value = headers.values(for: "Connection").joined(separator: ", ")
             if connection == .close && !closes(value) { value += ", close" }
             if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
                 log("response header 'Connection' rejected: not a valid header field; not sent")
             } else {
-                buffer.append(contentsOf: "Connection: \(value)\r\n".utf8)
+                buffer.appendText("Connection: \(value)\r\n")
             }
         } else {
             switch connection {
             case .none: break
-            case .close: buffer.append(contentsOf: "Connection: close\r\n".utf8)
-            case .keepAlive: buffer.append(contentsOf: "Connection: Keep-Alive\r\n".utf8)
+            case .close: buffer.appendText("Connection: close\r\n")
+            case .keepAlive: buffer.appendText("Connection: Keep-Alive\r\n")
             }
         }
         for field in headers where !HTTPHeaders.namesEqual(field.name, "Connection") {
@@ -67,17 +66,17 @@ enum HTTP1ResponseHead {
                 log("response header '\(field.name)' is the server's to write; not sent")
                 continue
             }
-            buffer.append(contentsOf: field.name.utf8)
-            buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+            buffer.appendText(field.name)
+            buffer.appendText(": ")
+            buffer.appendText(field.value)
+            buffer.appendText("\r\n")
         }
         if let contentLength {
-            buffer.append(contentsOf: "Content-Length: ".utf8)
+            buffer.appendText("Content-Length: ")
             appendDecimal(contentLength, to: &buffer)
-            buffer.append(contentsOf: "\r\n".utf8)
+            buffer.appendText("\r\n")
         }
-        buffer.append(contentsOf: "\r\n".utf8)
+        buffer.appendText("\r\n")
     }
 
     /// Whether a `Connection` value lists `close`.
@@ -90,8 +89,10 @@ enum HTTP1ResponseHead {
 
     /// Whether a field can be written as it is: a token for a name, no CR, LF or NUL in the value.
     private static func isSendable(_ field: HTTPHeaders.Field) -> Bool {
-        !field.name.isEmpty && field.name.utf8.allSatisfy(HTTP1Head.isTokenByte)
-            && !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        var name = field.name
+        var value = field.value
+        let nameIsToken = name.withUTF8 { !$0.isEmpty && $0.allSatisfy(HTTP1Head.isTokenByte) }
+        return nameIsToken && value.withUTF8 { !$0.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
     }
 
     private static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
@@ -202,5 +203,14 @@ struct HTTPDate {
             "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
             + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
         text = Array(value.utf8)
+    }
+}
+
+extension [UInt8] {
+    /// Appends a string's UTF-8 bytes in one copy (`append(contentsOf: text.utf8)` goes byte by byte).
+    @inline(__always)
+    fileprivate mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
     }
 }

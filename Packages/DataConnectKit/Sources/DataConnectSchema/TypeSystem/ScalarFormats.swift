@@ -38,13 +38,37 @@ public enum ScalarFormats {
     /// Whether every byte of `text` is a lowercase hex digit, read from its contiguous UTF-8 when it has one (a
     /// native string does): this runs for every UUID variable of every request.
     private static func isLowercaseHex(_ text: String) -> Bool {
-        func check(_ bytes: some Sequence<UInt8>) -> Bool {
-            for byte in bytes {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return true }
+            var index = 0
+            // Eight bytes at a time: every byte below 0x80, and each in `0`...`9` or `a`...`f`.
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+                guard isLowercaseHexWord(word) else { return false }
+                index += 8
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
                 guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
+                index += 1
             }
             return true
         }
-        return text.utf8.withContiguousStorageIfAvailable { check($0) } ?? check(text.utf8)
+    }
+
+    /// Whether each byte of `word` is a lowercase hexadecimal digit, compared lane by lane in one word.
+    @inline(__always)
+    private static func isLowercaseHexWord(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        // With every byte below 0x80, adding 0x80 - n sets a byte's high bit exactly when the byte is at least n,
+        // and no lane carries into the next.
+        func atLeast(_ n: UInt64) -> UInt64 { (word &+ ones &* (0x80 - n)) & high }
+        let digit = atLeast(0x30) & ~atLeast(0x3A)
+        let letter = atLeast(0x61) & ~atLeast(0x67)
+        return digit | letter == high
     }
 
     /// Parses a `Date`: `YYYY-MM-DD`, or a timestamp whose date is kept and whose time part is dropped.

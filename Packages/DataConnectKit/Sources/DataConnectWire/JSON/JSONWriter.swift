@@ -276,6 +276,13 @@ public struct JSONWriter: Sendable {
         var index = 0
         let count = utf8.count
         while index < count {
+            // Eight bytes at a time while none needs an escape (most text).
+            if index + 8 <= count, let base = utf8.baseAddress,
+                !Self.needsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 index += 1
@@ -292,6 +299,20 @@ public struct JSONWriter: Sendable {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[runBegin..<index]))
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of `word` is a control character, `"` or `\\`. Each test is exact for "any byte": a lane can
+    /// be flagged wrongly only above one flagged rightly.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let control = (word &- ones &* 0x20) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes) & high != 0
     }
 
     private mutating func appendEscape(_ byte: UInt8) {

@@ -15,6 +15,32 @@ import Testing
         #expect(writer.text == #""\"\\/\b\f\n\r\t\u0001\u001f"# + "\u{7F}é東🎬\"")
     }
 
+    @Test func escapesACharacterAtEveryPositionOfEveryWord() throws {
+        // given every byte that needs an escape, and its neighbours that do not, at each position of texts long
+        // enough to be read eight bytes at a time
+        let special: [Character] = ["\"", "\\", "\u{00}", "\u{01}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é"]
+        for length in 1...24 {
+            for position in 0..<length {
+                for character in special {
+                    var text = String(repeating: "a", count: length)
+                    let at = text.index(text.startIndex, offsetBy: position)
+                    text.replaceSubrange(at...at, with: String(character))
+
+                    // when written
+                    var writer = JSONWriter()
+                    writer.string(text)
+
+                    // then it reads back as the same text, and is escaped only where JSON asks
+                    #expect(try JSONValue(parsing: writer.bytes) == .string(text), "\(length) \(position)")
+                    let escapes = writer.text.filter { $0 == "\\" }.count
+                    let expected =
+                        character == "\\" ? 2 : (character == "\"" || (character.asciiValue ?? 0x20) < 0x20 ? 1 : 0)
+                    #expect(escapes == expected, "\(length) \(position) \(character)")
+                }
+            }
+        }
+    }
+
     @Test func escapedStringsReadBackAndFoundationAgrees() throws {
         // given every ASCII control character and a few others
         let text = String((0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }) + "é🎬"
