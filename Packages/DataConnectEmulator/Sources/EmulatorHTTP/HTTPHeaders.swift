@@ -49,8 +49,9 @@ public struct HTTPHeaders: Sendable, Equatable {
     /// setting `nil` removes them all.
     public subscript(name: String) -> String? {
         get {
-            for field in fields where Self.namesEqual(field.name, name) {
-                return field.value
+            // By index: no field is copied (and retained) to be looked at.
+            for index in fields.indices where Self.namesEqual(fields[index].name, name) {
+                return fields[index].value
             }
             return nil
         }
@@ -95,21 +96,28 @@ public struct HTTPHeaders: Sendable, Equatable {
         fields.removeAll { Self.namesEqual($0.name, name) }
     }
 
-    /// Compares two header names ASCII case-insensitively without allocating.
+    /// Compares two header names ASCII case-insensitively without allocating or copying either.
     static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         // Most names differ in length: no bytes compared then.
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                guard left.count == right.count else { return false }
-                for index in 0..<left.count where asciiLowercased(left[index]) != asciiLowercased(right[index]) {
-                    return false
-                }
-                return true
-            }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in bytesEqualIgnoringCase(left, right) }
         }
+        if let compared, let result = compared { return result }
+        // A string without contiguous UTF-8 (bridged): compared through its views.
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+    }
+
+    private static func bytesEqualIgnoringCase(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    )
+        -> Bool
+    {
+        guard left.count == right.count else { return false }
+        for index in 0..<left.count where asciiLowercased(left[index]) != asciiLowercased(right[index]) {
+            return false
+        }
+        return true
     }
 
     @inline(__always)

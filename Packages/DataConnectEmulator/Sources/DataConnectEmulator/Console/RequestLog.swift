@@ -65,9 +65,9 @@ final class RequestLog: Sendable {
     }
 
     /// Adds a record (its `id` is assigned here) and tells the listener.
-    func record(_ record: Record) {
-        let (stored, listener) = state.withLock { state -> (Record, (@Sendable (Record) -> Void)?) in
-            var record = record
+    func record(_ record: consuming Record) {
+        var record = record
+        let listener = state.withLock { state -> (@Sendable (Record) -> Void)? in
             record.id = state.nextID
             state.nextID += 1
             // Once full, the newest record takes the oldest's place: no array shifted per request.
@@ -77,9 +77,9 @@ final class RequestLog: Sendable {
                 state.records[state.oldest] = record
                 state.oldest = (state.oldest + 1) % capacity
             }
-            return (record, state.listener)
+            return state.listener
         }
-        listener?(stored)
+        listener?(record)
     }
 
     /// The records kept, oldest first.

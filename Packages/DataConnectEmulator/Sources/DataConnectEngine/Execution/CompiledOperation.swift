@@ -144,10 +144,12 @@ final class CompiledOperation: Sendable {
     /// - Throws: ``ExecutionError``: a field error for arguments that cannot be written; request-level for a
     ///   filter beyond the limits.
     func mutationPlan(
-        for root: FieldNode, role: APIFieldRole, resolution: Resolution, entityIDs: Bool, context: PlanContext
+        for root: FieldNode, role: APIFieldRole, resolution: Resolution, entityIDs: Bool,
+        context makeContext: @autoclosure () -> PlanContext
     ) throws(ExecutionError) -> MutationPlan {
         let key = Self.planKey(root, resolution: resolution, entityIDs: entityIDs)
         if case .mutation(let cached)? = plans.withLock({ $0[key] }) { return cached }
+        let context = makeContext()
         var compiler = MutationCompiler(api: context.api, dialect: context.dialect, resolution: resolution)
         compiler.expressions = expressions
         compiler.maximumFilterTerms = context.maximumFilterTerms
@@ -161,10 +163,13 @@ final class CompiledOperation: Sendable {
     /// - Throws: ``ExecutionError``, request-level: the read cannot be asked of the database (a filter beyond
     ///   the limits).
     func readPlan(
-        for node: FieldNode, resolution: Resolution, entityIDs: Bool, context: PlanContext
+        for node: FieldNode, resolution: Resolution, entityIDs: Bool,
+        context makeContext: @autoclosure () -> PlanContext
     ) throws(ExecutionError) -> ReadPlan {
         let key = Self.planKey(node, resolution: resolution, entityIDs: entityIDs)
         if case .read(let cached)? = plans.withLock({ $0[key] }) { return cached }
+        // The context (the API, copied) is made only to compile: most requests find their plan.
+        let context = makeContext()
         var builder = QueryBuilder(api: context.api, dialect: context.dialect, resolution: resolution)
         builder.expressions = expressions
         builder.includeEntityIDs = entityIDs

@@ -55,7 +55,7 @@ enum HTTP1ResponseHead {
             case .keepAlive: buffer.appendText("Connection: Keep-Alive\r\n")
             }
         }
-        for field in headers where !HTTPHeaders.namesEqual(field.name, "Connection") {
+        for field in headers.fields where !HTTPHeaders.namesEqual(field.name, "Connection") {
             guard isSendable(field) else {
                 log("response header '\(field.name)' rejected: not a valid header field; not sent")
                 continue
@@ -89,10 +89,14 @@ enum HTTP1ResponseHead {
 
     /// Whether a field can be written as it is: a token for a name, no CR, LF or NUL in the value.
     private static func isSendable(_ field: HTTPHeaders.Field) -> Bool {
-        var name = field.name
-        var value = field.value
-        let nameIsToken = name.withUTF8 { !$0.isEmpty && $0.allSatisfy(HTTP1Head.isTokenByte) }
-        return nameIsToken && value.withUTF8 { !$0.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
+        let nameIsToken =
+            field.name.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(HTTP1Head.isTokenByte) }
+            ?? (!field.name.isEmpty && field.name.utf8.allSatisfy(HTTP1Head.isTokenByte))
+        let isControl: (UInt8) -> Bool = { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        let valueIsClean =
+            field.value.utf8.withContiguousStorageIfAvailable { !$0.contains(where: isControl) }
+            ?? !field.value.utf8.contains(where: isControl)
+        return nameIsToken && valueIsClean
     }
 
     private static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
