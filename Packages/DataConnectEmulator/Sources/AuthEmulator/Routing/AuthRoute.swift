@@ -43,9 +43,20 @@ struct AuthRoute: Equatable {
 
     /// Whether `path` belongs to the Auth emulator (whatever its method).
     static func isAuthPath(_ path: String) -> Bool {
-        path.hasPrefix(identityToolkitPrefix) || path.hasPrefix(secureTokenPrefix) || path.hasPrefix(emulatorPrefix)
-            || path.hasPrefix(legacyPrefix)
+        // Most paths (Data Connect's `/v1/…`) are told apart by their second byte, without comparing a prefix.
+        guard let second = path.utf8.dropFirst().first, prefixSecondBytes[Int(second)] else { return false }
+        return prefixes.contains { path.hasPrefix($0) }
     }
+
+    /// The path prefixes the Auth emulator serves.
+    private static let prefixes = [identityToolkitPrefix, secureTokenPrefix, emulatorPrefix, legacyPrefix]
+
+    /// Whether a byte is the second byte of one of ``prefixes``, by byte value.
+    private static let prefixSecondBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for prefix in prefixes { table[Int(Array(prefix.utf8)[1])] = true }
+        return table
+    }()
 
     /// Parses a request's method and path.
     ///
