@@ -13,10 +13,12 @@ import Darwin
 /// ``Execution/extractEntityIDs(_:path:into:node:derived:)`` does to a parsed value, without building one, and
 /// without building a path, a string or a property per id.
 ///
-/// An object's hidden member (the empty name, which no field's response key can be) becomes a `GET` property at the object's path; the objects of a list, when every
-/// element has one, become one `LIST` property at the list's path, listed before the properties found inside
-/// the elements. For an object whose field node is in the plan's ``ReadPlan/derivedEntityIDs``, the id is the
-/// type name, `/` and the text of its key value: the selected key field's, or the hidden member's bare key.
+/// An object's hidden member (the empty name, which no field's response key can be) becomes a `GET` property at
+/// the object's path; the objects of a list, when every element has one, become one `LIST` property at the list's
+/// path, listed before the properties found inside the elements. A scalar field's value (a JSON value, a list) is
+/// data, whatever its members are called. For an object whose field node is in the plan's
+/// ``ReadPlan/derivedEntityIDs``, the id is the type name, `/` and the text of its key value: the selected key
+/// field's, or the hidden member's bare key.
 /// Paths and ids are copied as the JSON tokens they are in the text. The text is copied in runs between the
 /// hidden members, white space included. Text that is not JSON as a database writes it (which does
 /// not happen) answers `nil`, and the caller parses it instead.

@@ -199,8 +199,8 @@ struct Execution {
         outputs.append((root.responseKey, .value(Self.redact(value, node: root))))
     }
 
-    /// Removes the hidden entity-id members (``QueryBuilder/entityIDKey``) from a field's result and returns the entity ids the caller may see:
-    /// none under a `@redact`ed field, whose rows never reach the response.
+    /// Removes the hidden entity-id members (``QueryBuilder/entityIDKey``) from a field's result and returns the
+    /// entity ids the caller may see: none under a `@redact`ed field, whose rows never reach the response.
     ///
     /// - Parameter derived: The objects whose ids are read off their key fields, by field node.
     /// - Returns: The result without hidden keys (for `@check` and `response.*`), and the visible ids.
