@@ -2,10 +2,11 @@
  * statement (`listWithReviews`, whose reviews do not select their key) with no ids, with the reviews' keys as a hidden
  * member of each object, or collected beside the document by an application-defined aggregate.
  *
- * Usage: carriers DATABASE SQL_FILE RUNS
+ * Usage: carriers DATABASE SQL_FILE RUNS [ANSWER_OUT]
  * Runs the statement RUNS times (bound to 'ACTION'), reading its one column; prints the bytes of a run's answer and
- * of what the aggregate collected. Run it under callgrind with RUNS and with 0 and divide the difference by RUNS
- * (run.sh does): the instructions of one execution.
+ * of what the aggregate collected, and writes the last run's answer to the file given (to compare with rows.c's).
+ * Run it under callgrind with RUNS and with 0 and divide the difference by RUNS (run.sh does): the instructions of
+ * one execution.
  *
  * The aggregate `dc(list, parent key, key, to-one key...)` is as cheap as such a function can be: its context is a
  * flag, it appends each argument's text with a length byte to one static arena, and its final value is NULL, so that
@@ -61,8 +62,8 @@ static char *readFile(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: carriers DATABASE SQL_FILE RUNS\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: carriers DATABASE SQL_FILE RUNS [ANSWER_OUT]\n");
         return 2;
     }
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -80,11 +81,24 @@ int main(int argc, char **argv) {
     }
     int runs = atoi(argv[3]);
     long bytes = 0;
+    FILE *answer = argc == 5 ? fopen(argv[4], "wb") : NULL;
+    if (argc == 5 && !answer) {
+        fprintf(stderr, "carriers: cannot write %s\n", argv[4]);
+        return 1;
+    }
     for (int run = 0; run < runs; run++) {
         arenaCount = 0;
         sqlite3_bind_text(statement, 1, "ACTION", -1, SQLITE_STATIC);
-        while (sqlite3_step(statement) == SQLITE_ROW) bytes += sqlite3_column_bytes(statement, 0);
+        while (sqlite3_step(statement) == SQLITE_ROW) {
+            bytes += sqlite3_column_bytes(statement, 0);
+            if (answer && run == runs - 1)
+                fwrite(sqlite3_column_text(statement, 0), 1, sqlite3_column_bytes(statement, 0), answer);
+        }
         sqlite3_reset(statement);
+    }
+    if (answer && fclose(answer) != 0) {
+        fprintf(stderr, "carriers: cannot write %s\n", argv[4]);
+        return 1;
     }
     printf("answer_bytes=%ld collected_bytes=%d\n", runs ? bytes / runs : 0, arenaCount);
     sqlite3_finalize(statement);

@@ -1,0 +1,1 @@
+SELECT t1."id", t1."title", t2."rating", t2."text", t3."id", t3."username" FROM (SELECT t1."id", t1."title", t1."release_year" AS _o0 FROM "movie" AS t1 WHERE t1."genre" = ?1 ORDER BY _o0 DESC NULLS FIRST LIMIT 20) AS t1 LEFT JOIN "review" AS t2 ON t2."movie_id" = t1."id" LEFT JOIN "user" AS t3 ON t3."id" = t2."user_id"
