@@ -110,6 +110,8 @@ public final class Connection: @unchecked Sendable {
     private var progressHandler: ProgressHandler?
     /// The installed busy handler, kept alive while SQLite may call it.
     private var busyHandler: BusyHandler?
+    /// The installed commit hook, kept alive while SQLite may call it.
+    private var commitHook: CommitHook?
     /// Set by ``interrupt()`` until ``clearInterrupt()``; the SQL functions registered through this type read it,
     /// so that one expensive call stops at the next row rather than running on after the statement was told to stop.
     let interruptSignal = InterruptSignal()
@@ -464,6 +466,52 @@ public final class Connection: @unchecked Sendable {
 
         init(_ shouldRetry: @escaping (Int32) -> Bool) {
             self.shouldRetry = shouldRetry
+        }
+    }
+
+    /// Calls `committed` after each transaction this connection commits to a write-ahead log, on the committing
+    /// thread, once the commit is in the log and a read that starts afterwards sees it; then, as SQLite's automatic
+    /// checkpoint does, runs a passive checkpoint when the log holds `checkpointPages` pages or more.
+    ///
+    /// It takes the place of SQLite's automatic checkpoint (`PRAGMA wal_autocheckpoint`, whose hook it replaces);
+    /// `nil` removes it and turns the automatic checkpoint back on at `checkpointPages`. Nothing is called for a
+    /// database that is not in WAL mode.
+    ///
+    /// ```swift
+    /// let commits = Atomic<Int>(0)
+    /// writer.setCommitHook { commits.add(1, ordering: .releasing) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - checkpointPages: The log's size, in pages, from which each commit is followed by a checkpoint.
+    ///   - committed: Called after each commit; it must not use this connection.
+    public func setCommitHook(checkpointPages: Int32 = 1_000, _ committed: (@Sendable () -> Void)?) {
+        guard let committed else {
+            commitHook = nil
+            sqlite3_wal_autocheckpoint(handle, checkpointPages)
+            return
+        }
+        let box = CommitHook(committed, checkpointPages: checkpointPages)
+        commitHook = box
+        sqlite3_wal_hook(
+            handle,
+            { context, database, name, pages in
+                guard let context else { return SQLITE_OK }
+                let hook = Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue()
+                hook.committed()
+                if pages >= hook.checkpointPages { sqlite3_wal_checkpoint(database, name) }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// The closure installed by ``setCommitHook(checkpointPages:_:)``, reached from SQLite's C callback.
+    final class CommitHook {
+        let committed: @Sendable () -> Void
+        let checkpointPages: Int32
+
+        init(_ committed: @escaping @Sendable () -> Void, checkpointPages: Int32) {
+            self.committed = committed
+            self.checkpointPages = max(1, checkpointPages)
         }
     }
 

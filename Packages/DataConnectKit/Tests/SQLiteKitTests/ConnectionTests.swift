@@ -139,6 +139,32 @@ import Testing
         #expect(error?.code == .readOnly)
     }
 
+    @Test func aCommitHookSeesEachCommitAndCheckpointsTheLog() throws {
+        // given a database in WAL mode whose commit hook counts commits and checkpoints from one page on
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let connection = try Connection(path: path)
+        #expect(try connection.journalMode(.wal) == .wal)
+        let commits = Atomic<Int>(0)
+        connection.setCommitHook(checkpointPages: 1) { commits.add(1, ordering: .relaxed) }
+
+        // when two transactions commit, one rolls back, and one commits after the hook is removed
+        try connection.execute("CREATE TABLE t(x)")
+        try connection.execute("INSERT INTO t VALUES (1)")
+        try connection.execute("BEGIN; INSERT INTO t VALUES (2); ROLLBACK")
+        let counted = commits.load(ordering: .relaxed)
+        let pageSize = try #require(try connection.query("PRAGMA page_size").first?[0] as Int?)
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        connection.setCommitHook(nil)
+        try connection.execute("INSERT INTO t VALUES (3)")
+
+        // then each commit was counted once, the table's page reached the file (the log was checkpointed: the file
+        // holds only its first page until then), and the removed hook saw nothing more
+        #expect(counted == 2)
+        #expect(fileSize == 2 * pageSize)
+        #expect(commits.load(ordering: .relaxed) == 2)
+    }
+
     @Test func failsToOpenMissingFileWithoutCreate() {
         // given a path that does not exist
         let path = temporaryDatabasePath()

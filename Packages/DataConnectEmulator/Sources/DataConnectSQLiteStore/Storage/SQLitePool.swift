@@ -59,7 +59,7 @@ public final class SQLitePool: Sendable {
     public let readerCount: Int
 
     private let writer: WriterSlot
-    private let readers: ReaderShelf
+    let readers: ReaderShelf
     /// Every connection, for ``beginClosing()``; `interrupt()` is safe from any thread.
     private let connections: [Connection]
     private let closing = Atomic<Bool>(false)
@@ -67,6 +67,19 @@ public final class SQLitePool: Sendable {
     public let health: StorageHealth
     /// How many times ``write(_:)`` ran, for the integrity probe.
     private let writeCount = Atomic<Int>(0)
+    /// Whether readers keep their read transaction between loans (``read(_:)``): for files, where a reader's open
+    /// snapshot does not block the writer. In memory, it would.
+    let keepsSnapshots: Bool
+    /// How long a reader keeps one snapshot at most, however busy: how late a write of another process may be seen.
+    let snapshotLifetime: Duration
+    /// How long a kept snapshot may stay unused before the watchdog ends it.
+    let snapshotIdleRelease: Duration
+    /// How many transactions the writer committed: a reader's kept snapshot is current while this is unchanged.
+    let commits = Atomic<UInt64>(0)
+    /// Set while ``checkpoint()`` waits for the readers to leave the log: readers keep no snapshot then.
+    let snapshotsPaused = Atomic<Int>(0)
+    /// Whether a release of idle snapshots is scheduled on the watchdog.
+    let releaseScheduled = Atomic<Bool>(false)
 
     /// Opens the database and all its connections.
     ///
@@ -74,12 +87,20 @@ public final class SQLitePool: Sendable {
     ///   - location: In memory, or a file.
     ///   - readers: How many reader connections to keep (at least 1); 3 by default.
     ///   - busyTimeout: How long a connection waits for another's lock before failing with `SQLITE_BUSY`.
+    ///   - snapshotLifetime: How long a reader of a file keeps one read snapshot at most between loans while no
+    ///     write of the pool commits (5 ms by default; see ``read(_:)``).
+    ///   - snapshotIdleRelease: How long such a snapshot may stay unused before it ends (2 ms by default).
     /// - Throws: ``SQLiteError`` when the database cannot be opened, or a file-system error when the folder
     ///   cannot be created; ``StorageError/unsupportedJournalMode(_:)`` when the file refuses WAL mode;
     ///   ``StorageError/dataDirectoryIsFile(_:)`` or ``StorageError/databasePathIsDirectory(_:)`` when the path
     ///   names the wrong kind of thing; ``StorageError/damagedDatabase(path:reason:)`` when the file is damaged.
-    public init(location: DatabaseLocation, readers: Int = 3, busyTimeout: Duration = .seconds(5)) throws {
+    public init(
+        location: DatabaseLocation, readers: Int = 3, busyTimeout: Duration = .seconds(5),
+        snapshotLifetime: Duration = .milliseconds(5), snapshotIdleRelease: Duration = .milliseconds(2)
+    ) throws {
         self.location = location
+        self.snapshotLifetime = snapshotLifetime
+        self.snapshotIdleRelease = snapshotIdleRelease
         self.readerCount = max(1, readers)
         var configuration = Connection.Configuration(
             mode: .readWriteCreate, threading: .multiThread, foreignKeys: true, busyTimeout: busyTimeout)
@@ -113,6 +134,7 @@ public final class SQLitePool: Sendable {
             try writerConnection.execute("PRAGMA synchronous = NORMAL")
             try writerConnection.execute("PRAGMA cache_size = \(Self.pageCacheSize)")
         }
+        keepsSnapshots = location != .memory
         writer = WriterSlot(SQLitePooledConnection(writerConnection, role: .writer))
         configuration.mode = .readWrite
         var readerConnections: [SQLitePooledConnection] = []
@@ -124,6 +146,9 @@ public final class SQLitePool: Sendable {
         }
         self.readers = ReaderShelf(readerConnections)
         self.connections = [writerConnection] + readerConnections.map(\.connection)
+        if keepsSnapshots {
+            writerConnection.setCommitHook { [weak self] in self?.commits.add(1, ordering: .releasing) }
+        }
     }
 
     /// The page cache of each file connection, in SQLite's unit (negative: KiB): 32 MiB at most, filled only
@@ -139,6 +164,10 @@ public final class SQLitePool: Sendable {
     /// - Throws: ``SQLiteError`` when the checkpoint fails.
     public func checkpoint() throws {
         guard case .file = location else { return }
+        // A truncating checkpoint waits until no reader uses the log: readers stop keeping their snapshot meanwhile.
+        snapshotsPaused.add(1, ordering: .sequentiallyConsistent)
+        defer { snapshotsPaused.subtract(1, ordering: .sequentiallyConsistent) }
+        releaseSnapshots(idleFor: nil)
         try write { try $0.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
@@ -176,12 +205,19 @@ public final class SQLitePool: Sendable {
     /// The connection is the caller's until `body` returns; statements obtained from
     /// ``SQLitePooledConnection/cachedStatement(_:)`` are reset and a transaction left open is rolled back afterwards.
     ///
+    /// On a file, `body` runs inside a read transaction that the reader keeps for the next loans while no write of
+    /// the pool commits, for ``snapshotLifetime`` at most (see ``keepSnapshot(on:)``): `body` sees every
+    /// transaction the pool committed before `read` was called, its statements all see the same snapshot, and it
+    /// must not begin a transaction of its own. A write of another process on the same file may be seen up to
+    /// ``snapshotLifetime`` late.
+    ///
     /// - Parameter body: The read; it must not keep the connection or its statements.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func read<T>(_ body: (SQLitePooledConnection) throws -> T) rethrows -> T {
         let connection = readers.checkOut()
-        defer { readers.checkIn(connection) }
+        defer { readers.checkIn(connection, keepingSnapshot: snapshotsPaused.load(ordering: .relaxed) == 0) }
+        if keepsSnapshots { keepSnapshot(on: connection) }
         do {
             return try body(connection)
         } catch {
@@ -246,12 +282,14 @@ public final class SQLitePool: Sendable {
     /// threads frees, on one thread, the memory SQLite allocated for it on another (its statements' registers,
     /// the text its JSON functions build), and each such free takes the other thread's `malloc` arena lock; its
     /// pages also move between the cores' caches.
-    private final class ReaderShelf: @unchecked Sendable {
+    final class ReaderShelf: @unchecked Sendable {
         private let condition = NSCondition()
         private var free: [SQLitePooledConnection]
+        private let total: Int
 
         init(_ connections: [SQLitePooledConnection]) {
             free = connections
+            total = connections.count
         }
 
         func checkOut() -> SQLitePooledConnection {
@@ -269,12 +307,22 @@ public final class SQLitePool: Sendable {
             return connection
         }
 
-        func checkIn(_ connection: SQLitePooledConnection) {
-            connection.endLoan()
+        func checkIn(_ connection: SQLitePooledConnection, keepingSnapshot: Bool) {
+            connection.endLoan(keepingSnapshot: keepingSnapshot)
             condition.lock()
             free.append(connection)
             condition.signal()
             condition.unlock()
+        }
+
+        /// Calls `body` with each free connection, under the lock (no one borrows them meanwhile); answers whether
+        /// `body` answered `true` for one, or a connection is lent out.
+        func withFreeConnections(_ body: (SQLitePooledConnection) -> Bool) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            var any = free.count < total
+            for connection in free where body(connection) { any = true }
+            return any
         }
     }
 }
@@ -312,6 +360,11 @@ public final class SQLitePooledConnection {
     let budgetSlot = BudgetSlot()
     /// The thread that borrowed the connection last; read and written only under the pool's lock.
     fileprivate var lastBorrower: pthread_t?
+    /// The read transaction a reader keeps open between loans, if any; touched by its borrower, or under the pool's
+    /// lock while the connection is free.
+    var keptSnapshot: KeptSnapshot?
+    /// `BEGIN` and `COMMIT`, prepared on first use, for ``keptSnapshot``.
+    var transactionStatements: (begin: Statement, commit: Statement)?
 
     private var statements: [String: Statement] = [:]
     private var lent: [Statement] = []
@@ -382,12 +435,22 @@ public final class SQLitePooledConnection {
     }
 
     /// Resets the statements lent since the connection was borrowed and rolls back a transaction left open, so
-    /// that no read snapshot or lock outlives the loan.
-    func endLoan() {
+    /// that no lock outlives the loan; a reader's kept snapshot stays when `keepingSnapshot` says so (the pool
+    /// ends it later, see ``SQLitePool/keepSnapshot(on:)``).
+    func endLoan(keepingSnapshot: Bool = false) {
         for statement in lent {
             statement.reset()
         }
         lent.removeAll(keepingCapacity: true)
+        if keptSnapshot != nil {
+            // The loan may have ended the transaction (a failed statement, SQL that commits): then there is none.
+            guard connection.isInTransaction else {
+                keptSnapshot = nil
+                return
+            }
+            if keepingSnapshot { return }
+            endSnapshot()
+        }
         if connection.isInTransaction {
             try? connection.execute("ROLLBACK TRANSACTION")
         }

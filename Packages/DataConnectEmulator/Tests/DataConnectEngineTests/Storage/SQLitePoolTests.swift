@@ -113,18 +113,16 @@ struct SQLitePoolTests {
             try db.connection.execute("INSERT INTO chef VALUES ('Ada')")
         }
 
-        // when: a reader holds a read transaction while the writer commits a new row
+        // when: a reader's loan (one read transaction) lasts while the writer commits a new row
         let (before, during) = try pool.read { reader in
-            try reader.connection.transaction(.deferred) {
-                let before = try StorageFixtures.scalar(reader.connection, "SELECT count(*) FROM chef")
-                try pool.write { writer in
-                    try writer.connection.transaction(.immediate) {
-                        try writer.connection.execute("INSERT INTO chef VALUES ('Grace')")
-                    }
+            let before = try StorageFixtures.scalar(reader.connection, "SELECT count(*) FROM chef")
+            try pool.write { writer in
+                try writer.connection.transaction(.immediate) {
+                    try writer.connection.execute("INSERT INTO chef VALUES ('Grace')")
                 }
-                let during = try StorageFixtures.scalar(reader.connection, "SELECT count(*) FROM chef")
-                return (before, during)
             }
+            let during = try StorageFixtures.scalar(reader.connection, "SELECT count(*) FROM chef")
+            return (before, during)
         }
         let after = try pool.read { try StorageFixtures.scalar($0.connection, "SELECT count(*) FROM chef") }
 
@@ -305,8 +303,8 @@ struct SQLitePoolTests {
         // then: the next read starts a new snapshot
         let count = try pool.read { try StorageFixtures.scalar($0.connection, "SELECT count(*) FROM t") }
         #expect(count == .integer(3))
-        let inTransaction = pool.read { $0.connection.isInTransaction }
-        #expect(!inTransaction)
+        let snapshot = pool.read { $0.keptSnapshot?.commits }
+        #expect(snapshot == pool.commits.load(ordering: .relaxed))
     }
 
     @Test func aThreadGetsBackTheReaderItUsedLast() throws {
