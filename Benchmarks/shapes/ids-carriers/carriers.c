@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sqlfile.h"
+
 static char arena[1 << 20];
 static int arenaCount;
 
@@ -50,16 +52,6 @@ static void collectStep(sqlite3_context *context, int count, sqlite3_value **val
 }
 
 static void collectFinal(sqlite3_context *context) { sqlite3_result_null(context); }
-
-static char *readFile(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    static char text[1 << 16];
-    size_t count = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[count] = 0;
-    return text;
-}
 
 int main(int argc, char **argv) {
     if (argc != 4 && argc != 5) {

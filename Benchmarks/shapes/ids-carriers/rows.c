@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sqlfile.h"
+
 /* A fixed buffer: the answer is about 20 kB, so no run comes near its end, and none grows. */
 typedef struct {
     char *bytes;
@@ -327,16 +329,6 @@ static void finishRun(Assembly *assembly) {
         if (tail.count) putByte(&ids, ',');
     }
     put(&ids, tail.bytes, tail.count);
-}
-
-static char *readFile(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    static char text[1 << 16];
-    size_t count = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[count] = 0;
-    return text;
 }
 
 static int writeFile(const char *path, const Buffer *buffer) {
