@@ -24,7 +24,8 @@ struct KeptSnapshot {
 /// - **Other processes' writes** (another program on the same file): a snapshot lasts at most
 ///   ``snapshotLifetime`` (5 ms by default).
 /// - **The log's growth**: a snapshot keeps the checkpoint from copying the frames committed after it. Snapshots
-///   idle for ``snapshotIdleRelease`` (2 ms by default) are ended by the process's deadline watchdog, and
+///   idle for ``snapshotIdleRelease`` (2 ms by default) are ended by the process's deadline watchdog
+///   (``snapshotWatchdog``), and
 ///   ``checkpoint()`` ends them all and keeps readers from taking new ones while it runs.
 ///
 /// Files only: in memory (no write-ahead log), a reader's open transaction would hold the writer back.
@@ -67,7 +68,7 @@ extension SQLitePool {
         guard !releaseScheduled.load(ordering: .relaxed),
             releaseScheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        _ = DeadlineWatchdog.shared.schedule(at: .now + snapshotIdleRelease) { [weak self] in
+        _ = snapshotWatchdog.schedule(at: .now + snapshotIdleRelease) { [weak self] in
             guard let self else { return }
             // Cleared first: a reader that keeps a snapshot from now on either schedules again or is seen below.
             releaseScheduled.store(false, ordering: .sequentiallyConsistent)

@@ -74,6 +74,8 @@ public final class SQLitePool: Sendable {
     let snapshotLifetime: Duration
     /// How long a kept snapshot may stay unused before the watchdog ends it.
     let snapshotIdleRelease: Duration
+    /// Runs the release of idle snapshots.
+    let snapshotWatchdog: any DeadlineScheduler
     /// How many transactions the writer committed: a reader's kept snapshot is current while this is unchanged.
     let commits = Atomic<UInt64>(0)
     /// Set while ``checkpoint()`` waits for the readers to leave the log: readers keep no snapshot then.
@@ -90,17 +92,20 @@ public final class SQLitePool: Sendable {
     ///   - snapshotLifetime: How long a reader of a file keeps one read snapshot at most between loans while no
     ///     write of the pool commits (5 ms by default; see ``read(_:)``).
     ///   - snapshotIdleRelease: How long such a snapshot may stay unused before it ends (2 ms by default).
+    ///   - snapshotWatchdog: What ends snapshots left unused; the process's ``DeadlineWatchdog`` by default.
     /// - Throws: ``SQLiteError`` when the database cannot be opened, or a file-system error when the folder
     ///   cannot be created; ``StorageError/unsupportedJournalMode(_:)`` when the file refuses WAL mode;
     ///   ``StorageError/dataDirectoryIsFile(_:)`` or ``StorageError/databasePathIsDirectory(_:)`` when the path
     ///   names the wrong kind of thing; ``StorageError/damagedDatabase(path:reason:)`` when the file is damaged.
     public init(
         location: DatabaseLocation, readers: Int = 3, busyTimeout: Duration = .seconds(5),
-        snapshotLifetime: Duration = .milliseconds(5), snapshotIdleRelease: Duration = .milliseconds(2)
+        snapshotLifetime: Duration = .milliseconds(5), snapshotIdleRelease: Duration = .milliseconds(2),
+        snapshotWatchdog: any DeadlineScheduler = DeadlineWatchdog.shared
     ) throws {
         self.location = location
         self.snapshotLifetime = snapshotLifetime
         self.snapshotIdleRelease = snapshotIdleRelease
+        self.snapshotWatchdog = snapshotWatchdog
         self.readerCount = max(1, readers)
         var configuration = Connection.Configuration(
             mode: .readWriteCreate, threading: .multiThread, foreignKeys: true, busyTimeout: busyTimeout)

@@ -12,12 +12,13 @@ import Testing
 struct SQLitePoolSnapshotTests {
     /// A pool on a new file with one table `t (x)` holding the row 1; snapshots last an hour unless said otherwise.
     private func makePool(
-        readers: Int = 1, lifetime: Duration = .seconds(3_600), idleRelease: Duration = .seconds(3_600)
+        readers: Int = 1, lifetime: Duration = .seconds(3_600), idleRelease: Duration = .seconds(3_600),
+        watchdog: any DeadlineScheduler = DeadlineWatchdog.shared
     ) throws -> (SQLitePool, directory: String) {
         let directory = try StorageFixtures.temporaryDirectory()
         let pool = try SQLitePool(
             location: .dataDirectory(directory), readers: readers, snapshotLifetime: lifetime,
-            snapshotIdleRelease: idleRelease)
+            snapshotIdleRelease: idleRelease, snapshotWatchdog: watchdog)
         try pool.write { db in
             try db.connection.execute("CREATE TABLE t (x INTEGER)")
             try db.connection.execute("INSERT INTO t VALUES (1)")
@@ -67,21 +68,24 @@ struct SQLitePoolSnapshotTests {
     }
 
     @Test func theWatchdogEndsSnapshotsLeftIdle() throws {
-        // given
-        let (pool, directory) = try makePool(readers: 2, idleRelease: .milliseconds(1))
+        // given: a read that kept its snapshot and had the watchdog scheduled
+        let deadlines = ManualDeadlines()
+        let (pool, directory) = try makePool(readers: 2, idleRelease: .zero, watchdog: deadlines)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try count(pool) == .integer(1))
+        let keptBefore = pool.readers.withFreeConnections { $0.keptSnapshot != nil }
 
-        // when: the readers are left alone (a hang guard, not a time limit: the release is due after 1 ms)
-        let guardUntil = ContinuousClock.now + .seconds(60)
-        while pool.readers.withFreeConnections({ $0.keptSnapshot != nil }), ContinuousClock.now < guardUntil {
-            Thread.sleep(forTimeInterval: 0.001)
-        }
+        // when: the release's time comes with the readers left alone
+        #expect(deadlines.pending == 1)
+        deadlines.passPending()
         let kept = pool.readers.withFreeConnections { $0.keptSnapshot != nil }
         try insertElsewhere(directory)
 
-        // then: no reader keeps a snapshot, and the next read sees the other connection's row
+        // then: no reader keeps a snapshot, nothing more is scheduled, and the next read sees the other connection's
+        // row
+        #expect(keptBefore)
         #expect(!kept)
+        #expect(deadlines.pending == 0)
         #expect(try count(pool) == .integer(2))
     }
 
